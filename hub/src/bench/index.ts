@@ -1,0 +1,18 @@
+/** One benchmark: `cng bench <name>` runs it and prints its figures. */
+export interface Bench {
+  name: string;
+  /** one line for `cng bench --help` */
+  summary: string;
+  /** runs the benchmark, printing figures as it goes; resolves when done */
+  run(opts: BenchOptions): Promise<void>;
+}
+
+export interface BenchOptions {
+  /** how long to measure, seconds (each bench picks its own default when absent) */
+  seconds?: number;
+  /** print machine-readable JSON instead of a table */
+  json: boolean;
+}
+
+/** Every benchmark, each in its own module beside this one. Loaded lazily: a bench pulls in heavy code. */
+export const benches: { name: string; summary: string; load: () => Promise<Bench> }[] = [];

@@ -1,0 +1,12 @@
+import type { Command } from "commander";
+import { benches } from "../../bench/index.js";
+import { registerBench } from "./bench.js";
+
+/** Adds one subcommand to the program. Each lives in its own module beside this one. */
+export type RegisterCommand = (program: Command) => void;
+
+/** Every working subcommand, one line each; none is listed before it works. */
+export const commands: RegisterCommand[] = [
+  // `cng bench` appears once a benchmark exists.
+  ...(benches.length > 0 ? [registerBench] : []),
+];

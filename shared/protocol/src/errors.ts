@@ -1,0 +1,31 @@
+/** Why a payload was refused. */
+export type ProtocolErrorCode =
+  /** not JSON, or not a JSON object */
+  | "json"
+  /** larger than the kind allows */
+  | "size"
+  /** missing or different `v` */
+  | "version"
+  /** a field has the wrong type */
+  | "type"
+  /** a number or string outside its range */
+  | "range"
+  /** a required field is missing, or an unknown one is present */
+  | "field"
+  /** the topic is not one the receiver handles */
+  | "topic";
+
+export interface ProtocolError {
+  code: ProtocolErrorCode;
+  /** the offending field, when there is one */
+  field?: string;
+  message: string;
+}
+
+export type Decoded<T> = { ok: true; value: T } | { ok: false; error: ProtocolError };
+
+export function fail<T>(code: ProtocolErrorCode, message: string, field?: string): Decoded<T> {
+  const error: ProtocolError = { code: code, message: message };
+  if (field !== undefined) error.field = field;
+  return { ok: false, error: error };
+}

@@ -1,0 +1,6 @@
+export * from "./codec.js";
+export * from "./errors.js";
+export * from "./messages.js";
+export * from "./topics.js";
+export * from "./validate.js";
+export * from "./version.js";

@@ -1,0 +1,190 @@
+// Message shapes. Every message is a JSON object with `v` = protocol version.
+// Short keys keep the aim stream small (≈ 50 bytes a sample) and the firmware cheap.
+
+export type Version = 1;
+
+/** Gun-local time: integer milliseconds since the gun booted. */
+export type GunMs = number;
+/** Hub time: integer milliseconds on the hub's clock (Unix epoch). */
+export type HubMs = number;
+
+/** IMU drivers a gun may run. `sim` = a simulated gun without a register model. */
+export type ImuKind = "mpu6050" | "bno085" | "lsm6ds3" | "sim";
+
+/** `gun/<id>/aim`, QoS 0: one orientation sample, degrees with one decimal. */
+export interface AimMsg {
+  v: Version;
+  /** gun time of the sample */
+  t: GunMs;
+  /** yaw, −180 ≤ y ≤ 180, uncalibrated (the hub adds the gun's offset) */
+  y: number;
+  /** pitch, −90 ≤ p ≤ 90, up is positive */
+  p: number;
+  /** roll, −180 ≤ r ≤ 180 */
+  r: number;
+  /** 1 when the gun has been still (gyro quiet) for a moment */
+  s?: 0 | 1;
+}
+
+/** Trigger event kinds: press, release, double pull, hold (still held after the hold time). */
+export type TriggerKind = "p" | "r" | "2" | "h";
+
+/** `gun/<id>/trig`, QoS 1: one trigger event; `n` makes a repeat harmless. */
+export interface TriggerMsg {
+  v: Version;
+  /** sequence number, counts up from 1 at boot */
+  n: number;
+  k: TriggerKind;
+  /** gun time of the edge that made the event */
+  t: GunMs;
+  /** ms the trigger was held (release, hold) */
+  d?: number;
+}
+
+/** `gun/<id>/info`, QoS 1, retained: what the gun says about itself. */
+export interface InfoMsg {
+  v: Version;
+  /** firmware version */
+  fw: string;
+  /** board profile name */
+  b: string;
+  /** IMU kind */
+  i: ImuKind;
+  /** battery, percent 0–100 (absent when the board cannot measure it) */
+  bat?: number;
+  /** free memory, in JsVars */
+  mem?: number;
+  /** uptime, seconds */
+  up: number;
+  /** current aim rate, Hz */
+  hz?: number;
+  /** WiFi signal, dBm */
+  rs?: number;
+}
+
+/** `gun/<id>/sync`, QoS 0: a clock probe; the hub answers with a `time` command. */
+export interface SyncMsg {
+  v: Version;
+  t: GunMs;
+}
+
+/** `gun/<id>/err`, QoS 1: the gun refused something it received. */
+export interface GunErrorMsg {
+  v: Version;
+  /** short code: `json`, `cmd`, `cue`, `cfg`, `imu`, ... */
+  e: string;
+  m?: string;
+}
+
+/** `gun/<id>/will`: the gun's last will, published by the broker when the gun vanishes. */
+export interface WillMsg {
+  v: Version;
+  on: 0;
+}
+
+/** The feedback vocabulary. The name is a label; the pattern travels with the cue. */
+export type CueName = "beat" | "go" | "lock" | "ambig" | "wound" | "dead" | "turn" | "win" | "err" | "ident" | "off";
+
+export const CUE_NAMES: CueName[] = [
+  "beat",
+  "go",
+  "lock",
+  "ambig",
+  "wound",
+  "dead",
+  "turn",
+  "win",
+  "err",
+  "ident",
+  "off",
+];
+
+/** `gun/<id>/cue`, QoS 1: play an LED and buzzer pattern, optionally at a hub time. */
+export interface CueMsg {
+  v: Version;
+  n: number;
+  c: CueName;
+  /** hub time to start; absent = now. The gun converts it with its clock offset. */
+  at?: HubMs;
+  /** LED steps, flat pairs: colour 0xRRGGBB, duration ms. The last colour stays on. */
+  l?: number[];
+  /** buzzer steps, flat pairs: frequency Hz (0 = silent), duration ms */
+  b?: number[];
+  /** play the whole pattern this many times (default 1) */
+  rp?: number;
+}
+
+/** `gun/<id>/cmd`, QoS 1: a command to the gun. */
+export type CommandMsg =
+  | { v: Version; n: number; c: "rate"; hz: number }
+  | { v: Version; n: number; c: "time"; g: GunMs; h: HubMs }
+  | { v: Version; n: number; c: "info" }
+  | { v: Version; n: number; c: "still" }
+  | { v: Version; n: number; c: "reboot" }
+  /** pairing accepted: store `k` as the gun's MQTT password (`secret` in gun.json) and reconnect with it */
+  | { v: Version; n: number; c: "key"; k: string };
+
+export type CommandName = CommandMsg["c"];
+export const COMMAND_NAMES: CommandName[] = ["rate", "time", "info", "still", "reboot", "key"];
+
+/** Why the hub last changed a gun's presence. */
+export type PresenceReason = "connect" | "disconnect" | "timeout" | "will" | "hub-start";
+
+/** `gun/<id>/status`, retained, written by the hub only: presence plus the last info. */
+export interface GunStatusMsg {
+  v: Version;
+  on: boolean;
+  at: HubMs;
+  why: PresenceReason;
+  info?: InfoMsg;
+  /** human-readable warnings: low battery, old protocol, ... */
+  warn?: string[];
+}
+
+/** `gun/<id>/cal`, retained, written by the hub: the gun's seat and yaw offset. */
+export interface GunCalMsg {
+  v: Version;
+  seat: number | null;
+  /** degrees added to the gun's yaw to get the table bearing */
+  off: number;
+  at: HubMs;
+}
+
+/** `cmd/<client>/req`: a host or player input. `auth` is the host PIN or a seat token. */
+export interface RequestMsg {
+  v: Version;
+  /** request id, echoed in the response */
+  id: string;
+  op: string;
+  auth?: string;
+  a?: { [k: string]: unknown };
+}
+
+export interface ResponseError {
+  code: string;
+  msg: string;
+}
+
+/** `cmd/<client>/res`: the answer to one request. */
+export interface ResponseMsg {
+  v: Version;
+  id: string;
+  ok: boolean;
+  r?: unknown;
+  e?: ResponseError;
+}
+
+/** Largest payload, in bytes, accepted per message kind. */
+export const MAX_BYTES = {
+  aim: 96,
+  trig: 96,
+  info: 256,
+  sync: 64,
+  err: 256,
+  will: 32,
+  cue: 512,
+  cmd: 256,
+  req: 8192,
+  res: 65536,
+};
+export type MessageKind = keyof typeof MAX_BYTES;
