@@ -1,2 +1,117 @@
-// Placeholder: the firmware bundler lands with issue 4.
-console.log("firmware: nothing to bundle yet");
+// Firmware build: firmware/dist/tsc (ES5 ESM from `tsc -b`) → one IIFE per board profile
+// (rollup) → terser (ecma 5) → static checks → firmware/dist/<board>/gun.js + dist/sizes.json.
+// Fails (exit 1) on any check: not ES5, use before definition, something Espruino lacks, over budget.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import nodeResolve from "@rollup/plugin-node-resolve";
+import { rollup } from "rollup";
+import { minify } from "terser";
+import { checkBundle } from "./checks.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const fwDir = join(root, "firmware");
+const entry = join(fwDir, "dist", "tsc", "main.js");
+const boardsDir = join(root, "hardware", "boards");
+
+/** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`) in the baked profile. */
+const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d)$/;
+
+function fail(msg) {
+  process.stderr.write(`build:firmware: ${msg}\n`);
+  process.exit(1);
+}
+
+/** The profile as JS source, keeping only what the firmware reads. */
+export function boardSource(b) {
+  const keep = { name: b.name, imu: b.imu, trig: b.trig, led: b.led, bz: b.bz, bat: b.bat };
+  const lit = (v) => {
+    if (typeof v === "string") return PIN.test(v) ? v : JSON.stringify(v);
+    if (Array.isArray(v)) return `[${v.map(lit).join(",")}]`;
+    if (v && typeof v === "object") {
+      return `{${Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => `${k}:${lit(x)}`)
+        .join(",")}}`;
+    }
+    return JSON.stringify(v);
+  };
+  return lit(keep);
+}
+
+export function loadBoards() {
+  return readdirSync(boardsDir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()
+    .map((f) => {
+      const b = JSON.parse(readFileSync(join(boardsDir, f), "utf8"));
+      if (b.name !== f.slice(0, -5)) fail(`${f}: name must be ${f.slice(0, -5)}`);
+      if (!["mpu6050", "bno085"].includes(b.imu?.kind)) fail(`${f}: imu.kind must be mpu6050 or bno085`);
+      if (!["neopixel", "rgb"].includes(b.led?.kind)) fail(`${f}: led.kind must be neopixel or rgb`);
+      if (!b.trig?.pin || !b.bz?.pin) fail(`${f}: trig.pin and bz.pin are required`);
+      if (!(b.budget?.bytes > 0)) fail(`${f}: budget.bytes is required`);
+      return b;
+    });
+}
+
+/** Sources lint: biome's use-before-declaration rule on the firmware and the protocol it bundles. */
+function lintSources() {
+  const biome = join(root, "node_modules", ".bin", "biome");
+  const r = spawnSync(
+    biome,
+    ["lint", "--only=correctness/noInvalidUseBeforeDeclaration", "firmware/src", "shared/protocol/src"],
+    { cwd: root, encoding: "utf8" },
+  );
+  if (r.status !== 0) fail(`use before declaration in the sources:\n${r.stdout}${r.stderr}`);
+}
+
+async function main() {
+  if (!existsSync(entry)) fail(`${entry} is missing: run \`npm run build:ts\` (tsc -b) first`);
+  const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+  lintSources();
+  const bundle = await rollup({
+    input: entry,
+    plugins: [nodeResolve()],
+    treeshake: { moduleSideEffects: (id) => id === entry },
+    onwarn(w) {
+      fail(`rollup: ${w.message}`);
+    },
+  });
+  const sizes = {};
+  const problems = [];
+  for (const b of loadBoards()) {
+    const { output } = await bundle.generate({
+      format: "iife",
+      strict: false,
+      intro: `var BOARD=${boardSource(b)},FW=${JSON.stringify(version)};`,
+    });
+    const min = await minify(output[0].code, {
+      ecma: 5,
+      compress: {
+        ecma: 5,
+        passes: 3,
+        hoist_funs: false,
+        // inlining a function with arguments leaves `var`s after a `return`: Espruino does not hoist them
+        inline: 1,
+        global_defs: { IMU_KIND: b.imu.kind, LED_KIND: b.led.kind },
+      },
+      mangle: true,
+      format: { ecma: 5, ascii_only: true },
+    });
+    const code = min.code;
+    for (const p of checkBundle(code, b.budget.bytes)) problems.push(`${b.name}: ${p}`);
+    const dir = join(fwDir, "dist", b.name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "gun.js"), code);
+    sizes[b.name] = { bytes: Buffer.byteLength(code), budget: b.budget.bytes, jsvars: b.budget.jsvars };
+    console.log(`firmware: ${b.name} ${Buffer.byteLength(code)} / ${b.budget.bytes} bytes`);
+  }
+  await bundle.close();
+  writeFileSync(join(fwDir, "dist", "sizes.json"), `${JSON.stringify({ version, boards: sizes }, null, 2)}\n`);
+  if (problems.length) fail(problems.join("\n"));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().catch((e) => fail(e.stack || String(e)));
+}

@@ -15,4 +15,10 @@ export interface BenchOptions {
 }
 
 /** Every benchmark, each in its own module beside this one. Loaded lazily: a bench pulls in heavy code. */
-export const benches: { name: string; summary: string; load: () => Promise<Bench> }[] = [];
+export const benches: { name: string; summary: string; load: () => Promise<Bench> }[] = [
+  {
+    name: "firmware",
+    summary: "firmware bundle bytes vs budget per board, IMU filter cost per sample in the virtual board",
+    load: async () => (await import("./firmware.js")).firmwareBench,
+  },
+];

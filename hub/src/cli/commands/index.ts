@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { benches } from "../../bench/index.js";
 import { registerBench } from "./bench.js";
+import { registerFlash } from "./flash.js";
 
 /** Adds one subcommand to the program. Each lives in its own module beside this one. */
 export type RegisterCommand = (program: Command) => void;
@@ -9,4 +10,5 @@ export type RegisterCommand = (program: Command) => void;
 export const commands: RegisterCommand[] = [
   // `cng bench` appears once a benchmark exists.
   ...(benches.length > 0 ? [registerBench] : []),
+  registerFlash,
 ];

@@ -1,0 +1,57 @@
+// Per-gun config: Storage file `gun.json`, written by `cng flash`. See firmware/README.md.
+import { isName } from "@cng/protocol";
+
+export interface Cfg {
+  id: string;
+  secret: string;
+  table: string;
+  hub: { host: string; port: number };
+  wifi?: { ssid: string; pass: string };
+  /** aim rate, Hz */
+  hz: number;
+  /** MQTT keepalive, s */
+  ka: number;
+  /** local click on every pull */
+  click: boolean;
+}
+
+function bad(m: string): string {
+  return "gun.json: " + m;
+}
+
+/** The config, or why there is none. Never throws. */
+export function loadCfg(): Cfg | string {
+  var c: any;
+  try {
+    c = require("Storage").readJSON("gun.json", true);
+  } catch (_e) {
+    c = undefined;
+  }
+  if (c === undefined || c === null) return bad("missing");
+  if (typeof c !== "object") return bad("not a JSON object");
+  if (!isName(c.id)) return bad("id must be a-z 0-9 _ -");
+  if (typeof c.secret !== "string" || !c.secret) return bad("secret missing");
+  var h = c.hub;
+  if (!h || typeof h.host !== "string" || !h.host) return bad("hub.host missing");
+  var port = h.port === undefined ? 1883 : h.port;
+  if (typeof port !== "number" || port < 1 || port > 65535) return bad("hub.port invalid");
+  var t = c.table === undefined ? "main" : c.table;
+  if (!isName(t)) return bad("table invalid");
+  var w = c.wifi;
+  if (w !== undefined && (typeof w.ssid !== "string" || typeof w.pass !== "string"))
+    return bad("wifi needs ssid, pass");
+  var hz = c.hz === undefined ? 25 : c.hz;
+  if (typeof hz !== "number" || hz < 1 || hz > 50) return bad("hz must be 1-50");
+  var ka = c.ka === undefined ? 15 : c.ka;
+  if (typeof ka !== "number" || ka < 5 || ka > 300) return bad("ka must be 5-300");
+  return {
+    id: c.id,
+    secret: c.secret,
+    table: t,
+    hub: { host: h.host, port: port },
+    wifi: w,
+    hz: hz,
+    ka: ka,
+    click: c.click !== false,
+  };
+}

@@ -1,0 +1,73 @@
+// Ambient declarations for the Espruino globals the firmware uses (and for what the build bakes in).
+// Only what Espruino really has: keep this list honest, it is the firmware's view of the board.
+
+/** A pin: `D14` on the board; the virtual board uses its own objects. */
+type Pin = any;
+
+interface WatchEvent {
+  state: boolean;
+  /** getTime() of the edge, seconds */
+  time: number;
+  lastTime?: number;
+}
+
+interface EspI2C {
+  setup(o: { scl: Pin; sda: Pin; bitrate?: number }): void;
+  writeTo(addr: number, data: number | number[]): void;
+  readFrom(addr: number, n: number): Uint8Array;
+}
+
+interface EspSerial {
+  setup(baud: number, o?: { rx?: Pin; tx?: Pin }): void;
+  on(ev: "data", fn: (d: string) => void): void;
+}
+
+interface EspSocket {
+  on(ev: "data", fn: (d: string) => void): void;
+  on(ev: "close" | "end", fn: () => void): void;
+  on(ev: "error", fn: (e: any) => void): void;
+  write(d: string): void;
+  end(): void;
+}
+
+declare var I2C1: EspI2C;
+declare function getTime(): number;
+declare function setWatch(
+  fn: (e: WatchEvent) => void,
+  pin: Pin,
+  o: { repeat: boolean; edge: string; debounce: number },
+): number;
+declare function digitalWrite(pin: Pin, v: number | boolean): void;
+declare function digitalRead(pin: Pin): number;
+declare function analogWrite(pin: Pin, v: number, o?: { freq?: number; soft?: boolean }): void;
+declare function analogRead(pin: Pin): number;
+declare function pinMode(pin: Pin, mode: string): void;
+declare function setTimeout(fn: () => void, ms: number): number;
+declare function setInterval(fn: () => void, ms: number): number;
+declare function clearTimeout(id: number): void;
+declare function clearInterval(id: number): void;
+declare function require(name: "net"): { connect(o: { host: string; port: number }, cb: () => void): EspSocket };
+declare function require(name: "Wifi"): {
+  connect(ssid: string, o: { password: string }, cb: (err: any) => void): void;
+  on(ev: string, fn: (d: any) => void): void;
+};
+declare function require(name: "Storage"): { readJSON(name: string, noExceptions: boolean): any };
+declare function require(name: "neopixel"): { write(pin: Pin, d: number[]): void };
+declare var E: { reboot(): void };
+declare var process: { memory(): { free: number; total: number }; env: { VERSION?: string } };
+declare var console: { log(...a: any[]): void };
+
+/** The board profile, baked in by the build (hardware/boards/<board>.json, pins as Espruino pin globals). */
+declare var BOARD: {
+  name: string;
+  imu: { kind: string; scl?: Pin; sda?: Pin; addr?: number; hz?: number; ser?: EspSerial; rx?: Pin; sbaud?: number };
+  trig: { pin: Pin; pressed: number };
+  led: { kind: string; pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
+  bz: { pin: Pin; soft?: boolean };
+  bat?: { pin: Pin; mul: number };
+};
+/** Firmware version, baked in by the build. */
+declare var FW: string;
+/** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
+declare var IMU_KIND: string;
+declare var LED_KIND: string;

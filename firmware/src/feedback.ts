@@ -1,0 +1,105 @@
+// LED and buzzer: raw outputs, and a player for hub cues (flat [value, ms, ...] step lists)
+// scheduled at absolute gun times so that all guns given the same hub time play together.
+import { now } from "./clock";
+
+var L = BOARD.led;
+var Z = BOARD.bz;
+var lastC = -1;
+
+/** Show a colour 0xRRGGBB. */
+export function led(c: number): void {
+  if (c === lastC) return;
+  lastC = c;
+  var m = L.max || 1;
+  var r = ((c >> 16) & 255) * m;
+  var g = ((c >> 8) & 255) * m;
+  var b = (c & 255) * m;
+  if (LED_KIND === "neopixel") {
+    // WS2812 wants green, red, blue
+    require("neopixel").write(L.pin, [g | 0, r | 0, b | 0]);
+  } else {
+    pwm(L.pr, r);
+    pwm(L.pg, g);
+    pwm(L.pb, b);
+  }
+}
+
+function pwm(p: Pin, v: number) {
+  v = v / 255;
+  if (L.inv) v = 1 - v;
+  if (v <= 0) digitalWrite(p, 0);
+  else if (v >= 1) digitalWrite(p, 1);
+  else analogWrite(p, v);
+}
+
+/** Buzzer at `f` Hz; 0 = silent. */
+export function tone(f: number): void {
+  if (f > 0) analogWrite(Z.pin, 0.5, Z.soft ? { freq: f, soft: true } : { freq: f });
+  else digitalWrite(Z.pin, 0);
+}
+
+/** One running step list per output; a new cue replaces what plays. */
+interface Track {
+  h: number;
+  a: number[] | undefined;
+}
+var tl: Track = { h: 0, a: undefined };
+var tb: Track = { h: 0, a: undefined };
+
+/** Buzzer busy with a cue (the trigger click then keeps quiet). */
+export function busy(): boolean {
+  return !!tb.a;
+}
+
+function stop(k: Track) {
+  if (k.h) clearTimeout(k.h);
+  k.h = 0;
+  k.a = undefined;
+}
+
+function run(k: Track, a: number[], rp: number, t: number, out: (v: number) => void, end: number) {
+  stop(k);
+  if (!a?.length) return;
+  k.a = a;
+  var i = 0;
+  var n = rp;
+  function go() {
+    k.h = 0;
+    if (i >= a.length) {
+      i = 0;
+      if (--n <= 0) {
+        k.a = undefined;
+        if (end >= 0) out(end);
+        return;
+      }
+    }
+    out(a[i]);
+    t += a[i + 1];
+    i += 2;
+    k.h = setTimeout(go, Math.max(0, t - now()));
+  }
+  k.h = setTimeout(go, Math.max(0, t - now()));
+}
+
+/** Play LED steps `l` and buzzer steps `b`, `rp` times, starting at gun ms `t`. The last colour stays on. */
+export function play(l: number[] | undefined, b: number[] | undefined, rp: number, t: number): void {
+  if (l) run(tl, l, rp, t, led, -1);
+  if (b) run(tb, b, rp, t, tone, 0);
+}
+
+/** Stop everything: LED off, buzzer silent. */
+export function quiet(): void {
+  stop(tl);
+  stop(tb);
+  led(0);
+  tone(0);
+}
+
+/** The local click on a pull: short, at once, no network involved. */
+export function click(): void {
+  if (busy()) return;
+  tone(2400);
+  setTimeout(function () {
+    if (!busy()) tone(0);
+  }, 15);
+}

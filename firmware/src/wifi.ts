@@ -1,0 +1,30 @@
+// WiFi: connect, retry with backoff, reconnect when dropped. No `wifi` in gun.json = the board's
+// saved WiFi (Wifi.save()) is used as it is.
+export function wifi(w: { ssid: string; pass: string } | undefined, ok: () => void): void {
+  var W = require("Wifi");
+  var back = 2000;
+  var busy = false;
+  // a function expression, not a declaration: terser may move declarations after their use
+  var go = function () {
+    if (busy) return;
+    busy = true;
+    W.connect(w!.ssid, { password: w!.pass }, function (e: any) {
+      busy = false;
+      if (e) {
+        console.log("CNG wifi: " + e);
+        setTimeout(go, back);
+        back = Math.min(back * 2, 60000);
+      } else {
+        back = 2000;
+        ok();
+      }
+    });
+  };
+  if (!w) ok();
+  else {
+    W.on("disconnected", function () {
+      setTimeout(go, back);
+    });
+    go();
+  }
+}

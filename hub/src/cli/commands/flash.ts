@@ -1,0 +1,108 @@
+// `cng flash`: put the firmware and a gun's config on an Espruino board over USB serial.
+import { randomBytes } from "node:crypto";
+import { type Command, InvalidArgumentError } from "commander";
+import { FlashError } from "../../flash/console.js";
+import { flash, type GunConfig, listPorts, planFlash, storageWrites } from "../../flash/flash.js";
+import { boardNames } from "../../sim/espruino/board.js";
+
+function int(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive whole number");
+  return n;
+}
+
+interface FlashOpts {
+  board: string;
+  port?: string;
+  id?: string;
+  wifi?: string;
+  password?: string;
+  hub?: string;
+  hubPort: number;
+  table: string;
+  secret?: string;
+  hz?: number;
+  baud?: number;
+  dryRun: boolean;
+}
+
+export function registerFlash(program: Command): void {
+  program
+    .command("flash")
+    .description("flash a gun: upload the board's firmware bundle and the gun's config (gun.json) over serial")
+    .requiredOption("-b, --board <board>", `board profile (${boardNames().join(", ")})`)
+    .option("-p, --port <path>", "serial port, e.g. /dev/ttyUSB0 (without it: list the ports)")
+    .option("--id <id>", "gun id, e.g. g1")
+    .option("--wifi <ssid>", "WiFi network name (leave out to keep the board's saved WiFi)")
+    .option("--password <pass>", "WiFi password")
+    .option("--hub <host>", "hub host name or IP address")
+    .option("--hub-port <n>", "hub MQTT port", int, 1883)
+    .option("--table <name>", "table name", "main")
+    .option("--secret <s>", "the gun's MQTT password (default: a new random one, printed)")
+    .option("--hz <n>", "aim rate, 1-50 Hz", int)
+    .option("--baud <n>", "serial baud rate (default: the board's, 115200)", int)
+    .option("--dry-run", "print what would be sent, send nothing", false)
+    .action(async (o: FlashOpts) => {
+      try {
+        await run(o);
+      } catch (e) {
+        if (e instanceof FlashError) {
+          process.stderr.write(`cng flash: ${e.message}\n`);
+          process.exitCode = 1;
+        } else throw e;
+      }
+    });
+}
+
+async function run(o: FlashOpts): Promise<void> {
+  if (!o.port && !o.dryRun) {
+    const ports = await listPorts();
+    if (!ports.length) console.log("no serial ports found: plug the board in (and check the USB cable carries data)");
+    else {
+      console.log("serial ports (pass one with --port):");
+      for (const p of ports) console.log(`  ${p.path}${p.label ? `  ${p.label}` : ""}`);
+    }
+    return;
+  }
+  if (!o.id || !o.hub) throw new FlashError("config", "--id and --hub are required to flash a gun");
+  const generated = !o.secret;
+  const config: GunConfig = {
+    id: o.id,
+    secret: o.secret ?? randomBytes(12).toString("base64url"),
+    table: o.table,
+    hub: { host: o.hub, port: o.hubPort },
+  };
+  if (o.wifi) config.wifi = { ssid: o.wifi, pass: o.password ?? "" };
+  if (o.hz) config.hz = o.hz;
+  const plan = planFlash(o.board, config);
+  const shown = JSON.stringify({
+    ...config,
+    secret: "********",
+    ...(config.wifi ? { wifi: { ...config.wifi, pass: "********" } } : {}),
+  });
+  console.log(`board      ${plan.board.name} (${plan.board.chip}, IMU ${plan.board.imu.kind})`);
+  console.log(
+    `firmware   ${plan.bundlePath}, ${plan.bundle.length} bytes → Storage .bootcde (${plan.chunks - 1} chunks)`,
+  );
+  console.log(`config     ${shown} → Storage gun.json`);
+  if (o.dryRun) {
+    const first = storageWrites(".bootcde", plan.bundle)[0];
+    console.log(`each chunk is sent as a console line, e.g. ${first.slice(0, 60)}…${first.slice(-12)}`);
+    console.log("then both files are read back and compared, and load() starts the gun");
+    console.log("dry run: nothing sent");
+    return;
+  }
+  let last = "";
+  const r = await flash(plan, {
+    path: o.port!,
+    baud: o.baud,
+    onProgress: (p) => {
+      const line = `${p.step} ${p.total > 1 ? `${Math.round((100 * p.done) / p.total)}%` : ""}`.trim();
+      if (line !== last) process.stdout.write(`\r${line.padEnd(20)}`);
+      last = line;
+    },
+  });
+  process.stdout.write("\n");
+  console.log(`flashed gun ${config.id}: Espruino ${r.version}, ${r.bytes} bytes verified; the gun restarts now`);
+  if (generated) console.log(`gun secret (MQTT password for user ${config.id}): ${config.secret}`);
+}

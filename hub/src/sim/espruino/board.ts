@@ -1,0 +1,48 @@
+// Board profiles (hardware/boards/<name>.json): the pins and parts a gun is built from.
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface BoardProfile {
+  name: string;
+  summary?: string;
+  chip: "ESP32" | "ESP8266" | string;
+  baud?: number;
+  imu: {
+    kind: "mpu6050" | "bno085";
+    scl?: string;
+    sda?: string;
+    addr?: number;
+    hz?: number;
+    ser?: string;
+    rx?: string;
+  };
+  trig: { pin: string; pressed: 0 | 1 };
+  led: { kind: "neopixel" | "rgb"; pin?: string; pr?: string; pg?: string; pb?: string; inv?: boolean; max?: number };
+  bz: { pin: string; soft?: boolean };
+  bat?: { pin: string; mul: number };
+  budget: { bytes: number; jsvars: number };
+}
+
+/** The project folder (this file sits at hub/{src,dist}/sim/espruino/). */
+export const projectRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+
+export const boardsDir = `${projectRoot}hardware/boards`;
+
+export function boardNames(): string[] {
+  return readdirSync(boardsDir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => f.slice(0, -5))
+    .sort();
+}
+
+export function loadBoard(name: string): BoardProfile {
+  if (!boardNames().includes(name)) {
+    throw new Error(`unknown board "${name}"; known boards: ${boardNames().join(", ")}`);
+  }
+  return JSON.parse(readFileSync(`${boardsDir}/${name}.json`, "utf8")) as BoardProfile;
+}
+
+/** Where the build puts a board's flashed bundle. */
+export function bundlePathFor(board: string): string {
+  return `${projectRoot}firmware/dist/${board}/gun.js`;
+}

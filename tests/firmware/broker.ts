@@ -1,0 +1,80 @@
+// A real aedes broker on a free port, and a hub-side mqtt.js client that records what guns publish.
+import { createServer, type Server, type Socket } from "node:net";
+import { Aedes } from "aedes";
+import mqtt, { type MqttClient } from "mqtt";
+
+export interface TestBroker {
+  aedes: Aedes;
+  port: number;
+  server: Server;
+  /** username → password accepted */
+  creds: Map<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startBroker(port = 0, creds = new Map<string, string>()): Promise<TestBroker> {
+  const aedes = await Aedes.createBroker();
+  aedes.authenticate = (client, user, pass, done) => {
+    if (!user || client.id.startsWith("hub")) return done(null, true);
+    const ok = creds.get(user) === pass?.toString();
+    done(ok ? null : Object.assign(new Error("bad credentials"), { returnCode: 4 }), ok);
+  };
+  const sockets = new Set<Socket>();
+  const server = createServer((s) => {
+    s.setNoDelay(true);
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+    aedes.handle(s);
+  });
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+  const addr = server.address();
+  return {
+    aedes,
+    port: typeof addr === "object" && addr ? addr.port : 0,
+    server,
+    creds,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => server.close(() => r()));
+      await new Promise<void>((r) => aedes.close(() => r()));
+    },
+  };
+}
+
+export interface Received {
+  topic: string;
+  text: string;
+  msg: any;
+  retain: boolean;
+  at: number;
+}
+
+/** A hub-side client subscribed to everything under cng/. */
+export async function hubClient(port: number): Promise<{ c: MqttClient; got: Received[]; close(): Promise<void> }> {
+  const got: Received[] = [];
+  const c = mqtt.connect({ host: "127.0.0.1", port, clientId: `hub-${Math.random().toString(16).slice(2)}` });
+  c.on("connect", () => (c.stream as Socket).setNoDelay?.(true));
+  c.on("message", (topic, payload, packet) => {
+    const text = payload.toString("latin1");
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      msg = undefined;
+    }
+    got.push({ topic, text, msg, retain: packet.retain, at: Date.now() });
+  });
+  await c.subscribeAsync("cng/#", { qos: 1 });
+  return { c, got, close: () => c.endAsync(true) };
+}
+
+/** Wait until `pred` holds (checked every 10 ms), or fail after `ms`. */
+export async function until<T>(pred: () => T | undefined | false, ms = 5000, what = "condition"): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = pred();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,114 @@
+// Trigger patterns, clock sync with synchronized cues, and a gun without a usable gun.json.
+import { decodeCommand, gunTopic } from "@cng/protocol";
+import { afterEach, expect, it } from "vitest";
+import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
+import { hubClient, startBroker, until } from "./broker.js";
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function setup() {
+  const broker = await startBroker();
+  const hub = await hubClient(broker.port);
+  cleanup.push(
+    () => broker.close(),
+    () => hub.close(),
+  );
+  const mk = (id: string, board = "esp32-mpu6050"): VirtualGun => {
+    broker.creds.set(id, "x");
+    const g = createVirtualGun({
+      board,
+      config: { id, secret: "x", table: "t1", hub: { host: "127.0.0.1", port: broker.port } },
+    });
+    cleanup.push(() => g.stop());
+    return g;
+  };
+  return { broker, hub, mk };
+}
+
+it("reports press, double pull, hold and release, ignoring contact bounce", async () => {
+  const { hub, mk } = await setup();
+  const g = mk("g1");
+  await until(() => hub.got.some((m) => m.topic.endsWith("g1/info")), 5000, "info");
+  const trigs = () => hub.got.filter((m) => m.topic === gunTopic("t1", "g1", "trig")).map((m) => m.msg);
+  // a bouncy single pull
+  g.button.press();
+  g.button.release();
+  g.button.press();
+  await sleep(120);
+  g.button.release();
+  await sleep(450);
+  // a double pull, the second one held
+  g.button.press();
+  await sleep(80);
+  g.button.release();
+  await sleep(120);
+  g.button.press();
+  await sleep(850);
+  g.button.release();
+  await until(() => trigs().length >= 7, 3000, "7 events");
+  await sleep(100);
+  const t = trigs();
+  expect(t.map((x) => x.k)).toEqual(["p", "r", "p", "r", "p", "2", "h", "r"].slice(0, t.length));
+  expect(t.length).toBe(8);
+  expect(t.map((x) => x.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  expect(t[6].d).toBeGreaterThanOrEqual(650);
+  expect(t[7].d).toBeGreaterThanOrEqual(800);
+  // one local click per pull, not per event
+  const clicks = g.tones.filter((x) => x.f === 2400).length;
+  expect(clicks).toBe(3);
+});
+
+it("syncs its clock to the hub and plays a timed cue together with another gun", async () => {
+  const { hub, mk } = await setup();
+  // the hub's clock: far from both guns' clocks
+  const hubNow = () => Math.round(performance.now()) + 1_700_000_000_000;
+  hub.c.on("message", (topic, payload) => {
+    const m = /gun\/(\w+)\/sync$/.exec(topic);
+    if (!m) return;
+    const t = JSON.parse(payload.toString()).t;
+    const cmd = JSON.stringify({ v: 1, n: 1, c: "time", g: t, h: hubNow() });
+    expect(decodeCommand(cmd).ok).toBe(true);
+    hub.c.publish(gunTopic("t1", m[1], "cmd"), cmd, { qos: 1 });
+  });
+  const born1 = performance.now();
+  const g1 = mk("g1");
+  await sleep(333);
+  const born2 = performance.now();
+  const g2 = mk("g2", "esp32-bno085");
+  await until(() => hub.got.filter((m) => m.topic.endsWith("/sync")).length >= 6, 8000, "syncs");
+  const at = hubNow() + 400;
+  const cue = JSON.stringify({ v: 1, n: 5, c: "beat", at, b: [1000, 60, 0, 10] });
+  hub.c.publish(gunTopic("t1", "g1", "cue"), cue, { qos: 1 });
+  hub.c.publish(gunTopic("t1", "g2", "cue"), cue, { qos: 1 });
+  const b1 = await until(() => g1.tones.find((x) => x.f === 1000), 3000, "g1 beep");
+  const b2 = await until(() => g2.tones.find((x) => x.f === 1000), 3000, "g2 beep");
+  const wall1 = born1 + b1.t;
+  const wall2 = born2 + b2.t;
+  const want = at - 1_700_000_000_000;
+  expect(Math.abs(wall1 - wall2)).toBeLessThan(15);
+  expect(Math.abs(wall1 - want)).toBeLessThan(15);
+  expect(g1.errors).toEqual([]);
+  expect(g2.errors).toEqual([]);
+});
+
+it("says clearly when gun.json is missing or invalid, blinks red and stays off the network", async () => {
+  for (const [config, why] of [
+    [null, "gun.json: missing"],
+    ["{not json", "gun.json: missing"],
+    [{ id: "Bad Id!", secret: "x", hub: { host: "h" } }, "gun.json: id"],
+    [{ id: "g1", secret: "x" }, "gun.json: hub.host missing"],
+    [{ id: "g1", secret: "x", hub: { host: "h" }, hz: 500 }, "gun.json: hz"],
+  ] as const) {
+    const g = createVirtualGun({ board: "esp8266-mpu6050", config, clock: "manual" });
+    cleanup.push(() => g.stop());
+    await g.advance(3000);
+    expect(g.console.join("\n")).toContain(why);
+    expect(g.led.filter((l) => l.c >> 16 > 0 && (l.c & 0xffff) === 0).length).toBeGreaterThanOrEqual(3);
+    expect(g.sockets).toEqual([]);
+    expect(g.errors).toEqual([]);
+  }
+});

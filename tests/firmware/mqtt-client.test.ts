@@ -1,0 +1,150 @@
+// The firmware's own MQTT client (inside the bundle) against aedes: QoS 1 retransmit when a PUBACK
+// is lost, reconnect after the broker restarts, the last will when the socket drops.
+import { createServer, type Server, connect as tcp } from "node:net";
+import { gunTopic } from "@cng/protocol";
+import { afterEach, expect, it } from "vitest";
+import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
+import { hubClient, startBroker, type TestBroker, until } from "./broker.js";
+
+const BOARD = "esp32-mpu6050";
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function setup() {
+  const broker = await startBroker();
+  const hub = await hubClient(broker.port);
+  cleanup.push(
+    () => broker.close(),
+    () => hub.close(),
+  );
+  return { broker, hub };
+}
+
+function gun(broker: TestBroker, port = broker.port, id = "g1"): VirtualGun {
+  broker.creds.set(id, "x");
+  const g = createVirtualGun({
+    board: BOARD,
+    config: { id, secret: "x", table: "t1", hub: { host: "127.0.0.1", port } },
+  });
+  cleanup.push(() => g.stop());
+  return g;
+}
+
+/** Split a byte stream into MQTT packets (header byte, whole packet). */
+function packets(onPacket: (p: Buffer) => boolean): (b: Buffer) => Buffer {
+  let buf = Buffer.alloc(0);
+  return (b: Buffer) => {
+    buf = Buffer.concat([buf, b]);
+    const out: Buffer[] = [];
+    for (;;) {
+      let len = 0;
+      let mul = 1;
+      let i = 1;
+      let c: number;
+      do {
+        if (i >= buf.length) return Buffer.concat(out);
+        c = buf[i++];
+        len += (c & 127) * mul;
+        mul *= 128;
+      } while (c & 128);
+      if (buf.length < i + len) return Buffer.concat(out);
+      const p = buf.subarray(0, i + len);
+      buf = buf.subarray(i + len);
+      if (onPacket(p)) out.push(p);
+    }
+  };
+}
+
+it("resends a QoS 1 publish (DUP set) until the PUBACK arrives", async () => {
+  const { broker, hub } = await setup();
+  const fromGun: Buffer[] = [];
+  let dropped = 0;
+  // a lossy radio between gun and broker: the first PUBACK never reaches the gun
+  const proxy: Server = createServer((g) => {
+    g.setNoDelay(true);
+    const b = tcp({ host: "127.0.0.1", port: broker.port });
+    b.setNoDelay(true);
+    const up = packets((p) => {
+      fromGun.push(Buffer.from(p));
+      return true;
+    });
+    const down = packets((p) => {
+      if (p[0] >> 4 === 4 && dropped === 0) {
+        dropped++;
+        return false;
+      }
+      return true;
+    });
+    g.on("data", (d) => b.write(up(d)));
+    b.on("data", (d) => g.write(down(d)));
+    g.on("close", () => b.destroy());
+    b.on("close", () => g.destroy());
+    g.on("error", () => {});
+    b.on("error", () => {});
+  });
+  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+  cleanup.push(() => new Promise<void>((r) => proxy.close(() => r())));
+  const port = (proxy.address() as { port: number }).port;
+  const g = gun(broker, port);
+  const trigTopic = gunTopic("t1", "g1", "trig");
+  // wait until the info (the first QoS 1 publish) went through and its PUBACK was the one dropped
+  await until(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "info");
+  const isInfo = (p: Buffer) => p[0] >> 4 === 3 && p.includes(Buffer.from("/info"));
+  await until(() => fromGun.filter(isInfo).length >= 2, 8000, "resent info");
+  const infos = fromGun.filter(isInfo);
+  expect(infos[0][0] & 8).toBe(0);
+  expect(infos[1][0] & 8).toBe(8); // DUP
+  expect(infos[1].subarray(1)).toEqual(infos[0].subarray(1)); // same packet id and payload
+  // acknowledged now: no third copy
+  await new Promise((r) => setTimeout(r, 3500));
+  expect(fromGun.filter(isInfo).length).toBe(2);
+  // triggers still flow on the same session
+  g.button.press();
+  await until(() => hub.got.some((m) => m.topic === trigTopic), 3000, "trigger");
+}, 20000);
+
+it("reconnects after the broker restarts and keeps what was sent while it was away", async () => {
+  let broker: TestBroker = await startBroker();
+  const port = broker.port;
+  const g = gun(broker);
+  let hub = await hubClient(port);
+  await until(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "first info");
+  await hub.close();
+  await broker.close();
+  // a pull while the broker is down is queued (QoS 1), not lost
+  g.button.press();
+  await new Promise((r) => setTimeout(r, 300));
+  broker = await startBroker(port, new Map([["g1", "x"]]));
+  hub = await hubClient(port);
+  cleanup.push(
+    () => broker.close(),
+    () => hub.close(),
+  );
+  const trig = await until(() => hub.got.find((m) => m.topic.endsWith("/trig")), 10000, "queued trigger");
+  expect(trig.msg).toMatchObject({ n: 1, k: "p" });
+  await until(() => hub.got.some((m) => m.topic.endsWith("/aim")), 3000, "aim after reconnect");
+  expect(g.errors).toEqual([]);
+}, 20000);
+
+it("has its will delivered when the socket drops, then comes back", async () => {
+  const { broker, hub } = await setup();
+  const g = gun(broker);
+  await until(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "info");
+  const infos = () => hub.got.filter((m) => m.topic.endsWith("/info")).length;
+  const before = infos();
+  g.dropNetwork();
+  const will = await until(() => hub.got.find((m) => m.topic === gunTopic("t1", "g1", "will")), 3000, "will");
+  expect(will.msg).toEqual({ v: 1, on: 0 });
+  await until(() => infos() > before, 5000, "info after reconnect");
+});
+
+it("is refused with wrong credentials and says why on the console", async () => {
+  const { broker, hub } = await setup();
+  const g = gun(broker);
+  broker.creds.set("g1", "wrong");
+  await until(() => g.console.find((l) => l.includes("connack")), 3000, "refusal on the console");
+  expect(hub.got.filter((m) => m.topic.includes("/gun/g1/"))).toEqual([]);
+  expect(g.errors).toEqual([]);
+});
