@@ -17,6 +17,16 @@ export interface BenchOptions {
 /** Every benchmark, each in its own module beside this one. Loaded lazily: a bench pulls in heavy code. */
 export const benches: { name: string; summary: string; load: () => Promise<Bench> }[] = [
   {
+    name: "engine",
+    summary: "rules engine: complete random games per second, per edition, at 6 players",
+    load: async () => (await import("./engine.js")).engineBench,
+  },
+  {
+    name: "accuracy",
+    summary: "hold-up target accuracy: % correct / re-aim / wrong on 4–8 seat tables, σ 1–5°, vs plain nearest-seat",
+    load: async () => (await import("./accuracy.js")).accuracy,
+  },
+  {
     name: "firmware",
     summary: "firmware bundle bytes vs budget per board, IMU filter cost per sample in the virtual board",
     load: async () => (await import("./firmware.js")).firmwareBench,

@@ -1,7 +1,11 @@
 import type { Command } from "commander";
 import { benches } from "../../bench/index.js";
+import { registerAcl } from "./acl.js";
 import { registerBench } from "./bench.js";
 import { registerFlash } from "./flash.js";
+import { registerHub } from "./hub.js";
+import { registerReplay } from "./replay.js";
+import { registerRules } from "./rules.js";
 
 /** Adds one subcommand to the program. Each lives in its own module beside this one. */
 export type RegisterCommand = (program: Command) => void;
@@ -10,5 +14,9 @@ export type RegisterCommand = (program: Command) => void;
 export const commands: RegisterCommand[] = [
   // `cng bench` appears once a benchmark exists.
   ...(benches.length > 0 ? [registerBench] : []),
+  registerRules,
+  registerHub,
+  registerReplay,
+  registerAcl,
   registerFlash,
 ];

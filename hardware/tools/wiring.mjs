@@ -1,0 +1,608 @@
+#!/usr/bin/env node
+// Generates hardware/wiring/<board>.md (parts list, pin table, power, runtime) and
+// hardware/wiring/<board>.svg (wiring diagram) from the board profiles in hardware/boards/.
+// The profiles are the single source of pin truth; tests/hardware checks the committed
+// output matches them. Run after changing a profile:
+//
+//   node hardware/tools/wiring.mjs           write the files
+//   node hardware/tools/wiring.mjs --check   exit 1 when a committed file is out of date
+//
+// A profile of a shape this script does not know stops it with the file and the field named.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const BOARDS_DIR = join(here, "..", "boards");
+export const OUT_DIR = join(here, "..", "wiring");
+
+// ---------------------------------------------------------------- profile shape
+
+class ProfileError extends Error {}
+
+/** field → [required, check]; a nested object is a shape of its own. */
+const SHAPE = {
+  name: [true, "string"],
+  summary: [true, "string"],
+  chip: [true, ["ESP32", "ESP8266"]],
+  baud: [true, "number"],
+  imu: [
+    true,
+    {
+      kind: [true, ["mpu6050", "bno085"]],
+      scl: [false, "pin"],
+      sda: [false, "pin"],
+      addr: [false, "number"],
+      hz: [false, "number"],
+      ser: [false, "string"],
+      rx: [false, "pin"],
+      sbaud: [false, "number"],
+    },
+  ],
+  trig: [true, { pin: [true, "pin"], pressed: [true, [0, 1]] }],
+  led: [
+    true,
+    {
+      kind: [true, ["neopixel", "rgb"]],
+      pin: [false, "pin"],
+      pr: [false, "pin"],
+      pg: [false, "pin"],
+      pb: [false, "pin"],
+      inv: [false, "boolean"],
+      max: [false, "number"],
+    },
+  ],
+  bz: [true, { pin: [true, "pin"], soft: [false, "boolean"] }],
+  bat: [false, { pin: [true, "pin"], mul: [true, "number"] }],
+  budget: [true, { bytes: [true, "number"], jsvars: [true, "number"] }],
+};
+
+function checkShape(obj, shape, where, file) {
+  const fail = (m) => {
+    throw new ProfileError(
+      `${file}: ${m}. The wiring generator (hardware/tools/wiring.mjs) does not know this profile shape: ` +
+        "teach it the change, then run `node hardware/tools/wiring.mjs`.",
+    );
+  };
+  if (!obj || typeof obj !== "object" || Array.isArray(obj)) fail(`${where || "the profile"} must be an object`);
+  for (const k of Object.keys(obj)) if (!(k in shape)) fail(`unknown field ${where}${k}`);
+  for (const [k, [required, rule]] of Object.entries(shape)) {
+    const v = obj[k];
+    const at = `${where}${k}`;
+    if (v === undefined) {
+      if (required) fail(`missing field ${at}`);
+      continue;
+    }
+    if (Array.isArray(rule)) {
+      if (!rule.includes(v)) fail(`${at} is ${JSON.stringify(v)}, expected one of ${rule.join(", ")}`);
+    } else if (rule === "pin") {
+      if (typeof v !== "string" || !/^(D\d{1,2}|A0)$/.test(v))
+        fail(`${at} is ${JSON.stringify(v)}, expected a pin like D14 or A0`);
+    } else if (typeof rule === "string") {
+      if (typeof v !== rule) fail(`${at} must be a ${rule}`);
+    } else checkShape(v, rule, `${at}.`, file);
+  }
+}
+
+// ---------------------------------------------------------------- pins per chip
+
+function gpio(pin) {
+  return pin === "A0" ? null : Number(pin.slice(1));
+}
+
+/** NodeMCU / Wemos D1 mini silkscreen labels of the ESP8266 GPIOs (they differ from Espruino's D names). */
+const NODEMCU = {
+  16: "D0",
+  5: "D1",
+  4: "D2",
+  0: "D3",
+  2: "D4",
+  14: "D5",
+  12: "D6",
+  13: "D7",
+  15: "D8",
+  3: "RX",
+  1: "TX",
+};
+
+/** What is printed next to the pin on the common boards. */
+function printed(chip, pin) {
+  if (pin === "A0") return "A0";
+  const g = gpio(pin);
+  if (chip === "ESP8266") return NODEMCU[g] ?? `GPIO${g} (not broken out)`;
+  return `${g} (D${g}, G${g} or IO${g})`;
+}
+
+const ESP32_FLASH = [6, 7, 8, 9, 10, 11];
+const ESP32_STRAP = [0, 2, 5, 12, 15];
+const ESP32_INPUT_ONLY = [34, 35, 36, 37, 38, 39];
+const ESP8266_STRAP = [0, 2, 15];
+
+/** Refuses pins that cannot do their job on the chip, with the reason. */
+function checkPins(b, file) {
+  const bad = (m) => {
+    throw new ProfileError(`${file}: ${m}`);
+  };
+  const outs = [["buzzer", b.bz.pin]];
+  if (b.led.kind === "neopixel") {
+    if (!b.led.pin) bad("led.pin is required for a neopixel LED");
+    outs.push(["LED", b.led.pin]);
+  } else {
+    for (const k of ["pr", "pg", "pb"]) if (!b.led[k]) bad(`led.${k} is required for an RGB LED`);
+    outs.push(["LED red", b.led.pr], ["LED green", b.led.pg], ["LED blue", b.led.pb]);
+  }
+  if (b.imu.kind === "mpu6050") {
+    if (!b.imu.scl || !b.imu.sda) bad("imu.scl and imu.sda are required for an MPU-6050");
+    outs.push(["I2C SCL", b.imu.scl], ["I2C SDA", b.imu.sda]);
+  } else if (!b.imu.rx || !b.imu.ser) bad("imu.ser and imu.rx are required for a BNO085 in UART-RVC mode");
+  const ins = [["trigger", b.trig.pin]];
+  if (b.imu.kind === "bno085") ins.push(["IMU RX", b.imu.rx]);
+  const all = [...outs, ...ins, ...(b.bat ? [["battery", b.bat.pin]] : [])];
+  const seen = new Map();
+  for (const [what, pin] of all) {
+    if (seen.has(pin)) bad(`${pin} is used for both ${seen.get(pin)} and ${what}`);
+    seen.set(pin, what);
+  }
+  for (const [what, pin] of [...outs, ...ins]) {
+    const g = gpio(pin);
+    if (g === null) bad(`${what} on A0: A0 is analog input only`);
+    if (b.chip === "ESP32") {
+      if (ESP32_FLASH.includes(g)) bad(`${what} on ${pin}: GPIO6-11 belong to the flash chip`);
+      if (ESP32_STRAP.includes(g)) bad(`${what} on ${pin}: a boot strapping pin; the board may not start`);
+      if (ESP32_INPUT_ONLY.includes(g) && outs.some(([, p]) => p === pin))
+        bad(`${what} on ${pin}: GPIO34-39 are input only`);
+      if (ESP32_INPUT_ONLY.includes(g) && what === "trigger") bad(`trigger on ${pin}: GPIO34-39 have no pull-up`);
+    } else {
+      if (ESP8266_STRAP.includes(g)) bad(`${what} on ${pin}: a boot strapping pin; the board may not start`);
+      if (g === 16 && what === "trigger") bad("trigger on D16: GPIO16 has no interrupt for setWatch");
+      if (NODEMCU[g] === undefined) bad(`${what} on ${pin}: GPIO${g} is not broken out on NodeMCU / D1 mini`);
+    }
+  }
+  if (b.bat) {
+    const g = gpio(b.bat.pin);
+    if (b.chip === "ESP32" && !(g >= 32 && g <= 39))
+      bad(`battery on ${b.bat.pin}: use an ADC1 pin (32-39); ADC2 stops working with WiFi on`);
+    if (b.chip === "ESP8266" && b.bat.pin !== "A0") bad("battery: the ESP8266's only analog input is A0");
+  }
+}
+
+export function loadBoards(dir = BOARDS_DIR) {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort();
+  if (!files.length) throw new ProfileError(`no board profiles in ${dir}`);
+  return files.map((f) => {
+    const file = `hardware/boards/${f}`;
+    let b;
+    try {
+      b = JSON.parse(readFileSync(join(dir, f), "utf8"));
+    } catch (e) {
+      throw new ProfileError(`${file}: not JSON (${e.message})`);
+    }
+    checkBoard(b, file);
+    if (`${b.name}.json` !== f) throw new ProfileError(`${file}: name "${b.name}" does not match the file name`);
+    return b;
+  });
+}
+
+export function checkBoard(b, file) {
+  checkShape(b, SHAPE, "", file);
+  checkPins(b, file);
+  return b;
+}
+
+// ---------------------------------------------------------------- parts
+
+/** Parts catalogue: module name people search for, and an approximate price (EUR, 2024, single unit from the usual online shops). */
+const PART = {
+  ESP32: {
+    part: "ESP32 dev board",
+    module: 'ESP32 DevKitC / "ESP32 DevKit V1" (ESP32-WROOM-32, CP2102 or CH340 USB)',
+    eur: 6,
+  },
+  ESP8266: {
+    part: "ESP8266 dev board",
+    module: "Wemos D1 mini (recommended) or NodeMCU v2/v3 (ESP-12E/F, 4 MB)",
+    eur: 3,
+  },
+  mpu6050: { part: "IMU MPU-6050", module: "GY-521 breakout", eur: 2 },
+  bno085: {
+    part: "IMU BNO085",
+    module: "Adafruit BNO085 (4754) or a GY-BNO08X breakout with the PS0/P0 pin broken out",
+    eur: 20,
+  },
+  trigger: { part: "trigger switch", module: "lever microswitch KW11-3Z (or a 6×6 mm tactile button)", eur: 0.3 },
+  neopixel: {
+    part: "LED",
+    module: 'WS2812B on a small breakout ("WS2812 RGB LED module", or one LED cut from a strip)',
+    eur: 0.5,
+  },
+  rgb: { part: "LED", module: "5 mm RGB LED, 4 legs, common cathode (common anode: set led.inv)", eur: 0.2 },
+  piezo: {
+    part: "buzzer",
+    module: "passive piezo buzzer 12 mm (KY-006 module or bare); not an active buzzer",
+    eur: 0.4,
+  },
+  lipo: { part: "battery", module: "1S LiPo 3.7 V 1000 mAh with JST-PH plug and protection (e.g. 603450)", eur: 6 },
+  charger: {
+    part: "charger",
+    module: "TP4056 USB-C charger board with protection (DW01A, 6 pads: B+ B- OUT+ OUT-)",
+    eur: 0.7,
+  },
+  regulator: {
+    part: "3.3 V regulator",
+    module: '3.3 V buck-boost module (Pololu S7V8F3, or a generic "DC-DC buck boost 3.3V")',
+    eur: 3,
+  },
+  switch: { part: "power switch", module: "slide switch SS12D00", eur: 0.1 },
+  cap: { part: "capacitor", module: "470 µF 6.3 V electrolytic across 3V3/GND (WiFi current peaks)", eur: 0.1 },
+  misc: {
+    part: "wire, heat-shrink, hot glue",
+    module: "26-28 AWG silicone wire, 2-pin JST-PH pair for the battery",
+    eur: 2,
+  },
+};
+
+/** Supply current, mA, with where the figure comes from (datasheets; not measured on these builds). */
+const CURRENT = {
+  ESP32: [
+    125,
+    "ESP32 with WiFi connected, no sleep: ≈ 95-100 mA receiving, 160-240 mA peaks sending (Espressif datasheet)",
+  ],
+  ESP8266: [
+    80,
+    "ESP8266 with WiFi connected, no sleep: ≈ 56 mA receiving, 120-170 mA peaks sending (Espressif datasheet)",
+  ],
+  mpu6050: [4, "MPU-6050 gyro + accelerometer: 3.8 mA (InvenSense datasheet) + the GY-521's power LED"],
+  bno085: [12, "BNO085 in UART-RVC at 100 Hz: ≈ 10-15 mA (CEVA datasheet, varies with the fusion running)"],
+  neopixel: [4, "WS2812B: ≈ 1 mA dark, ≤ 60 mA × max brightness when white; a few mA on average in a game"],
+  rgb: [5, "RGB LED through 220 Ω: ≤ 3 × 6 mA × max brightness; a few mA on average"],
+  piezo: [2, "piezo: ≈ 5-15 mA while it sounds, a small share of the time"],
+};
+
+/** Parts of a profile: [id, qty, note]. */
+function bomOf(b) {
+  const rows = [
+    [b.chip, 1, ""],
+    [b.imu.kind, 1, b.imu.kind === "bno085" ? "must support UART-RVC (PS0 pin)" : ""],
+    ["trigger", 1, ""],
+    [b.led.kind, 1, b.led.kind === "neopixel" ? "+ 330 Ω resistor in the data line" : "+ 3 × 220 Ω resistors"],
+    ["piezo", 1, "+ 100 Ω resistor"],
+    ["lipo", 1, ""],
+    ["charger", 1, ""],
+    b.chip === "ESP8266"
+      ? [
+          "regulator",
+          0,
+          "only for a NodeMCU; a D1 mini takes the LiPo on its 5V pin (its ME6211 regulator drops only 0.1 V)",
+        ]
+      : ["regulator", 1, ""],
+    ["switch", 1, ""],
+    ["cap", 1, ""],
+  ];
+  if (b.bat) rows.push(["divider", 1, ""]);
+  rows.push(["misc", 1, ""]);
+  return rows;
+}
+
+function fmtEur(x) {
+  return `€${x < 1 ? x.toFixed(2) : x.toFixed(x % 1 ? 1 : 0)}`;
+}
+
+// ---------------------------------------------------------------- connections
+
+/** The battery sense resistors that make `analogRead(pin) × mul` volts. */
+function divider(b) {
+  if (!b.bat) return null;
+  if (b.chip === "ESP32") {
+    // analogRead 0..1 over 0..3.3 V: mul = 3.3 × (top + bottom) / bottom
+    const top = Math.round((b.bat.mul / 3.3 - 1) * 100);
+    if (top <= 0) throw new ProfileError(`bat.mul ${b.bat.mul} is below 3.3: no divider gives that`);
+    return { text: `${top} kΩ from BAT+ to ${b.bat.pin}, 100 kΩ from ${b.bat.pin} to GND`, top, bottom: 100 };
+  }
+  // D1 mini / NodeMCU have 220 k + 100 k on A0 already (3.2 V full scale); a series resistor stretches it.
+  const series = Math.round((b.bat.mul - 3.2) * 100);
+  if (series <= 0) throw new ProfileError(`bat.mul ${b.bat.mul} needs no extra resistor on a D1 mini`);
+  return { text: `${series} kΩ from BAT+ to A0 (with the board's own 220 k/100 k divider)`, top: series, bottom: 0 };
+}
+
+/** Rows of the pin table: [part, part pin, board pin (Espruino name) or supply, note]. */
+function connections(b) {
+  const rows = [];
+  const three = "3V3";
+  if (b.imu.kind === "mpu6050") {
+    const addr = b.imu.addr ?? 0x68;
+    rows.push(
+      ["IMU (GY-521)", "VCC", three, "the GY-521 has its own regulator; 3V3 is fine"],
+      ["IMU (GY-521)", "GND", "GND", ""],
+      ["IMU (GY-521)", "SCL", b.imu.scl, "I2C clock; the GY-521 has the pull-ups"],
+      ["IMU (GY-521)", "SDA", b.imu.sda, "I2C data"],
+      ["IMU (GY-521)", "AD0", addr === 0x69 ? three : "GND or open", `I2C address 0x${addr.toString(16)}`],
+    );
+  } else {
+    rows.push(
+      ["IMU (BNO085)", "VIN", three, ""],
+      ["IMU (BNO085)", "GND", "GND", ""],
+      ["IMU (BNO085)", "SDA/TX", b.imu.rx, `UART-RVC frames out, ${b.imu.sbaud ?? 115200} baud, read by ${b.imu.ser}`],
+      ["IMU (BNO085)", "P0 (PS0)", three, "high = UART-RVC mode; P1 stays low"],
+    );
+  }
+  const pressedTo = b.trig.pressed === 0 ? "GND" : three;
+  rows.push(
+    [
+      "trigger switch",
+      "COM",
+      b.trig.pin,
+      b.trig.pressed === 0 ? "internal pull-up; pressed reads 0" : "needs a 10 kΩ pull-down; pressed reads 1",
+    ],
+    ["trigger switch", "NO", pressedTo, "normally open contact"],
+  );
+  if (b.led.kind === "neopixel") {
+    rows.push(
+      ["LED (WS2812B)", "DIN", b.led.pin, "through 330 Ω"],
+      ["LED (WS2812B)", "5V / VCC", "BAT (OUT+)", "battery voltage; 3V3 works too, a little dimmer"],
+      ["LED (WS2812B)", "GND", "GND", ""],
+    );
+  } else {
+    rows.push(
+      ["LED (RGB)", "R", b.led.pr, "through 220 Ω"],
+      ["LED (RGB)", "G", b.led.pg, "through 220 Ω"],
+      ["LED (RGB)", "B", b.led.pb, "through 220 Ω"],
+      ["LED (RGB)", b.led.inv ? "common anode (long leg)" : "common cathode (long leg)", b.led.inv ? three : "GND", ""],
+    );
+  }
+  rows.push(
+    ["piezo", "+", b.bz.pin, `through 100 Ω${b.bz.soft ? "; software PWM on the ESP8266" : ""}`],
+    ["piezo", "−", "GND", ""],
+  );
+  const d = divider(b);
+  if (d) rows.push(["battery sense", "divider", b.bat.pin, d.text]);
+  return rows;
+}
+
+// ---------------------------------------------------------------- markdown
+
+function table(head, rows) {
+  const esc = (s) => String(s).replace(/\|/g, "\\|");
+  return [
+    `| ${head.join(" | ")} |`,
+    `|${head.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.map(esc).join(" | ")} |`),
+  ].join("\n");
+}
+
+function runtime(b) {
+  const parts = [b.chip, b.imu.kind, b.led.kind, "piezo"];
+  const total = parts.reduce((s, p) => s + CURRENT[p][0], 0);
+  const regulatorLoss = b.chip === "ESP32" ? 0.9 : 1;
+  const hours = (1000 * 0.85 * regulatorLoss) / total;
+  return { parts, total, hours };
+}
+
+export function renderMarkdown(b) {
+  const bom = bomOf(b);
+  const bomRows = bom.map(([id, qty, note]) => {
+    if (id === "divider") {
+      const d = divider(b);
+      const what = d.bottom ? `${d.top} kΩ + ${d.bottom} kΩ resistors` : `${d.top} kΩ resistor`;
+      return ["battery sense", qty, what, note || d.text, fmtEur(0.05)];
+    }
+    const p = PART[id];
+    return [p.part, qty === 0 ? "0-1" : qty, p.module, note, fmtEur(p.eur)];
+  });
+  const sum = bom.reduce((s, [id, qty]) => s + (id === "divider" ? 0.05 : PART[id].eur * qty), 0);
+  const pins = connections(b).map(([part, pp, pin, note]) => [
+    part,
+    pp,
+    /^(D\d+|A0)$/.test(pin) ? `\`${pin}\`` : pin,
+    /^(D\d+|A0)$/.test(pin) ? printed(b.chip, pin) : "",
+    note,
+  ]);
+  const rt = runtime(b);
+  const lines = [
+    `<!-- Generated by hardware/tools/wiring.mjs from hardware/boards/${b.name}.json: do not edit, run the script. -->`,
+    `# Gun build: \`${b.name}\``,
+    "",
+    b.summary,
+    "",
+    `![wiring diagram](${b.name}.svg)`,
+    "",
+    "## Parts",
+    "",
+    table(["part", "qty", "what to buy", "note", "≈ price"], bomRows),
+    "",
+    `Roughly ${fmtEur(Math.round(sum))} of parts, plus a foam gun to put them in.`,
+    "",
+    "## Pins",
+    "",
+    `Pin names are Espruino's (\`D14\` = GPIO14), as in the profile. ${
+      b.chip === "ESP8266"
+        ? '**On a D1 mini or NodeMCU the printed labels are different**: use the "printed on the board" column.'
+        : "ESP32 boards print the GPIO number, sometimes with a D, G or IO in front."
+    }`,
+    "",
+    table(["part", "part pin", "board pin", "printed on the board", "note"], pins),
+    "",
+    "## Power",
+    "",
+    b.chip === "ESP32"
+      ? "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → 3.3 V buck-boost module → the board's **3V3** pin; OUT− → GND. " +
+        "Do not feed a LiPo into the DevKit's 5V/VIN pin: its AMS1117 regulator needs about 4.4 V in and browns out as the battery runs down. " +
+        "Solder the 470 µF capacitor across 3V3 and GND near the board."
+      : "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → the D1 mini's **5V** pin; OUT− → G. " +
+        "The D1 mini's ME6211 regulator works down to about 3.4 V. A NodeMCU's AMS1117 does not: on a NodeMCU use the buck-boost module into 3V3. " +
+        "Solder the 470 µF capacitor across 3V3 and GND near the board.",
+    "",
+    "Charge through the TP4056's USB socket with the switch off. Flash through the board's own USB socket (the battery may stay connected, switch off).",
+    "",
+    "## Expected runtime",
+    "",
+    table(
+      ["draws", "mA (average)", "source"],
+      rt.parts.map((p) => [p, CURRENT[p][0], CURRENT[p][1]]),
+    ),
+    "",
+    `About ${rt.total} mA in all: a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""}) lasts **about ${rt.hours.toFixed(
+      1,
+    )} hours** of play. These are datasheet figures, not measurements: check yours with a USB power meter on the board's USB socket, and watch \`bat\` in the gun's info on the dashboard.`,
+    "",
+    "## Firmware facts for this board",
+    "",
+    table(
+      ["", ""],
+      [
+        ["chip", b.chip],
+        ["console baud (for `cng flash`)", b.baud],
+        [
+          "IMU",
+          b.imu.kind === "mpu6050"
+            ? `MPU-6050 on I2C, address 0x${(b.imu.addr ?? 0x68).toString(16)}, sampled at ${b.imu.hz ?? 100} Hz`
+            : `BNO085 UART-RVC on ${b.imu.ser}, RX ${b.imu.rx}`,
+        ],
+        ["trigger", `${b.trig.pin}, pressed reads ${b.trig.pressed}`],
+        [
+          "LED",
+          b.led.kind === "neopixel"
+            ? `WS2812B on ${b.led.pin}`
+            : `RGB PWM on ${b.led.pr}/${b.led.pg}/${b.led.pb}${b.led.inv ? ", common anode" : ""}`,
+        ],
+        ["LED brightness cap", `${Math.round((b.led.max ?? 1) * 100)} %`],
+        ["buzzer", `${b.bz.pin}${b.bz.soft ? ", software PWM" : ""}`],
+        ["battery", b.bat ? `${b.bat.pin}, volts = analogRead × ${b.bat.mul}` : "not measured"],
+        ["code budget", `${b.budget.bytes} bytes, ${b.budget.jsvars} JsVars`],
+      ],
+    ),
+    "",
+  ];
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------- svg
+
+const WIRE = { "3V3": "#d62728", GND: "#222222", "BAT (OUT+)": "#ff7f0e" };
+const SIGNAL = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"];
+
+function xml(s) {
+  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+export function renderSvg(b) {
+  const rows = connections(b);
+  const rowH = 26;
+  const top = 70;
+  const height = top + rows.length * rowH + 50;
+  const width = 860;
+  const boardX = 20;
+  const boardW = 230;
+  const partX = 560;
+  const out = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<!-- Generated by hardware/tools/wiring.mjs from hardware/boards/${b.name}.json -->`,
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<text x="${boardX}" y="24" font-size="16" font-weight="bold">${xml(b.name)}: wiring</text>`,
+    `<text x="${boardX}" y="44" fill="#555">${xml(`Board pins are Espruino names${b.chip === "ESP8266" ? " (D1 mini / NodeMCU label in brackets)" : ""}; resistors sit in the wire.`)}</text>`,
+    `<rect x="${boardX}" y="${top - 16}" width="${boardW}" height="${rows.length * rowH + 28}" rx="8" fill="#e8f0f8" stroke="#335"/>`,
+    `<text x="${boardX + 10}" y="${top + 2}" font-weight="bold">${xml(b.chip === "ESP32" ? "ESP32 DevKit" : "ESP8266 D1 mini / NodeMCU")}</text>`,
+  );
+  // group rows by part for the boxes on the right
+  const groups = [];
+  rows.forEach((r, i) => {
+    const g = groups.at(-1);
+    if (g && g.part === r[0]) g.last = i;
+    else groups.push({ part: r[0], first: i, last: i });
+  });
+  for (const g of groups) {
+    const y0 = top + g.first * rowH + 6;
+    const h = (g.last - g.first + 1) * rowH - 4;
+    out.push(
+      `<rect x="${partX}" y="${y0}" width="280" height="${h}" rx="6" fill="#f7f3e8" stroke="#876"/>`,
+      `<text x="${partX + 272}" y="${y0 + 15}" text-anchor="end" font-weight="bold">${xml(g.part)}</text>`,
+    );
+  }
+  let sig = 0;
+  rows.forEach(([, partPin, pin, note], i) => {
+    const y = top + i * rowH + 20;
+    const isPin = /^(D\d+|A0)$/.test(pin);
+    const colour = isPin ? SIGNAL[sig++ % SIGNAL.length] : (WIRE[pin] ?? "#555");
+    const label = isPin && b.chip === "ESP8266" ? `${pin} [${printed(b.chip, pin)}]` : pin;
+    out.push(
+      `<text x="${boardX + boardW - 8}" y="${y + 4}" text-anchor="end">${xml(label)}</text>`,
+      `<circle cx="${boardX + boardW}" cy="${y}" r="3.5" fill="${colour}"/>`,
+      `<line x1="${boardX + boardW}" y1="${y}" x2="${partX}" y2="${y}" stroke="${colour}" stroke-width="2.5"/>`,
+      `<circle cx="${partX}" cy="${y}" r="3.5" fill="${colour}"/>`,
+      `<text x="${partX + 8}" y="${y + 4}">${xml(partPin)}</text>`,
+    );
+    const res = /through (\d+ Ω)/.exec(note);
+    if (res) {
+      const rx = (boardX + boardW + partX) / 2 - 22;
+      out.push(
+        `<rect x="${rx}" y="${y - 6}" width="44" height="12" fill="#fff" stroke="${colour}" stroke-width="1.5"/>`,
+        `<text x="${rx + 22}" y="${y + 4}" text-anchor="middle" font-size="9">${xml(res[1])}</text>`,
+      );
+    }
+    if (partPin === "divider") {
+      out.push(
+        `<text x="${(boardX + boardW + partX) / 2}" y="${y - 6}" text-anchor="middle" font-size="10">${xml(note)}</text>`,
+      );
+    }
+  });
+  out.push(
+    `<text x="${boardX}" y="${height - 14}" fill="#555">${xml("Red 3V3, black GND, orange battery (TP4056 OUT+ after the switch). Mount the IMU flat, X arrow to the muzzle.")}</text>`,
+    "</svg>",
+    "",
+  );
+  return out.join("\n");
+}
+
+// ---------------------------------------------------------------- files
+
+/** Every generated file: [path relative to the repository, text]. */
+export function outputs(dir = BOARDS_DIR) {
+  const boards = loadBoards(dir);
+  const files = [];
+  for (const b of boards) {
+    files.push([`hardware/wiring/${b.name}.md`, renderMarkdown(b)]);
+    files.push([`hardware/wiring/${b.name}.svg`, renderSvg(b)]);
+  }
+  return files;
+}
+
+function main() {
+  const check = process.argv.includes("--check");
+  const root = join(here, "..", "..");
+  let files;
+  try {
+    files = outputs();
+  } catch (e) {
+    if (e instanceof ProfileError) {
+      process.stderr.write(`wiring: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  let stale = 0;
+  for (const [rel, text] of files) {
+    const path = join(root, rel);
+    if (check) {
+      let old = "";
+      try {
+        old = readFileSync(path, "utf8");
+      } catch {}
+      if (old !== text) {
+        stale++;
+        process.stderr.write(`out of date: ${rel}\n`);
+      }
+    } else {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+      process.stdout.write(`wrote ${rel}\n`);
+    }
+  }
+  if (stale) {
+    process.stderr.write("run: node hardware/tools/wiring.mjs\n");
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -1,0 +1,142 @@
+// Every threshold of the aim layer, named, with its default and why. Callers pass a Partial to override;
+// `cng bench accuracy` is the tool for tuning them (it reports what each choice costs in wrong targets).
+import type { Deg } from "./angles.js";
+
+export interface SnapshotOptions {
+  /**
+   * length of the window the snapshot heading is the median of, ms. 250 ms ≈ 12 samples at 50 Hz, the
+   * whole grace after "3". The bench preferred it to 150 ms: at σ = 5° it halves re-aims and false
+   * "unstable" verdicts without more wrong targets (a player who is still moving is caught either way).
+   */
+  windowMs: number;
+  /** fewer samples than this in the window → nobody ("no-samples"). 3 still allows a median at 25 Hz. */
+  minSamples: number;
+  /** newest sample older than this at the snapshot → nobody ("stale"): the gun stopped talking. */
+  staleMs: number;
+  /**
+   * heading change across the window (median of the newer half minus median of the older half) above this →
+   * nobody ("unstable"): the player is still swinging. 12° over ≈ 75 ms ≈ 160°/s, a swing not a tremor;
+   * low enough to catch a mid-swing gun, high enough that σ = 5° white noise rarely trips it.
+   */
+  maxMotionDeg: Deg;
+  /** robust scatter (75th-percentile deviation as a σ) above this → nobody ("unstable"): a shaking gun. */
+  maxScatterDeg: Deg;
+  /**
+   * median pitch below this at a hold-up snapshot → nobody ("lowered"). Aiming across a table at a seated
+   * person is within ±15° of level; a gun still held down at −30° has not been raised yet (a slow player),
+   * and its yaw would name whoever happens to sit where it points.
+   */
+  minAimPitchDeg: Deg;
+  /** median pitch above this → nobody ("raised"): pointing at the ceiling. */
+  maxAimPitchDeg: Deg;
+}
+
+export interface PickOptions {
+  /**
+   * accept only when |error| ≤ this × half the gap to the neighbouring target on the error's side.
+   * DESIGN.md started at 0.7; the bench shows 0.8 (with marginFraction 0.25) keeps wrong targets ≤ 0.03%
+   * at 8 seats and σ ≤ 5° while asking for far fewer re-aims.
+   */
+  acceptFraction: number;
+  /** the second-best seat must be at least max(minMarginDeg, marginFraction × the angle between them) further off. */
+  minMarginDeg: Deg;
+  marginFraction: number;
+  /**
+   * never accept beyond this error, whatever the gaps: an end target has the empty sector (the shooter's back)
+   * on one side; pointing into it further than this is nobody ("no-seat").
+   */
+  maxErrorDeg: Deg;
+}
+
+export interface LieDownOptions {
+  /** median pitch below this at the courage snapshot = lying down (gun lowered). */
+  loweredPitchDeg: Deg;
+  /** resting flat: still, |pitch| ≤ this ... */
+  flatPitchDeg: Deg;
+  /** ... and roll within this of 0° or ±180° (the gun on its side is not "flat": someone holds it). */
+  flatRollDeg: Deg;
+}
+
+export interface LiveOptions {
+  /** samples averaged for the live heading (LED colour, dashboard aim line): few, so it follows the hand. */
+  liveSamples: number;
+  /** newest sample older than this → no live target. */
+  liveStaleMs: number;
+  /** keep showing the previous seat until it is this much beyond its acceptance window: no LED flicker. */
+  liveHysteresisDeg: Deg;
+}
+
+export interface CalibrationOptions {
+  /** poses disagreeing by more than this (largest distance from their mean) → redo. */
+  maxSpreadDeg: Deg;
+  /** with 2–3 poses, the aimed-at seats should span at least this, so a wrong yaw sense shows up. */
+  minPoseSeparationDeg: Deg;
+}
+
+export interface TrackerOptions {
+  /** how well a deliberate calibration pose hits the seat (σ, degrees): the aim-point error of a person. */
+  poseSigmaDeg: Deg;
+  /** how well a hold-up snapshot hits its target (σ): hurried, so worse than a pose. */
+  snapshotSigmaDeg: Deg;
+  /** learn from a snapshot only when its error is at most this (only sparse tables accept errors this big). */
+  learnMaxErrorDeg: Deg;
+  /** ignore an observation further than this many σ from the prediction (a wrong target, a bumped gun). */
+  gateSigmas: number;
+  /**
+   * the same gate for hold-up snapshots. An accepted target already passed the margin rule, so a large
+   * innovation is more likely drift than a wrong seat; gating it away starves the tracker exactly when it
+   * needs correcting (the bench shows guns sliding a seat over).
+   */
+  snapshotGateSigmas: number;
+  /**
+   * prior σ of the yaw drift rate, °/s, before any learning (gyro bias left after the gun's own estimate).
+   * Too loose and the first snapshot's aim error is read as drift, which then runs the offset away.
+   */
+  rateSigmaDegPerS: number;
+  /** offset random walk, °/√s: how fast the offset wanders beyond a steady drift. */
+  offsetWalkDegPerSqrtS: number;
+  /** drift-rate random walk, °/s per √s: bias changes with temperature. */
+  rateWalkDegPerSPerSqrtS: number;
+}
+
+export type AimOptions = SnapshotOptions &
+  PickOptions &
+  LieDownOptions &
+  LiveOptions &
+  CalibrationOptions &
+  TrackerOptions;
+
+export const DEFAULT_AIM_OPTIONS: Readonly<AimOptions> = Object.freeze({
+  windowMs: 250,
+  minSamples: 3,
+  staleMs: 150,
+  maxMotionDeg: 12,
+  maxScatterDeg: 15,
+  minAimPitchDeg: -25,
+  maxAimPitchDeg: 40,
+  acceptFraction: 0.8,
+  minMarginDeg: 4,
+  marginFraction: 0.25,
+  maxErrorDeg: 20,
+  loweredPitchDeg: -45,
+  flatPitchDeg: 15,
+  flatRollDeg: 20,
+  liveSamples: 3,
+  liveStaleMs: 500,
+  liveHysteresisDeg: 3,
+  maxSpreadDeg: 5,
+  minPoseSeparationDeg: 60,
+  poseSigmaDeg: 1.5,
+  snapshotSigmaDeg: 2.5,
+  learnMaxErrorDeg: 10,
+  gateSigmas: 3,
+  snapshotGateSigmas: Number.POSITIVE_INFINITY,
+  rateSigmaDegPerS: 0.05,
+  offsetWalkDegPerSqrtS: 0.05,
+  rateWalkDegPerSPerSqrtS: 0.0005,
+});
+
+/** Defaults with the caller's overrides on top. */
+export function aimOptions(overrides: Partial<AimOptions> = {}): AimOptions {
+  return { ...DEFAULT_AIM_OPTIONS, ...overrides };
+}

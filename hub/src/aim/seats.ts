@@ -1,0 +1,124 @@
+// Seat layouts and the bearings between seats. Positions are metres on the table plane (x right, y up as
+// seen from above); bearings are atan2 degrees, counter-clockwise from +x. Only relative angles matter
+// downstream: each gun's calibration absorbs the choice of axes.
+import { angleDist, type Deg, radToDeg } from "./angles.js";
+
+/** A seat is its index in the layout (0-based); seat order goes clockwise round the table. */
+export type SeatId = number;
+
+export interface Point {
+  /** metres */
+  x: number;
+  /** metres */
+  y: number;
+}
+
+export interface SeatLayout {
+  /** `seats[id]` is where the player of seat `id` sits (their chest, roughly: what others aim at). */
+  readonly seats: readonly Point[];
+}
+
+/** N seats evenly spaced round a circle, seat 0 at the top, then clockwise. */
+export function roundTable(n: number, radiusM = 0.8): SeatLayout {
+  if (!Number.isInteger(n) || n < 2) throw new RangeError(`a table needs at least 2 seats, got ${n}`);
+  const seats: Point[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = Math.PI / 2 - (2 * Math.PI * i) / n;
+    seats.push({ x: radiusM * Math.cos(a), y: radiusM * Math.sin(a) });
+  }
+  return { seats };
+}
+
+/** Seats at given positions (any table shape). Two seats may not share a position. */
+export function customTable(points: readonly Point[]): SeatLayout {
+  if (points.length < 2) throw new RangeError(`a table needs at least 2 seats, got ${points.length}`);
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) throw new RangeError(`seat ${i} has no finite position`);
+    for (let j = 0; j < i; j++) {
+      if (Math.hypot(p.x - points[j].x, p.y - points[j].y) < 1e-6) {
+        throw new RangeError(`seats ${j} and ${i} are at the same place`);
+      }
+    }
+  }
+  return { seats: points.map((p) => ({ x: p.x, y: p.y })) };
+}
+
+export interface RectangularTableSpec {
+  /** table length, metres (along x) */
+  lengthM: number;
+  /** table width, metres (along y) */
+  widthM: number;
+  /** seats along each long side */
+  perLongSide: number;
+  /** seats at each short end: 0 or 1 */
+  perEnd: 0 | 1;
+  /** how far players sit back from the edge, metres */
+  setbackM?: number;
+}
+
+/**
+ * A rectangular table: seats spread evenly along both long sides (plus one at each end if asked), clockwise
+ * from the top-left. Seats on one side are in line with each other, which is what makes this shape hard.
+ */
+export function rectangularTable(spec: RectangularTableSpec): SeatLayout {
+  const back = spec.setbackM ?? 0.3;
+  const halfL = spec.lengthM / 2;
+  const yTop = spec.widthM / 2 + back;
+  const along = (k: number): number => -halfL + (spec.lengthM * (k + 0.5)) / spec.perLongSide;
+  const seats: Point[] = [];
+  for (let k = 0; k < spec.perLongSide; k++) seats.push({ x: along(k), y: yTop });
+  if (spec.perEnd === 1) seats.push({ x: halfL + back, y: 0 });
+  for (let k = spec.perLongSide - 1; k >= 0; k--) seats.push({ x: along(k), y: -yTop });
+  if (spec.perEnd === 1) seats.push({ x: -halfL - back, y: 0 });
+  return customTable(seats);
+}
+
+/** Bearing from seat `from` to seat `to`, degrees. */
+export function bearing(layout: SeatLayout, from: SeatId, to: SeatId): Deg {
+  const a = layout.seats[from];
+  const b = layout.seats[to];
+  return radToDeg(Math.atan2(b.y - a.y, b.x - a.x));
+}
+
+/** `b[i][j]`: bearing from seat i to seat j (the diagonal is NaN: nobody aims at themself). */
+export type Bearings = readonly (readonly Deg[])[];
+
+export function bearings(layout: SeatLayout): Bearings {
+  const n = layout.seats.length;
+  const rows: Deg[][] = [];
+  for (let i = 0; i < n; i++) {
+    const row: Deg[] = [];
+    for (let j = 0; j < n; j++) row.push(i === j ? Number.NaN : bearing(layout, i, j));
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** Two targets that look (nearly) in line from a shooter: yaw alone cannot tell them apart. */
+export interface TightPair {
+  shooter: SeatId;
+  a: SeatId;
+  b: SeatId;
+  gapDeg: Deg;
+}
+
+/**
+ * Pairs of targets closer than `minGapDeg` in bearing from some shooter. The setup page shows these so the
+ * host can move chairs: a snapshot between them comes out ambiguous every time.
+ */
+export function tightPairs(layout: SeatLayout, minGapDeg: Deg): TightPair[] {
+  const b = bearings(layout);
+  const n = layout.seats.length;
+  const out: TightPair[] = [];
+  for (let s = 0; s < n; s++) {
+    for (let a = 0; a < n; a++) {
+      for (let c = a + 1; c < n; c++) {
+        if (a === s || c === s) continue;
+        const gap = angleDist(b[s][a], b[s][c]);
+        if (gap < minGapDeg) out.push({ shooter: s, a, b: c, gapDeg: gap });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,98 @@
+// Topic rights per role: pure functions used by the embedded broker's hooks, and the
+// source of the mosquitto ACL file (`cng acl`). Topics are relative to `cng/v1/<table>/`.
+import { GUN_OUT_LEAVES, type GunOutLeaf, MAX_BYTES, type MessageKind, parseTopic, tableRoot } from "@cng/protocol";
+import type { Principal } from "./principal.js";
+
+export type Verdict = { ok: true } | { ok: false; reason: string };
+const OK: Verdict = { ok: true };
+function no(reason: string): Verdict {
+  return { ok: false, reason };
+}
+
+/** Gun leaves a pending (unpaired) gun's messages are forwarded for; the rest are dropped quietly. */
+export const PENDING_FORWARDED: GunOutLeaf[] = ["info", "will", "err"];
+
+/**
+ * Subscription patterns each role may use (relative, `%g` = own gun id, `%s` = own seat,
+ * `%c` = own client id). A filter is allowed when one pattern covers every topic it matches.
+ */
+export function readPatterns(p: Principal): string[] {
+  const publicRead = ["gun/+/status", "gun/+/cal", "gun/+/info", "gun/+/aim", "table/+", "cmd/%c/res"];
+  switch (p.role) {
+    case "hub":
+      return ["#"];
+    case "gun":
+      return ["gun/%g/cue", "gun/%g/cmd", "gun/%g/cal", "gun/%g/status"];
+    case "pending":
+      return ["gun/%g/cmd", "gun/%g/cue", "gun/%g/status"];
+    case "seat":
+      return [...publicRead, "player/%s/view"];
+    case "host":
+    case "viewer":
+      return publicRead;
+  }
+}
+
+function fill(pattern: string, p: Principal, clientId: string): string {
+  return pattern
+    .replace("%g", p.role === "gun" || p.role === "pending" ? p.gun : "\u0000")
+    .replace("%s", p.role === "seat" ? String(p.seat) : "\u0000")
+    .replace("%c", clientId);
+}
+
+/** True when every topic `filter` matches is also matched by `pattern`. */
+export function covers(pattern: string, filter: string): boolean {
+  const a = pattern.split("/");
+  const b = filter.split("/");
+  for (let i = 0; i < b.length; i++) {
+    const pa = a[i];
+    if (pa === undefined) return false;
+    if (pa === "#") return true;
+    const fb = b[i];
+    if (fb === "#") return false;
+    if (pa === "+") continue;
+    if (fb === "+" || fb !== pa) return false;
+  }
+  return a.length === b.length;
+}
+
+export function maySubscribe(p: Principal, clientId: string, table: string, filter: string): Verdict {
+  const root = tableRoot(table) + "/";
+  if (p.role === "hub") return filter.startsWith(root) || filter.startsWith("$SYS/") ? OK : no("outside the table");
+  if (!filter.startsWith(root)) return no(`outside ${root}#`);
+  const rel = filter.slice(root.length);
+  for (const pat of readPatterns(p)) if (covers(fill(pat, p, clientId), rel)) return OK;
+  return no(`${p.role} may not read ${rel}`);
+}
+
+/** Where each role may publish, and how large a message may be there. */
+export function mayPublish(
+  p: Principal,
+  clientId: string,
+  table: string,
+  topic: string,
+  bytes: number,
+  retain: boolean,
+): Verdict {
+  if (p.role === "hub") return topic.startsWith(tableRoot(table) + "/") ? OK : no("outside the table");
+  const t = parseTopic(topic);
+  if (!t || t.table !== table) return no("not a topic of this table");
+  if (p.role === "gun" || p.role === "pending") {
+    if (t.kind !== "gun" || t.gun !== p.gun) return no("a gun publishes only under its own topics");
+    if (!(GUN_OUT_LEAVES as string[]).includes(t.leaf)) return no(`guns do not publish ${t.leaf}`);
+    if (retain && t.leaf !== "info" && t.leaf !== "will") return no(`${t.leaf} is not retained`);
+    return sized(t.leaf as MessageKind, bytes);
+  }
+  // host, viewer, seat: only their own command requests; the hub checks the PIN or token in each.
+  if (t.kind === "cmd" && t.leaf === "req" && t.client === clientId) {
+    return retain ? no("requests are not retained") : sized("req", bytes);
+  }
+  return no(`${p.role} may publish only to cmd/${clientId}/req`);
+}
+
+function sized(kind: MessageKind, bytes: number): Verdict {
+  return bytes <= MAX_BYTES[kind] ? OK : no(`${kind} payload of ${bytes} bytes exceeds ${MAX_BYTES[kind]}`);
+}
+
+/** Largest payload any client other than the hub may send. */
+export const MAX_CLIENT_PAYLOAD = MAX_BYTES.req;

@@ -1,0 +1,205 @@
+// The embedded broker: aedes over TCP and (through the web server) WebSocket, with the
+// hub's authentication and topic rights, size and inflight limits, and presence events.
+import { createServer, type Server, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import { MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from "aedes";
+import type { GunId } from "../guns/types.js";
+import { type Logger, OncePerKey } from "../log.js";
+import { mayPublish, maySubscribe, PENDING_FORWARDED } from "./acl.js";
+import { authenticate, type CredentialCheck } from "./authenticate.js";
+import { describe, type Principal } from "./principal.js";
+import { guardedStream } from "./size-guard.js";
+
+/** Largest MQTT packet any connection may send (the hub's own state messages included). */
+export const MAX_PACKET_BYTES = 256 * 1024;
+
+export type GunDisconnectReason = "disconnect" | "timeout";
+
+export interface BrokerEvents {
+  gunConnected(gun: GunId, pending: boolean): void;
+  gunDisconnected(gun: GunId, why: GunDisconnectReason): void;
+}
+
+export interface EmbeddedBrokerOptions {
+  table: string;
+  bind: string;
+  port: number;
+  credentials: CredentialCheck;
+  events: BrokerEvents;
+  log: Logger;
+}
+
+export interface EmbeddedBroker {
+  readonly port: number;
+  /** hands a WebSocket stream (from the web server's /mqtt) to the broker */
+  handle(stream: Duplex): void;
+  /** closes every connection of a gun (forgotten, rejected, or re-keyed) */
+  kick(gun: GunId): void;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const refusals = new OncePerKey(o.log);
+  const principals = new WeakMap<Client, Principal>();
+  const timedOut = new WeakSet<Client>();
+  const gunClients = new Map<GunId, Set<Client>>();
+
+  const aedes = await Aedes.createBroker({
+    concurrency: 10_000,
+    maxClientsIdLength: 64,
+    maxTopicLevels: MAX_TOPIC_LEVELS,
+    drainTimeout: 10_000,
+    connectTimeout: 10_000,
+    maxInflightInbound: 100,
+    queueLimit: 100,
+    heartbeatInterval: 60_000,
+    authenticate(client, username, password, done) {
+      const r = safe(() => authenticate(o.credentials, username, password?.toString("utf8")));
+      if (r.ok) {
+        principals.set(client, r.principal);
+        return done(null, true);
+      }
+      refusals.warn(
+        `auth:${username}:${r.reason}`,
+        { client: client.id, user: username },
+        `refused connection: ${r.reason}`,
+      );
+      const err = new Error(r.reason) as AuthenticateError;
+      err.returnCode = r.reason.startsWith("too many") ? 3 : 4;
+      done(err, false);
+    },
+    authorizePublish(client, packet, done) {
+      if (!client) return done(null); // an old will, with no client left to blame
+      const p = principals.get(client);
+      const v = p
+        ? safe(() => mayPublish(p, client.id, o.table, packet.topic, packet.payload.length, packet.retain))
+        : { ok: false as const, reason: "not authenticated" };
+      if (v.ok) return done(null);
+      refusals.warn(
+        `pub:${client.id}:${v.reason}`,
+        { client: client.id, who: p && describe(p), topic: packet.topic.slice(0, 120) },
+        `refused publish, closing client: ${v.reason}`,
+      );
+      done(new Error(v.reason));
+    },
+    authorizeSubscribe(client, sub, done) {
+      const p = principals.get(client);
+      const v = p
+        ? safe(() => maySubscribe(p, client.id, o.table, sub.topic))
+        : { ok: false as const, reason: "not authenticated" };
+      if (v.ok) return done(null, sub);
+      refusals.warn(
+        `sub:${client.id}:${v.reason}`,
+        { client: client.id, who: p && describe(p), topic: sub.topic.slice(0, 120) },
+        `refused subscription: ${v.reason}`,
+      );
+      done(null, null); // negated: SUBACK 0x80, the client stays
+    },
+    authorizeForward(_client, packet: AedesPublishPacket) {
+      // An unpaired gun's streams go nowhere: it may announce itself, not play.
+      const senderId = (packet as { clientId?: string }).clientId;
+      const sender = senderId ? aedesClient(senderId) : undefined;
+      const p = sender && principals.get(sender);
+      if (p?.role === "pending") {
+        const t = parseTopic(packet.topic);
+        if (t?.kind !== "gun" || !(PENDING_FORWARDED as string[]).includes(t.leaf)) return null;
+      }
+      return packet;
+    },
+  });
+
+  function aedesClient(id: string): Client | undefined {
+    return (aedes as unknown as { clients: Record<string, Client> }).clients[id];
+  }
+
+  aedes.on("client", (client) => {
+    const p = principals.get(client);
+    if (p?.role === "gun" || p?.role === "pending") {
+      const set = gunClients.get(p.gun) ?? new Set<Client>();
+      gunClients.set(p.gun, set);
+      set.add(client);
+      o.log.info({ gun: p.gun, client: client.id, paired: p.role === "gun" }, "gun connected");
+      guard(() => o.events.gunConnected(p.gun, p.role === "pending"));
+    } else if (p) {
+      o.log.debug({ client: client.id, who: describe(p) }, "client connected");
+    }
+  });
+  aedes.on("keepaliveTimeout", (client) => {
+    timedOut.add(client);
+  });
+  aedes.on("clientDisconnect", (client) => {
+    const p = principals.get(client);
+    if (p?.role !== "gun" && p?.role !== "pending") return;
+    const set = gunClients.get(p.gun);
+    set?.delete(client);
+    if (set && set.size > 0) return; // another connection of the same gun is still up
+    gunClients.delete(p.gun);
+    const why: GunDisconnectReason = timedOut.has(client) ? "timeout" : "disconnect";
+    o.log.info({ gun: p.gun, client: client.id, why }, "gun disconnected");
+    guard(() => o.events.gunDisconnected(p.gun, why));
+  });
+  aedes.on("clientError", (client, err) => {
+    refusals.warn(`err:${client.id}:${err.message}`, { client: client.id }, `client error: ${err.message}`);
+  });
+  aedes.on("connectionError", (_client, err) => {
+    o.log.debug({ err: err.message }, "connection error before CONNECT");
+  });
+
+  function guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      o.log.error({ err: e }, "broker event handler failed");
+    }
+  }
+
+  const handle = (stream: Duplex): void => {
+    aedes.handle(stream);
+  };
+
+  const tcp: Server = createServer((socket: Socket) => {
+    socket.setNoDelay(true);
+    socket.on("error", () => {});
+    const stream = guardedStream(socket, MAX_PACKET_BYTES, () => {
+      refusals.warn(
+        `size:${socket.remoteAddress}`,
+        { from: socket.remoteAddress },
+        `refused connection: packet over ${MAX_PACKET_BYTES} bytes`,
+      );
+    });
+    handle(stream);
+  });
+  await new Promise<void>((resolve, reject) => {
+    tcp.once("error", reject);
+    tcp.listen(o.port, o.bind, () => {
+      tcp.off("error", reject);
+      resolve();
+    });
+  });
+  const address = tcp.address();
+  const port = typeof address === "object" && address ? address.port : o.port;
+
+  return {
+    port,
+    handle,
+    kick(gun) {
+      for (const c of gunClients.get(gun) ?? []) c.close();
+    },
+    async close() {
+      await new Promise<void>((resolve) => {
+        tcp.close(() => resolve());
+        for (const c of Object.values((aedes as unknown as { clients: Record<string, Client> }).clients)) c.close();
+      });
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    },
+  };
+}
+
+function safe<T extends { ok: boolean }>(fn: () => T): T | { ok: false; reason: string } {
+  try {
+    return fn();
+  } catch (e) {
+    return { ok: false, reason: `internal error: ${(e as Error).message}` };
+  }
+}

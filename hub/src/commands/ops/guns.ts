@@ -1,0 +1,62 @@
+// Ops on guns: list, pairing, forgetting.
+
+import type { GunId, SeatNo } from "../../guns/types.js";
+import { all, gunId, only, seat } from "../args.js";
+import type { OpContext } from "../context.js";
+import { fail, type Op } from "../types.js";
+
+export const gunsList: Op<Record<string, never>, OpContext> = {
+  name: "guns.list",
+  need: "anyone",
+  summary: "every gun the hub knows: paired ones and pairing requests, with presence, info and warnings",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run(ctx) {
+    const reg = ctx.guns.registry;
+    return { ok: true, r: { guns: reg.all().map((g) => ({ id: g.id, ...reg.status(g) })) } };
+  },
+};
+
+export const pairAccept: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
+  name: "pair.accept",
+  need: "host",
+  summary: "accept a connected gun's pairing request; it gets its secret as a `key` command",
+  parse(a) {
+    const bad = only(a, ["gun", "seat"]);
+    if (bad) return bad;
+    const g = gunId(a);
+    const s = seat(a, "seat", true);
+    return all([g, s], () => ({ gun: g.ok ? g.v : "", seat: s.ok ? s.v : null }));
+  },
+  async run(ctx, _c, args) {
+    const r = await ctx.guns.pair(args.gun, args.seat);
+    return r.ok ? { ok: true, r: { gun: r.gun, seat: r.seat } } : fail(r.code, r.msg);
+  },
+};
+
+export const pairReject: Op<{ gun: GunId }, OpContext> = {
+  name: "pair.reject",
+  need: "host",
+  summary: "refuse a pairing request and close that gun's connection",
+  parse(a) {
+    const g = gunId(a);
+    return only(a, ["gun"]) ?? all([g], () => ({ gun: g.ok ? g.v : "" }));
+  },
+  async run(ctx, _c, args) {
+    const r = await ctx.guns.reject(args.gun);
+    return r.ok ? { ok: true, r: { gun: r.gun } } : fail(r.code, r.msg);
+  },
+};
+
+export const gunForget: Op<{ gun: GunId }, OpContext> = {
+  name: "gun.forget",
+  need: "host",
+  summary: "delete a paired gun's credentials and disconnect it; it must pair again",
+  parse(a) {
+    const g = gunId(a);
+    return only(a, ["gun"]) ?? all([g], () => ({ gun: g.ok ? g.v : "" }));
+  },
+  async run(ctx, _c, args) {
+    const r = await ctx.guns.forget(args.gun);
+    return r.ok ? { ok: true, r: { gun: r.gun } } : fail(r.code, r.msg);
+  },
+};

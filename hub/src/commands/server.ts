@@ -1,0 +1,115 @@
+// Answers requests on cmd/<client>/req with a response on cmd/<client>/res.
+// One at a time, in arrival order; a bad request gets an error response and changes nothing.
+import { cmdTopic, decodeRequest, MAX_BYTES, parseTopic, type ResponseMsg } from "@cng/protocol";
+import type { Bus } from "../bus/bus.js";
+import { type Logger, OncePerKey } from "../log.js";
+import { allowed, type RequestAuth } from "./auth.js";
+import type { OpContext } from "./context.js";
+import { findOp } from "./registry.js";
+import { callerName } from "./types.js";
+
+/** Requests waiting beyond this are answered `busy` at once, so a flood cannot grow memory. */
+export const MAX_QUEUED = 1000;
+
+export class CommandServer {
+  private queue: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private readonly refusals: OncePerKey;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly ctx: OpContext,
+    private readonly auth: RequestAuth,
+    private readonly log: Logger,
+  ) {
+    this.refusals = new OncePerKey(log);
+  }
+
+  async start(): Promise<void> {
+    await this.bus.subscribe(cmdTopic(this.ctx.table, "+", "req"), (topic, payload) => this.enqueue(topic, payload));
+  }
+
+  private enqueue(topic: string, payload: Buffer): void {
+    const t = parseTopic(topic);
+    if (t?.kind !== "cmd" || t.table !== this.ctx.table) return;
+    const client = t.client;
+    if (this.queued >= MAX_QUEUED) {
+      void this.respond(client, {
+        v: 1,
+        id: requestId(payload),
+        ok: false,
+        e: { code: "busy", msg: "too many requests" },
+      });
+      return;
+    }
+    this.queued++;
+    this.queue = this.queue
+      .then(async () => {
+        await this.handle(client, payload);
+      })
+      .catch((e) => this.log.error({ err: e }, "request handling failed"))
+      .finally(() => {
+        this.queued--;
+      });
+  }
+
+  async handle(client: string, payload: Buffer): Promise<ResponseMsg> {
+    const res = await this.answer(client, payload);
+    await this.respond(client, res);
+    return res;
+  }
+
+  private async answer(client: string, payload: Buffer): Promise<ResponseMsg> {
+    const d = decodeRequest(payload);
+    if (!d.ok) {
+      this.refusals.warn(`req:${client}:${d.error.code}`, { client, err: d.error }, "refused request");
+      return { v: 1, id: requestId(payload), ok: false, e: { code: d.error.code, msg: d.error.message } };
+    }
+    const req = d.value;
+    const err = (code: string, msg: string): ResponseMsg => {
+      this.refusals.warn(`op:${client}:${req.op}:${code}`, { client, op: req.op, code, msg }, "refused request");
+      return { v: 1, id: req.id, ok: false, e: { code, msg } };
+    };
+    const op = findOp(req.op);
+    if (!op) return err("unknown-op", `no op ${req.op}`);
+    const who = this.auth.caller(req.auth);
+    if (!who.ok) return err(who.code, who.msg);
+    if (!allowed(op.need, who.caller)) {
+      return err(
+        "forbidden",
+        `${req.op} needs ${op.need === "host" ? "the host PIN" : "the host PIN or a seat token"}`,
+      );
+    }
+    const parsed = op.parse(req.a ?? {});
+    if (!parsed.ok) return err(parsed.code, parsed.msg);
+    try {
+      const r = await op.run(this.ctx, who.caller, parsed.args);
+      if (!r.ok) return err(r.code, r.msg);
+      this.log.info({ client, op: req.op, by: callerName(who.caller) }, "request done");
+      return r.r === undefined ? { v: 1, id: req.id, ok: true } : { v: 1, id: req.id, ok: true, r: r.r };
+    } catch (e) {
+      this.log.error({ err: e, op: req.op }, "op failed");
+      return { v: 1, id: req.id, ok: false, e: { code: "internal", msg: "the hub failed to do this; see its log" } };
+    }
+  }
+
+  private async respond(client: string, res: ResponseMsg): Promise<void> {
+    try {
+      await this.bus.publish(cmdTopic(this.ctx.table, client, "res"), res, { qos: 1 });
+    } catch (e) {
+      this.log.warn({ client, err: (e as Error).message }, "could not send a response");
+    }
+  }
+}
+
+/** The id of a request that did not decode, when one can be read; "-" otherwise. */
+function requestId(payload: Buffer): string {
+  if (payload.length > MAX_BYTES.req) return "-";
+  try {
+    const o = JSON.parse(payload.toString("utf8")) as { id?: unknown };
+    if (o && typeof o.id === "string" && o.id.length > 0 && o.id.length <= 64) return o.id;
+  } catch {
+    // not JSON
+  }
+  return "-";
+}

@@ -1,0 +1,129 @@
+// Everything the hub knows about guns: paired ones (from the store) and live ones
+// (presence, last info, warnings, pairing requests). No I/O: callers publish what changes.
+import type { GunStatusMsg, HubMs, InfoMsg, PresenceReason } from "@cng/protocol";
+import type { GunId, SeatNo } from "./types.js";
+import { infoWarnings } from "./warnings.js";
+
+/** The retained `gun/<id>/status` the hub writes; adds pairing facts to the protocol's status. */
+export interface HubGunStatus extends GunStatusMsg {
+  /** false: an unpaired gun asking to be paired (a pairing request) */
+  paired: boolean;
+  seat: SeatNo | null;
+}
+
+export interface GunRecord {
+  id: GunId;
+  paired: boolean;
+  seat: SeatNo | null;
+  on: boolean;
+  at: HubMs;
+  why: PresenceReason;
+  info?: InfoMsg;
+  /** warnings from the last info */
+  infoWarn: string[];
+  /** a protocol-version warning, kept until the gun sends a message the hub understands */
+  versionWarn?: string;
+}
+
+/** Most pairing requests held at once; more unknown guns are refused at CONNECT. */
+export const MAX_PENDING = 16;
+
+export class GunRegistry {
+  private readonly guns = new Map<GunId, GunRecord>();
+
+  constructor(
+    paired: { id: GunId; seat: SeatNo | null }[],
+    private readonly lowBattery: number,
+    now: HubMs,
+  ) {
+    for (const g of paired) {
+      this.guns.set(g.id, { id: g.id, paired: true, seat: g.seat, on: false, at: now, why: "hub-start", infoWarn: [] });
+    }
+  }
+
+  get(id: GunId): GunRecord | undefined {
+    return this.guns.get(id);
+  }
+
+  all(): GunRecord[] {
+    return [...this.guns.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  isPaired(id: GunId): boolean {
+    return this.guns.get(id)?.paired === true;
+  }
+
+  pendingCount(): number {
+    let n = 0;
+    for (const g of this.guns.values()) if (!g.paired) n++;
+    return n;
+  }
+
+  mayRequestPairing(id: GunId): boolean {
+    return this.guns.has(id) || this.pendingCount() < MAX_PENDING;
+  }
+
+  /** A gun connected (embedded) or spoke (external); unknown ones become pairing requests. */
+  online(id: GunId, why: PresenceReason, now: HubMs): GunRecord {
+    let g = this.guns.get(id);
+    if (!g) {
+      g = { id, paired: false, seat: null, on: true, at: now, why, infoWarn: [] };
+      this.guns.set(id, g);
+    } else {
+      g.on = true;
+      g.at = now;
+      g.why = why;
+    }
+    return g;
+  }
+
+  /** A gun went away. An unpaired gun's request goes with it. Returns the record, or null if dropped. */
+  offline(id: GunId, why: PresenceReason, now: HubMs): GunRecord | null {
+    const g = this.guns.get(id);
+    if (!g) return null;
+    if (!g.paired) {
+      this.guns.delete(id);
+      return null;
+    }
+    g.on = false;
+    g.at = now;
+    g.why = why;
+    return g;
+  }
+
+  setInfo(id: GunId, info: InfoMsg): GunRecord | undefined {
+    const g = this.guns.get(id);
+    if (!g) return undefined;
+    g.info = info;
+    g.infoWarn = infoWarnings(info, this.lowBattery);
+    g.versionWarn = undefined;
+    return g;
+  }
+
+  setVersionWarning(id: GunId, warn: string): GunRecord | undefined {
+    const g = this.guns.get(id);
+    if (g) g.versionWarn = warn;
+    return g;
+  }
+
+  paired(id: GunId, seat: SeatNo | null): GunRecord | undefined {
+    const g = this.guns.get(id);
+    if (!g) return undefined;
+    g.paired = true;
+    g.seat = seat;
+    return g;
+  }
+
+  forget(id: GunId): boolean {
+    return this.guns.delete(id);
+  }
+
+  status(g: GunRecord): HubGunStatus {
+    const warn = [...(g.versionWarn ? [g.versionWarn] : []), ...g.infoWarn];
+    if (!g.paired) warn.unshift("not paired: waiting for the host to accept");
+    const s: HubGunStatus = { v: 1, on: g.on, at: g.at, why: g.why, paired: g.paired, seat: g.seat };
+    if (g.info) s.info = g.info;
+    if (warn.length) s.warn = warn;
+    return s;
+  }
+}

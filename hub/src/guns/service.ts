@@ -1,0 +1,181 @@
+// Guns on the bus: presence and info in, retained status and commands out, pairing.
+import {
+  type CommandMsg,
+  decodeGunError,
+  decodeInfo,
+  decodeWill,
+  gunTopic,
+  type PresenceReason,
+  parseTopic,
+} from "@cng/protocol";
+import { RESERVED_USERNAMES, SEAT_USER_RE } from "../broker/principal.js";
+import type { Bus } from "../bus/bus.js";
+import { type Logger, OncePerKey } from "../log.js";
+import type { SecretStore } from "../store/secrets.js";
+import type { GunRecord, GunRegistry } from "./registry.js";
+import type { GunId, SeatNo } from "./types.js";
+import { payloadVersion, versionWarning } from "./warnings.js";
+
+export type BrokerMode = "embedded" | "external";
+
+/** Commands the hub sends, minus the sequence number it adds. */
+type CommandBody = CommandMsg extends infer C ? (C extends CommandMsg ? Omit<C, "n" | "v"> : never) : never;
+
+export type PairResult = { ok: true; gun: GunId; seat: SeatNo | null } | { ok: false; code: string; msg: string };
+
+export class GunService {
+  private seq = Math.floor(Date.now() / 1000) % 2 ** 31;
+  private readonly refusals: OncePerKey;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly table: string,
+    readonly registry: GunRegistry,
+    private readonly secrets: SecretStore,
+    private readonly log: Logger,
+    private readonly mode: BrokerMode,
+    /** closes a gun's connections (embedded broker only) */
+    private readonly kick: (gun: GunId) => void,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.refusals = new OncePerKey(log);
+  }
+
+  async start(): Promise<void> {
+    const t = (leaf: "info" | "will" | "err") => gunTopic(this.table, "+", leaf);
+    await this.bus.subscribe(t("info"), (topic, p) => this.onInfo(topic, p));
+    await this.bus.subscribe(t("will"), (topic, p) => this.onWill(topic, p));
+    await this.bus.subscribe(t("err"), (topic, p) => this.onGunError(topic, p));
+    for (const g of this.registry.all()) await this.publishStatus(g);
+  }
+
+  /** Embedded broker: a gun's connection is up. */
+  connected(gun: GunId, pending: boolean): void {
+    const g = this.registry.online(gun, "connect", this.clock());
+    if (pending) this.log.warn({ gun }, "pairing request: an unknown gun connected; accept it with pair.accept");
+    void this.publishStatus(g);
+  }
+
+  /** Embedded broker: a gun's last connection is gone. */
+  disconnected(gun: GunId, why: "disconnect" | "timeout"): void {
+    this.wentAway(gun, why);
+  }
+
+  private wentAway(gun: GunId, why: PresenceReason): void {
+    const g = this.registry.offline(gun, why, this.clock());
+    if (g) void this.publishStatus(g);
+    else void this.bus.clearRetained(gunTopic(this.table, gun, "status")).catch(() => {});
+  }
+
+  private gunOf(topic: string): GunId | null {
+    const t = parseTopic(topic);
+    if (t?.kind !== "gun" || t.table !== this.table) return null;
+    // Names of other roles are never guns (an external broker's ACL patterns would let them post).
+    return RESERVED_USERNAMES.includes(t.gun) || SEAT_USER_RE.test(t.gun) ? null : t.gun;
+  }
+
+  private onInfo(topic: string, payload: Buffer): void {
+    const gun = this.gunOf(topic);
+    if (!gun || payload.length === 0) return;
+    const d = decodeInfo(payload);
+    if (!d.ok) {
+      this.refusals.warn(`info:${gun}:${d.error.code}`, { gun, err: d.error }, "refused gun info");
+      if (d.error.code === "version") {
+        const g =
+          this.registry.get(gun) ??
+          (this.mode === "external" ? this.registry.online(gun, "connect", this.clock()) : undefined);
+        if (g) {
+          this.registry.setVersionWarning(gun, versionWarning(payloadVersion(payload)));
+          void this.publishStatus(g);
+        }
+      }
+      return;
+    }
+    let g = this.registry.get(gun);
+    // External broker: no connect events, so a gun's info is how it comes online.
+    if (this.mode === "external" && !g?.on) {
+      if (!g && !this.registry.mayRequestPairing(gun)) return;
+      g = this.registry.online(gun, "connect", this.clock());
+      if (!g.paired) this.log.warn({ gun }, "pairing request: an unknown gun spoke; accept it with pair.accept");
+    }
+    if (!g) return;
+    this.registry.setInfo(gun, d.value);
+    const warn = this.registry.status(g).warn?.filter((w) => !w.startsWith("not paired"));
+    if (warn?.length) this.refusals.warn(`warn:${gun}:${warn.join()}`, { gun, warn }, "gun needs attention");
+    void this.publishStatus(g);
+  }
+
+  private onWill(topic: string, payload: Buffer): void {
+    const gun = this.gunOf(topic);
+    if (!gun || payload.length === 0) return;
+    const d = decodeWill(payload);
+    if (!d.ok) {
+      this.refusals.warn(`will:${gun}:${d.error.code}`, { gun, err: d.error }, "refused gun will");
+      return;
+    }
+    // Embedded: the broker's disconnect event already said so, with a better reason.
+    if (this.mode === "external") this.wentAway(gun, "will");
+  }
+
+  private onGunError(topic: string, payload: Buffer): void {
+    const gun = this.gunOf(topic);
+    if (!gun) return;
+    const d = decodeGunError(payload);
+    if (!d.ok) {
+      this.refusals.warn(`err:${gun}:${d.error.code}`, { gun, err: d.error }, "refused gun error report");
+      return;
+    }
+    this.refusals.warn(`gunerr:${gun}:${d.value.e}`, { gun, e: d.value.e, m: d.value.m }, "gun reported an error");
+  }
+
+  async publishStatus(g: GunRecord): Promise<void> {
+    try {
+      await this.bus.publish(gunTopic(this.table, g.id, "status"), this.registry.status(g), { retain: true });
+    } catch (e) {
+      this.log.warn({ gun: g.id, err: (e as Error).message }, "could not publish gun status");
+    }
+  }
+
+  async command(gun: GunId, body: CommandBody): Promise<void> {
+    this.seq = (this.seq + 1) % 4294967296;
+    const msg = { v: 1, n: this.seq, ...body };
+    await this.bus.publish(gunTopic(this.table, gun, "cmd"), msg, { qos: 1 });
+  }
+
+  /** Accepts a pairing request: a new secret, stored (hashed) and sent to the gun as `key`. */
+  async pair(gun: GunId, seat: SeatNo | null): Promise<PairResult> {
+    const g = this.registry.get(gun);
+    if (!g) return { ok: false, code: "unknown-gun", msg: `no gun ${gun} is asking to be paired` };
+    if (g.paired) return { ok: false, code: "already-paired", msg: `${gun} is already paired; forget it first` };
+    if (!g.on) return { ok: false, code: "offline", msg: `${gun} is not connected` };
+    const secret = this.secrets.pairGun(gun, seat, this.clock());
+    this.registry.paired(gun, seat);
+    await this.command(gun, { c: "key", k: secret });
+    this.log.info({ gun, seat }, "gun paired");
+    await this.publishStatus(g);
+    return { ok: true, gun, seat };
+  }
+
+  /** Drops a pairing request and closes the gun's connection. */
+  async reject(gun: GunId): Promise<PairResult> {
+    const g = this.registry.get(gun);
+    if (!g || g.paired) return { ok: false, code: "unknown-gun", msg: `no gun ${gun} is asking to be paired` };
+    this.registry.forget(gun);
+    await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
+    this.kick(gun);
+    this.log.info({ gun }, "pairing request rejected");
+    return { ok: true, gun, seat: null };
+  }
+
+  /** Deletes a paired gun's credentials; it must pair again. */
+  async forget(gun: GunId): Promise<PairResult> {
+    const g = this.registry.get(gun);
+    if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
+    this.secrets.forgetGun(gun);
+    this.registry.forget(gun);
+    await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
+    this.kick(gun);
+    this.log.info({ gun }, "gun forgotten");
+    return { ok: true, gun, seat: null };
+  }
+}

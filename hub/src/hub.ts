@@ -1,0 +1,183 @@
+// The hub controller: wires the broker (embedded or external), the hub's own MQTT client,
+// guns, commands, the game log and the web server. `startHub` is the one way in, for the
+// CLI, tests and benchmarks alike.
+import { randomBytes } from "node:crypto";
+import { tableRoot } from "@cng/protocol";
+import { MAX_CLIENT_PAYLOAD } from "./broker/acl.js";
+import { type EmbeddedBroker, MAX_PACKET_BYTES, startEmbeddedBroker } from "./broker/embedded.js";
+import { Bus } from "./bus/bus.js";
+import { RequestAuth } from "./commands/auth.js";
+import { GameHost } from "./commands/game-host.js";
+import { CommandServer } from "./commands/server.js";
+import { type HubConfig, resolveConfig } from "./config.js";
+import { GunRegistry } from "./guns/registry.js";
+import { type BrokerMode, GunService } from "./guns/service.js";
+import { type Logger, silentLogger } from "./log.js";
+import { dbPath, openDb } from "./store/db.js";
+import type { GameEngine } from "./store/engine.js";
+import { GameLog } from "./store/game-log.js";
+import { GameSession } from "./store/game-session.js";
+import { rulesEngine } from "./store/rules-engine.js";
+import { SecretStore } from "./store/secrets.js";
+import { startWeb, type WebServer } from "./web/server.js";
+
+export interface HubOptions extends Partial<HubConfig> {
+  /** default: silent */
+  log?: Logger;
+  /** default: the rules engine in hub/src/rules */
+  engine?: GameEngine;
+}
+
+export interface Hub {
+  readonly config: HubConfig;
+  readonly mode: BrokerMode;
+  readonly table: string;
+  /** the host PIN: `auth` in host requests, and the MQTT password of the `host` user */
+  readonly pin: string;
+  /** ports actually bound; `mqtt` is null with an external broker */
+  readonly ports: { mqtt: number | null; http: number };
+  /** where things are, for people and for clients on this machine */
+  readonly urls: { dashboard: string; mqtt: string; ws: string | null };
+  readonly topicRoot: string;
+  readonly guns: GunService;
+  readonly game: GameHost;
+  close(): Promise<void>;
+}
+
+function localHost(bind: string): string {
+  return bind === "0.0.0.0" || bind === "::" ? "127.0.0.1" : bind;
+}
+
+export async function startHub(options: HubOptions = {}): Promise<Hub> {
+  const { log: givenLog, engine: givenEngine, ...settings } = options;
+  const config = resolveConfig(settings);
+  const log = givenLog ?? silentLogger();
+  const engine = givenEngine ?? (rulesEngine as GameEngine);
+  const mode: BrokerMode = config.broker ? "external" : "embedded";
+  const clock = Date.now;
+
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const cleanup = async () => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c();
+      } catch (e) {
+        log.warn({ err: (e as Error).message }, "error while closing");
+      }
+    }
+    cleanups.length = 0;
+  };
+
+  try {
+    const db = openDb(dbPath(config.data, config.table));
+    cleanups.push(() => void db.close());
+    const secrets = new SecretStore(db);
+    const pin = secrets.hostPin(config.pin);
+    const registry = new GunRegistry(secrets.guns(), config.lowBattery, clock());
+    const hubSecret = randomBytes(24).toString("base64url");
+    let guns: GunService | undefined;
+
+    let broker: EmbeddedBroker | undefined;
+    if (mode === "embedded") {
+      broker = await startEmbeddedBroker({
+        table: config.table,
+        bind: config.bind,
+        port: config.mqttPort,
+        log: log.child({ part: "broker" }),
+        credentials: {
+          hubSecret,
+          hostPin: () => pin,
+          isPaired: (g) => registry.isPaired(g),
+          checkGun: (g, s) => secrets.checkGun(g, s),
+          seatOfToken: (t) => secrets.seatOfToken(t),
+          mayRequestPairing: (g) => registry.mayRequestPairing(g),
+        },
+        events: {
+          gunConnected: (g, pending) => guns?.connected(g, pending),
+          gunDisconnected: (g, why) => guns?.disconnected(g, why),
+        },
+      });
+      cleanups.push(() => broker?.close());
+    }
+
+    const web: WebServer = await startWeb({
+      bind: config.bind,
+      port: config.httpPort,
+      log: log.child({ part: "web" }),
+      maxWsPayload: MAX_PACKET_BYTES,
+      mqtt: broker ? (s) => broker.handle(s) : undefined,
+      facts: () => ({
+        table: config.table,
+        topicRoot: tableRoot(config.table),
+        mode,
+        mqttPort: broker?.port ?? null,
+        ws: broker ? "/mqtt" : null,
+        maxRequestBytes: MAX_CLIENT_PAYLOAD,
+      }),
+    });
+    cleanups.push(() => web.close());
+
+    const busUrl = broker ? `mqtt://${localHost(config.bind)}:${broker.port}` : config.broker!;
+    const bus = await Bus.connect({
+      url: busUrl,
+      clientId: `cng-hub-${config.table}`,
+      username: broker ? "hub" : config.brokerUser,
+      password: broker ? hubSecret : config.brokerPassword,
+      log: log.child({ part: "bus" }),
+    });
+    cleanups.push(() => bus.close());
+
+    guns = new GunService(
+      bus,
+      config.table,
+      registry,
+      secrets,
+      log.child({ part: "guns" }),
+      mode,
+      (g) => broker?.kick(g),
+      clock,
+    );
+    await guns.start();
+
+    const session = new GameSession(new GameLog(db), engine, clock);
+    const game = new GameHost(session, bus, config.table, log.child({ part: "game" }));
+    const resumed = session.resume();
+    if (resumed) {
+      log.info({ game: resumed.id, decisions: resumed.decisions }, "resumed the game from its log");
+      await game.publish(resumed);
+    }
+
+    const commands = new CommandServer(
+      bus,
+      { table: config.table, guns, secrets, game },
+      new RequestAuth(secrets, () => pin, clock),
+      log.child({ part: "commands" }),
+    );
+    await commands.start();
+
+    // With an external broker the hub sees no connects: ask paired guns to say they are there.
+    if (mode === "external") for (const g of registry.all()) await guns.command(g.id, { c: "info" });
+
+    const host = localHost(config.bind);
+    const hub: Hub = {
+      config,
+      mode,
+      table: config.table,
+      pin,
+      ports: { mqtt: broker?.port ?? null, http: web.port },
+      urls: {
+        dashboard: `http://${host}:${web.port}/`,
+        mqtt: broker ? `mqtt://${host}:${broker.port}` : config.broker!,
+        ws: broker ? `ws://${host}:${web.port}/mqtt` : null,
+      },
+      topicRoot: tableRoot(config.table),
+      guns,
+      game,
+      close: cleanup,
+    };
+    return hub;
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}

@@ -1,0 +1,12 @@
+// The rules engine: pure, deterministic, no I/O. See RULES.md for the rules, SCENARIOS.md for scenario files.
+export { type BotStyle, decide, RANDOM_STYLE, randomDecision } from "./bot.js";
+export { apply } from "./engine.js";
+export { optionalReveals, owedDecisions, pending } from "./pending.js";
+export { type ReplayResult, replay } from "./replay.js";
+export { Rng } from "./rng.js";
+export { ROUNDS } from "./round.js";
+export { money, paintingValue, scores, winners } from "./score.js";
+export { classicDeck, LOOT_CARDS, newGame, type SetupResult, secondDeck, setup } from "./setup.js";
+export { canCut, equalSplit } from "./split.js";
+export * from "./types.js";
+export { type PlayerView, type PublicPlayer, type PublicView, playerView, publicView } from "./views.js";

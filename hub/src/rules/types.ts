@@ -1,0 +1,272 @@
+// The rules engine's domain types. Everything here is plain JSON data: the hub logs it and sends it as is.
+
+/** A seat at the table, 0..N-1, clockwise. */
+export type Seat = number;
+
+export type Edition = "classic" | "second";
+
+/** A bullet card. `bbb` ("Bang! Bang! Bang!") exists only in `classic`. */
+export type Bullet = "bbb" | "bang" | "click";
+
+/** Unused bullet cards by kind, indexed by BULLET_INDEX: [bbb, bang, click]. */
+export type Hand = readonly [number, number, number];
+
+export const BULLET_INDEX: Readonly<Record<Bullet, 0 | 1 | 2>> = { bbb: 0, bang: 1, click: 2 };
+export const BULLETS: readonly Bullet[] = ["bbb", "bang", "click"];
+
+/** A classic bill, in dollars. */
+export type Bill = 5000 | 10000 | 20000;
+
+/** A 2nd-edition loot card code, as in SCENARIOS.md. */
+export type LootCard =
+  | "cash:5000"
+  | "cash:10000"
+  | "cash:20000"
+  | "diamond:1000"
+  | "diamond:5000"
+  | "diamond:10000"
+  | "painting"
+  | "clip"
+  | "first-aid";
+
+export type PowerId =
+  | "six-feet-under"
+  | "the-unbreakable"
+  | "you-dont-need-it-anymore"
+  | "dragon-skin"
+  | "the-insane"
+  | "the-kid"
+  | "the-cunning"
+  | "super-coward"
+  | "the-specialist"
+  | "it-doesnt-even-hurt";
+
+export const POWERS: readonly PowerId[] = [
+  "six-feet-under",
+  "the-unbreakable",
+  "you-dont-need-it-anymore",
+  "dragon-skin",
+  "the-insane",
+  "the-kid",
+  "the-cunning",
+  "super-coward",
+  "the-specialist",
+  "it-doesnt-even-hurt",
+];
+
+/** The powers an owner reveals by choice at a round start (decision 9). */
+export const CHOSEN_REVEAL: readonly PowerId[] = ["the-insane", "the-kid", "the-cunning"];
+
+export type Role = "cop" | "gangster";
+
+/** Which part of the round the engine is waiting in. */
+export type Step =
+  | "bullet" // every living player picks a card (revealed Cunning excepted); chosen powers may be revealed
+  | "aim" // every living player aims (revealed Kid excepted)
+  | "kid-aim" // classic powers: the Kid aims, seeing the others
+  | "cunning-bullet" // classic powers: the Cunning picks, seeing every aim
+  | "privilege" // second: the Godfather may order one player to re-aim
+  | "reaim" // second: the ordered player re-aims
+  | "courage" // lie down or stay
+  | "split" // classic powers: owners of It-doesn't-even-hurt decide
+  | "phone" // classic cop variant: the phone passes among the sharers, one at a time
+  | "specialist" // classic powers: the Specialist names the card to discard
+  | "take-gun" // classic powers: You-don't-need-it-anymore may take a dead player's gun
+  | "draft" // second: the loot draft, one pick at a time
+  | "over";
+
+/** One player's decision. `gun: 2` addresses the second gun of You-don't-need-it-anymore. */
+export type Decision =
+  | { type: "reveal"; seat: Seat; power: PowerId }
+  | { type: "bullet"; seat: Seat; card: Bullet; gun?: 2 }
+  | { type: "aim"; seat: Seat; target: Seat | null; gun?: 2 }
+  | { type: "privilege"; seat: Seat; order: Seat | null }
+  | { type: "courage"; seat: Seat; lieDown: boolean }
+  | { type: "doesnt-hurt"; seat: Seat; use: boolean }
+  | { type: "phone"; seat: Seat; flip: boolean }
+  | { type: "specialist"; seat: Seat; discard: Bullet | null }
+  | { type: "take-gun"; seat: Seat; from: Seat | null }
+  | { type: "pick"; seat: Seat; card: LootCard | "godfather"; discard?: Bullet };
+
+export type DecisionType = Decision["type"];
+
+export type RuleErrorCode =
+  | "bad-options" // setup refused
+  | "bad-decision" // malformed decision (unknown seat, unknown card…)
+  | "game-over"
+  | "wrong-step" // this decision is not expected in the current step
+  | "not-your-turn" // someone else owes this decision (draft, phone)
+  | "already-decided"
+  | "dead-player"
+  | "card-used" // no unused card of that kind
+  | "self-aim"
+  | "bad-target" // dead, unknown, or (privilege) the same target
+  | "not-on-table"
+  | "not-allowed"; // the rules forbid it (privilege in classic, flip by a gangster, power not owned…)
+
+/** A refused decision: the state is unchanged. */
+export interface RuleError {
+  code: RuleErrorCode;
+  /** the player who made the refused decision, or null when none applies (setup) */
+  player: Seat | null;
+  message: string;
+}
+
+/** Something that happened, in order. Public unless it has `to` (then only that seat may see it). */
+export type GameEvent =
+  | { type: "round-start"; round: number; godfather: Seat; loot: (Bill | LootCard)[] }
+  | { type: "step"; step: Step }
+  | { type: "power-revealed"; seat: Seat; power: PowerId }
+  | { type: "lie-down"; seat: Seat }
+  | { type: "lower-gun"; seat: Seat; gun: 1 | 2; target: Seat }
+  | { type: "shot"; seat: Seat; gun: 1 | 2; card: Bullet; target: Seat | null }
+  | { type: "wound"; seat: Seat; by: Seat | null; wounds: number }
+  | { type: "wound-blocked"; seat: Seat; by: Seat | null }
+  | { type: "grenade"; seat: Seat }
+  | { type: "death"; seat: Seat }
+  | { type: "split"; sharers: Seat[]; each: number; took: Bill[] }
+  | { type: "phone"; flips: number; alerted: boolean }
+  | { type: "specialist"; seat: Seat }
+  | { type: "gun-taken"; seat: Seat; from: Seat }
+  | { type: "pick"; seat: Seat; card: LootCard | "godfather"; effect?: string }
+  | { type: "godfather"; seat: Seat }
+  | { type: "game-over"; winners: Seat[]; scores: number[] };
+
+/** Per-player data that lasts the whole game. Replaced, never mutated, when it changes. */
+export interface Player {
+  alive: boolean;
+  wounds: number;
+  /** classic: shame markers */
+  shame: number;
+  /** classic: money held; second: cash held (face values) */
+  money: number;
+  hand: Hand;
+  /** second: loot held, by kind */
+  cashCards: number;
+  diamonds: number;
+  diamondValue: number;
+  paintings: number;
+  /** classic powers */
+  power: PowerId | null;
+  revealed: boolean;
+  /** a one-use power is spent (grenade thrown, bbb taken back, shared while hurt, gun taken) */
+  spent: boolean;
+  /** the second gun's unused cards (You-don't-need-it-anymore), or null */
+  gun2: Hand | null;
+  /** cop variant */
+  role: Role | null;
+}
+
+export interface PhoneState {
+  order: Seat[];
+  at: number;
+  flipped: boolean;
+}
+
+export interface DraftState {
+  /** the drafters in picking order, starting with the first picker */
+  order: Seat[];
+  /** index into order of the player to pick */
+  at: number;
+}
+
+/**
+ * The whole game. Plain JSON. Apply never mutates a state: it copies only what a decision changes.
+ * Round arrays are indexed by seat.
+ */
+export interface State {
+  edition: Edition;
+  names: string[];
+  powers: boolean;
+  cop: boolean;
+  round: number;
+  step: Step;
+  over: boolean;
+  winners: Seat[];
+  godfather: Seat;
+  /** seeded PRNG state (mulberry32); the engine draws nothing during play today, but owns its randomness */
+  rng: number;
+  /** the whole draw order; `deckPos` cards are dealt. Secret: never in a view. */
+  deck: (Bill | LootCard)[];
+  deckPos: number;
+  /** classic: bills on the table, counts of [5000, 10000, 20000] */
+  bills: [number, number, number];
+  /** second: loot cards on the table, in the order they came */
+  cards: LootCard[];
+  /** second: the New Godfather token, "available" or taken by a seat this round */
+  token: Seat | null;
+  /** the common discard pile, counts [bbb, bang, click] */
+  discardPile: Hand;
+  players: Player[];
+  /** money (classic) or loot cards (second) that left the game with dead players */
+  removedByDeath: number;
+  /** second: clips and first-aid kits used up */
+  lootUsed: number;
+
+  // ---- this round ----
+  /** decisions still owed in a simultaneous step */
+  owed: number;
+  card: (Bullet | null)[];
+  card2: (Bullet | null)[];
+  /** -2 not aimed yet, -1 nobody, else the target seat */
+  aim: number[];
+  aim2: number[];
+  /** -1 undecided, 0 stays, 1 lies down */
+  courage: number[];
+  /** wounds taken this round */
+  hurt: number[];
+  /** second: the player the Godfather ordered to re-aim, or -1 */
+  ordered: Seat;
+  grenade: boolean;
+  /** classic powers: -1 not asked / undecided, 0 no, 1 uses It-doesn't-even-hurt */
+  dhUse: number[];
+  /** players who shared (or could have) this round */
+  sharers: Seat[];
+  phone: PhoneState | null;
+  /** cop variant */
+  switchboard: number;
+  copDownsSinceAlert: number;
+  /** Specialists owed a discard this round */
+  specialists: Seat[];
+  /** players who died this round (their guns can be taken) */
+  diedNow: Seat[];
+  draft: DraftState | null;
+}
+
+export interface Owed {
+  seat: Seat;
+  decision: DecisionType;
+  gun?: 2;
+}
+
+/** What the round waits for. Hub-internal: it names powers' owners, so it is not a player view. */
+export interface Pending {
+  round: number;
+  step: Step;
+  /** decisions the engine waits for before it moves on */
+  owed: Owed[];
+  /** decisions a player may make now without being waited for (chosen power reveals) */
+  optional: Owed[];
+  /** draft or phone: whose turn it is */
+  turn: Seat | null;
+}
+
+export type ApplyResult = { ok: true; state: State; events: readonly GameEvent[] } | { ok: false; error: RuleError };
+
+export interface SetupOptions {
+  edition: Edition;
+  /** names in seat order, clockwise */
+  players: string[];
+  /** default seat 0 */
+  godfather?: Seat;
+  /** shuffles the deck and deals powers and roles; default 0 */
+  seed?: number;
+  /** explicit draw order from the top (classic: bill values; second: card codes); completed from a seeded shuffle */
+  deck?: (Bill | LootCard)[];
+  powers?: boolean;
+  cop?: boolean;
+  /** fixed power deals by seat; the others are dealt from the seed */
+  powerDeal?: (PowerId | null)[];
+  /** fixed cop seat; otherwise dealt from the seed */
+  copSeat?: Seat;
+}

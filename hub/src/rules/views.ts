@@ -1,0 +1,165 @@
+// What each player may know, and what the table display shows. Never the deck order, never another
+// player's hand, card, hidden power or role; aims and lie-downs only once everyone has committed to them.
+import { owedDecisions } from "./pending.js";
+import { handSize } from "./round.js";
+import { money, scores } from "./score.js";
+import type { Bill, Bullet, LootCard, PowerId, Role, Seat, State, Step } from "./types.js";
+
+export interface PublicPlayer {
+  seat: Seat;
+  name: string;
+  alive: boolean;
+  wounds: number;
+  /** classic */
+  shame: number;
+  /** classic: money; second: loot value before the end bonus */
+  money: number;
+  /** second: loot held, by kind */
+  loot?: { cash: number; diamonds: number; paintings: number };
+  /** unused bullet cards (count only) */
+  cards: number;
+  /** a second gun's unused cards, when taken */
+  gun2Cards?: number;
+  /** the power, once revealed (all of them at the end) */
+  power: PowerId | null;
+  /** the role, only at the end */
+  role: Role | null;
+  /** the current aim once all aims are committed: a seat, null (nobody), undefined (not shown) */
+  aim?: Seat | null;
+  aim2?: Seat | null;
+  /** lay down this round, once the courage step is over */
+  lyingDown?: boolean;
+  /** wounds taken this round */
+  hurt: number;
+  /** still owes a decision in this step (only for steps where the table can see who is choosing) */
+  waiting: boolean;
+  /** the final score, once the game is over (earlier it would give hidden powers away) */
+  score?: number;
+}
+
+export interface PublicView {
+  edition: State["edition"];
+  round: number;
+  step: Step;
+  over: boolean;
+  winners: Seat[];
+  godfather: Seat;
+  table: { bills: Bill[] } | { cards: LootCard[]; token: Seat | null };
+  /** cards still in the deck (count only) */
+  deckLeft: number;
+  /** cards in the common discard pile (count only) */
+  discardPile: number;
+  /** cop variant: switchboard cards turned */
+  switchboard?: number;
+  /** players who shared, or draft, this round */
+  sharers: Seat[];
+  /** draft or phone: whose turn it is */
+  turn: Seat | null;
+  players: PublicPlayer[];
+}
+
+export interface PlayerView extends PublicView {
+  me: {
+    seat: Seat;
+    hand: Record<Bullet, number>;
+    gun2: Record<Bullet, number> | null;
+    card: Bullet | null;
+    card2: Bullet | null;
+    power: PowerId | null;
+    role: Role | null;
+  };
+}
+
+const OPEN_WAITING: ReadonlySet<Step> = new Set<Step>([
+  "bullet",
+  "aim",
+  "kid-aim",
+  "cunning-bullet",
+  "privilege",
+  "reaim",
+  "courage",
+  "draft",
+  "phone",
+]);
+
+function billsList(counts: readonly number[]): Bill[] {
+  const out: Bill[] = [];
+  for (let i = 0; i < counts[2]!; i++) out.push(20000);
+  for (let i = 0; i < counts[1]!; i++) out.push(10000);
+  for (let i = 0; i < counts[0]!; i++) out.push(5000);
+  return out;
+}
+
+export function publicView(state: State): PublicView {
+  const owed = owedDecisions(state);
+  const waiting = new Set(OPEN_WAITING.has(state.step) ? owed.map((o) => o.seat) : []);
+  const aimsShown = state.step !== "bullet" && state.step !== "aim";
+  const courageShown = state.step !== "courage";
+  const score = scores(state);
+  const players = state.players.map((p, seat): PublicPlayer => {
+    const v: PublicPlayer = {
+      seat,
+      name: state.names[seat]!,
+      alive: p.alive,
+      wounds: p.wounds,
+      shame: p.shame,
+      money: money(state, seat),
+      cards: handSize(p.hand),
+      power: p.revealed || state.over ? p.power : null,
+      role: state.over ? p.role : null,
+      hurt: state.hurt[seat] ?? 0,
+      waiting: waiting.has(seat),
+    };
+    if (state.over) v.score = score[seat]!;
+    if (state.edition === "second") v.loot = { cash: p.cashCards, diamonds: p.diamonds, paintings: p.paintings };
+    if (p.gun2 !== null) v.gun2Cards = handSize(p.gun2);
+    const a = state.aim[seat] ?? -2;
+    if (aimsShown && a !== -2) v.aim = a >= 0 ? a : null;
+    const a2 = state.aim2[seat] ?? -2;
+    if (aimsShown && a2 !== -2 && state.card2[seat] !== null) v.aim2 = a2 >= 0 ? a2 : null;
+    const c = state.courage[seat] ?? -1;
+    if (courageShown && c !== -1) v.lyingDown = c === 1;
+    return v;
+  });
+  const view: PublicView = {
+    edition: state.edition,
+    round: state.round,
+    step: state.step,
+    over: state.over,
+    winners: state.winners.slice(),
+    godfather: state.godfather,
+    table:
+      state.edition === "classic"
+        ? { bills: billsList(state.bills) }
+        : { cards: state.cards.slice(), token: state.token },
+    deckLeft: state.deck.length - state.deckPos,
+    discardPile: handSize(state.discardPile),
+    sharers: state.sharers.slice(),
+    turn: state.step === "draft" || state.step === "phone" ? (owed[0]?.seat ?? null) : null,
+    players,
+  };
+  if (state.cop) view.switchboard = state.switchboard;
+  return view;
+}
+
+function handRecord(h: readonly number[]): Record<Bullet, number> {
+  return { bbb: h[0]!, bang: h[1]!, click: h[2]! };
+}
+
+export function playerView(state: State, seat: Seat): PlayerView {
+  const p = state.players[seat];
+  if (p === undefined) throw new RangeError(`no seat ${seat}`);
+  const view = publicView(state);
+  return {
+    ...view,
+    me: {
+      seat,
+      hand: handRecord(p.hand),
+      gun2: p.gun2 === null ? null : handRecord(p.gun2),
+      card: state.card[seat] ?? null,
+      card2: state.card2[seat] ?? null,
+      power: p.power,
+      role: p.role,
+    },
+  };
+}

@@ -1,0 +1,300 @@
+// A gun on a USB cable: its lines (hardware/SERIAL.md) are checked and published on the broker
+// as that gun, with its own id and secret, so pairing, rights and presence work exactly as for
+// a WiFi gun. Cues and commands for it come back down the cable. An unplugged gun's will is
+// published, and the port is reopened until the gun is back.
+import { decodeCommand, decodeCue, encWill, type GunOutLeaf, gunTopic, type InfoMsg, isName } from "@cng/protocol";
+import type { MqttClient } from "mqtt";
+import { SerialPort, type SerialPortMock } from "serialport";
+import { connectMqtt } from "../bus/connect.js";
+import { type Logger, OncePerKey } from "../log.js";
+import { type Hello, LineSplitter, lineForGun, MAX_LINE, parseGunLine, SERIAL_GUN_BAUD } from "./lines.js";
+
+type Port = SerialPort | SerialPortMock;
+
+export interface SerialGunBridgeOptions {
+  /** serial device of the gun, e.g. /dev/ttyUSB0 (CP2102/CH340 boards), /dev/ttyACM0, COM4 */
+  path: string;
+  /** the broker, e.g. the hub's own mqtt://127.0.0.1:1883 */
+  mqttUrl: string;
+  /** table name: topics are cng/v1/<table>/gun/<id>/... */
+  table: string;
+  log: Logger;
+  baudRate?: number;
+  /** makes the port (tests: serialport's SerialPortMock on MockBinding); default a real SerialPort */
+  openPort?: (path: string, baudRate: number) => Port;
+  /** no line for this long = the gun hangs: its will goes out, ms (default 30000) */
+  idleMs?: number;
+  /** reopen the port / reconnect to the broker this often after a failure, ms; 0 = never (default 5000) */
+  retryMs?: number;
+}
+
+export interface SerialGunBridge {
+  /** the gun's id once it said hello */
+  readonly gun: string | null;
+  /** true while the gun is on the broker */
+  readonly online: boolean;
+  /** the open port, for diagnostics and tests */
+  readonly port: Port | null;
+  close(): Promise<void>;
+}
+
+const QOS: { [leaf in GunOutLeaf]: 0 | 1 } = { aim: 0, sync: 0, trig: 1, info: 1, err: 1, will: 1 };
+
+/** Adds what to do to a serial error people commonly hit. */
+function explain(path: string, e: Error): string {
+  const m = e.message;
+  if (/permission denied|EACCES/i.test(m)) {
+    return `${m}: add yourself to the dialout group (sudo usermod -aG dialout $USER), then log out and back in`;
+  }
+  if (/no such file|ENOENT|cannot open/i.test(m)) {
+    return `${m}: is the gun plugged in? List ports with \`ls /dev/ttyUSB* /dev/ttyACM*\``;
+  }
+  if (/busy|EBUSY|lock/i.test(m)) return `${m}: another program (a serial monitor, cng flash) has ${path} open`;
+  return m;
+}
+
+export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge {
+  const log = o.log;
+  const path = o.path;
+  const baud = o.baudRate ?? SERIAL_GUN_BAUD;
+  const idleMs = o.idleMs ?? 30_000;
+  const retryMs = o.retryMs ?? 5000;
+  const open = o.openPort ?? ((p: string, b: number) => new SerialPort({ path: p, baudRate: b, autoOpen: false }));
+  const badLines = new OncePerKey(log, 10_000);
+
+  let closed = false;
+  let port: Port | null = null;
+  let reopen: NodeJS.Timeout | null = null;
+  let portFailures = 0;
+  let hello: Hello | null = null;
+  let mqtt: MqttClient | null = null;
+  /** `id:secret` of the MQTT session, to see when a hello changes who we are */
+  let session = "";
+  let connecting = false;
+  let idle: NodeJS.Timeout | null = null;
+  let lastWho = 0;
+
+  const toGun = (leaf: "who" | "link" | "cue" | "cmd", json: string) => {
+    if (port?.isOpen) port.write(lineForGun(leaf, json));
+  };
+
+  const askWho = () => {
+    const t = Date.now();
+    if (t - lastWho < 1000) return;
+    lastWho = t;
+    toGun("who", '{"v":1}');
+  };
+
+  /** Leaves the broker; with a reason, the gun is gone and its will goes out first. */
+  const leaveBroker = async (why: string | null) => {
+    const c = mqtt;
+    const gun = hello?.id;
+    mqtt = null;
+    session = "";
+    if (!c || !gun) return;
+    if (why !== null && c.connected) {
+      log.info({ gun, port: path }, `serial gun ${gun}: ${why}; publishing its will`);
+      await c.publishAsync(gunTopic(o.table, gun, "will"), encWill(), { qos: 1 }).catch(() => {});
+    }
+    await c.endAsync().catch(() => {});
+  };
+
+  const joinBroker = async (h: Hello) => {
+    const key = `${h.id}:${h.k ?? ""}`;
+    if (key === session && mqtt) return;
+    if (connecting) return;
+    connecting = true;
+    try {
+      await leaveBroker(null);
+      session = key;
+      const cue = gunTopic(o.table, h.id, "cue");
+      const cmd = gunTopic(o.table, h.id, "cmd");
+      const c = await connectMqtt(o.mqttUrl, {
+        clientId: h.id,
+        username: h.id,
+        password: h.k ?? "",
+        clean: true,
+        keepalive: 15,
+        reconnectPeriod: retryMs || 1000,
+        will: { topic: gunTopic(o.table, h.id, "will"), payload: Buffer.from(encWill()), qos: 1, retain: false },
+      });
+      if (closed || session !== key) {
+        await c.endAsync().catch(() => {});
+        return;
+      }
+      mqtt = c;
+      c.on("message", (topic, payload) => fromHub(h.id, topic === cue ? "cue" : topic === cmd ? "cmd" : null, payload));
+      c.on("connect", () => toGun("link", '{"v":1,"on":1}'));
+      c.on("offline", () => toGun("link", '{"v":1,"on":0}'));
+      c.on("error", (e) =>
+        badLines.warn(`mqtt:${e.message}`, { gun: h.id }, `serial gun ${h.id}: broker says ${e.message}`),
+      );
+      await c.subscribeAsync([cue, cmd], { qos: 1 });
+      toGun("link", '{"v":1,"on":1}');
+      log.info({ gun: h.id, port: path, paired: h.k !== undefined }, `serial gun ${h.id} on ${path} is on the broker`);
+    } catch (e) {
+      session = "";
+      const m = (e as Error).message;
+      log.warn(
+        { gun: h.id, port: path },
+        `serial gun ${h.id}: the broker at ${o.mqttUrl} refused or did not answer (${m})` +
+          (/not authori|bad user|wrong/i.test(m) ? "; its secret is wrong: forget and pair it again" : ""),
+      );
+      if (retryMs > 0 && !closed) setTimeout(() => hello && !mqtt && void joinBroker(hello), retryMs).unref();
+    } finally {
+      connecting = false;
+    }
+    // a key or a new hello that came while connecting
+    if (!closed && mqtt && hello && `${hello.id}:${hello.k ?? ""}` !== session) void joinBroker(hello);
+  };
+
+  /** A cue or command from the hub: checked, then sent down the cable. */
+  const fromHub = (gun: string, leaf: "cue" | "cmd" | null, payload: Buffer) => {
+    if (!leaf) return;
+    const text = payload.toString("utf8");
+    const d = leaf === "cue" ? decodeCue(text) : decodeCommand(text);
+    if (!d.ok) {
+      badLines.warn(
+        `hub:${leaf}:${d.error.code}`,
+        { gun },
+        `serial gun ${gun}: not sending a bad ${leaf}: ${d.error.message}`,
+      );
+      return;
+    }
+    toGun(leaf, text);
+    // Pairing: the gun stores the key and says hello again; the bridge takes it at once too.
+    const m = d.value as { c: string; k?: string };
+    if (leaf === "cmd" && m.c === "key" && m.k && hello) {
+      hello = { ...hello, k: m.k };
+      void joinBroker(hello);
+    }
+  };
+
+  const onLine = (line: string) => {
+    armIdle();
+    const p = parseGunLine(line);
+    if (p.kind === "bad") {
+      badLines.warn(
+        `line:${p.code}`,
+        { port: path, line: line.slice(0, 80) },
+        `serial gun on ${path}: dropped a line (${p.why})`,
+      );
+      return;
+    }
+    if (p.kind === "hello") {
+      if (hello && hello.id !== p.hello.id) void leaveBroker(`now says it is ${p.hello.id}`);
+      hello = p.hello;
+      void joinBroker(hello);
+      return;
+    }
+    if (!hello) {
+      badLines.warn(
+        "nohello",
+        { port: path },
+        `serial gun on ${path}: dropped ${p.leaf} before its hello; asking who it is`,
+      );
+      askWho();
+      return;
+    }
+    if (!mqtt) {
+      if (!connecting) void joinBroker(hello);
+      return;
+    }
+    const retain = p.leaf === "info";
+    mqtt.publish(gunTopic(o.table, hello.id, p.leaf), p.payload, { qos: QOS[p.leaf], retain });
+    if (p.leaf === "info") log.debug({ gun: hello.id, info: p.msg.msg as InfoMsg }, "serial gun info");
+  };
+
+  const splitter = new LineSplitter(onLine, () =>
+    badLines.warn("overflow", { port: path }, `serial gun on ${path}: a line longer than ${MAX_LINE} bytes, dropped`),
+  );
+
+  function armIdle(): void {
+    if (idle) clearTimeout(idle);
+    idle = null;
+    if (idleMs <= 0 || closed) return;
+    idle = setTimeout(() => {
+      idle = null;
+      if (mqtt && hello) void leaveBroker(`silent for ${Math.round(idleMs / 1000)} s`);
+    }, idleMs);
+    idle.unref();
+  }
+
+  const lost = (p: Port, why: string) => {
+    if (port !== p) return;
+    port = null;
+    splitter.reset();
+    if (idle) clearTimeout(idle);
+    idle = null;
+    const gun = hello?.id;
+    void leaveBroker(why);
+    hello = null;
+    if (!closed) failed(why, gun);
+  };
+
+  /** Counts a port failure, says so once, and tries again later. */
+  const failed = (why: string, gun?: string) => {
+    portFailures++;
+    const again = retryMs > 0 ? `; trying again every ${Math.round(retryMs / 1000)} s` : "";
+    const who = gun ? `serial gun ${gun} on ${path}` : `serial gun port ${path}`;
+    if (portFailures === 1) log.warn({ port: path, gun }, `${who}: ${why}${again}`);
+    else log.debug({ port: path, failures: portFailures }, `${who}: ${why}`);
+    if (retryMs > 0) {
+      reopen = setTimeout(openPort, retryMs);
+      reopen.unref();
+    }
+  };
+
+  function openPort(): void {
+    reopen = null;
+    if (closed) return;
+    let p: Port;
+    try {
+      p = open(path, baud);
+    } catch (e) {
+      failed(explain(path, e as Error));
+      return;
+    }
+    port = p;
+    p.setEncoding("utf8");
+    p.on("data", (chunk: string) => splitter.push(chunk));
+    p.on("error", (e: Error) => lost(p, explain(path, e)));
+    p.on("close", (e: { disconnected?: boolean } | null) => lost(p, e?.disconnected ? "unplugged" : "port closed"));
+    p.open((e) => {
+      if (e) {
+        lost(p, explain(path, e));
+        return;
+      }
+      if (portFailures > 0) log.info({ port: path }, `serial gun port ${path} is back`);
+      portFailures = 0;
+      log.info({ port: path, baud }, `listening for a gun on ${path} at ${baud} baud`);
+      lastWho = 0;
+      askWho();
+    });
+  }
+
+  if (!isName(o.table)) throw new Error(`table name ${o.table} is not a-z 0-9 _ -`);
+  openPort();
+
+  return {
+    get gun() {
+      return hello?.id ?? null;
+    },
+    get online() {
+      return mqtt?.connected ?? false;
+    },
+    get port() {
+      return port;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (reopen) clearTimeout(reopen);
+      if (idle) clearTimeout(idle);
+      const p = port;
+      port = null;
+      await leaveBroker("the hub is stopping");
+      if (p?.isOpen) await new Promise<void>((r) => p.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,54 @@
+// The hub's database: one SQLite file per table in the data directory.
+// WAL + synchronous=FULL: a write that returned is on disk, even after kill -9 or power loss.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+
+export type Db = Database.Database;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS guns (
+  id TEXT PRIMARY KEY,
+  secret_hash TEXT NOT NULL,
+  seat INTEGER,
+  paired_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seat_tokens (seat INTEGER PRIMARY KEY, token TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+  id INTEGER PRIMARY KEY,
+  created_at INTEGER NOT NULL,
+  setup TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS decisions (
+  game INTEGER NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  by TEXT NOT NULL,
+  decision TEXT NOT NULL,
+  PRIMARY KEY (game, seq)
+);
+-- The game log is append-only: history cannot be rewritten, only added to.
+CREATE TRIGGER IF NOT EXISTS decisions_no_update BEFORE UPDATE ON decisions
+  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS decisions_no_delete BEFORE DELETE ON decisions
+  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS games_no_update BEFORE UPDATE ON games
+  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+`;
+
+export function dbPath(dataDir: string, table: string): string {
+  return join(dataDir, `${table}.sqlite`);
+}
+
+export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
+  if (!opts.readonly) mkdirSync(join(file, ".."), { recursive: true });
+  const db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
+  if (!opts.readonly) {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma("foreign_keys = ON");
+    db.exec(SCHEMA);
+  }
+  return db;
+}

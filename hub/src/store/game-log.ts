@@ -1,0 +1,79 @@
+// Each game is an append-only log: its setup, then every accepted decision in order.
+// A decision is on disk before anyone is told it was accepted.
+import type { Db } from "./db.js";
+
+export type GameId = number;
+
+export interface LoggedGame {
+  id: GameId;
+  createdAt: number;
+  setup: unknown;
+}
+
+export interface LoggedDecision {
+  seq: number;
+  at: number;
+  /** who made it: `host` or `seat-<n>` */
+  by: string;
+  decision: unknown;
+}
+
+export class GameLog {
+  constructor(private readonly db: Db) {}
+
+  create(setup: unknown, now: number): GameId {
+    const r = this.db.prepare("INSERT INTO games (created_at, setup) VALUES (?, ?)").run(now, JSON.stringify(setup));
+    return Number(r.lastInsertRowid);
+  }
+
+  latest(): LoggedGame | null {
+    const row = this.db
+      .prepare<[], { id: number; created_at: number; setup: string }>(
+        "SELECT id, created_at, setup FROM games ORDER BY id DESC LIMIT 1",
+      )
+      .get();
+    return row ? { id: row.id, createdAt: row.created_at, setup: JSON.parse(row.setup) } : null;
+  }
+
+  game(id: GameId): LoggedGame | null {
+    const row = this.db
+      .prepare<[number], { id: number; created_at: number; setup: string }>(
+        "SELECT id, created_at, setup FROM games WHERE id = ?",
+      )
+      .get(id);
+    return row ? { id: row.id, createdAt: row.created_at, setup: JSON.parse(row.setup) } : null;
+  }
+
+  games(): { id: GameId; createdAt: number; decisions: number }[] {
+    return this.db
+      .prepare<[], { id: number; created_at: number; n: number }>(
+        "SELECT g.id, g.created_at, (SELECT COUNT(*) FROM decisions d WHERE d.game = g.id) AS n FROM games g ORDER BY g.id",
+      )
+      .all()
+      .map((r) => ({ id: r.id, createdAt: r.created_at, decisions: r.n }));
+  }
+
+  /** Appends one decision; returns its sequence number (1, 2, ...). */
+  append(game: GameId, decision: unknown, by: string, now: number): number {
+    const tx = this.db.transaction((): number => {
+      const last = this.db
+        .prepare<[number], { m: number | null }>("SELECT MAX(seq) AS m FROM decisions WHERE game = ?")
+        .get(game);
+      const seq = (last?.m ?? 0) + 1;
+      this.db
+        .prepare("INSERT INTO decisions (game, seq, at, by, decision) VALUES (?, ?, ?, ?, ?)")
+        .run(game, seq, now, by, JSON.stringify(decision));
+      return seq;
+    });
+    return tx();
+  }
+
+  decisions(game: GameId): LoggedDecision[] {
+    return this.db
+      .prepare<[number], { seq: number; at: number; by: string; decision: string }>(
+        "SELECT seq, at, by, decision FROM decisions WHERE game = ? ORDER BY seq",
+      )
+      .all(game)
+      .map((r) => ({ seq: r.seq, at: r.at, by: r.by, decision: JSON.parse(r.decision) }));
+  }
+}

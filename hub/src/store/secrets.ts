@@ -1,0 +1,86 @@
+// Credentials kept in the database: gun secrets (hashed), seat tokens, the host PIN.
+import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import type { GunId, SeatNo } from "../guns/types.js";
+import type { Db } from "./db.js";
+
+/** A gun's MQTT password: 32 url-safe characters (192 bits), fits CommandMsg `key`. */
+export function newSecret(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+export function newPin(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, "0");
+}
+
+function hash(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** Constant-time string comparison. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export interface PairedGun {
+  id: GunId;
+  seat: SeatNo | null;
+  pairedAt: number;
+}
+
+export class SecretStore {
+  constructor(private readonly db: Db) {}
+
+  /** The stored host PIN, replaced by `wanted` when given; created on first use. */
+  hostPin(wanted?: string): string {
+    const row = this.db.prepare<[string], { v: string }>("SELECT v FROM kv WHERE k = ?").get("pin");
+    if (row && (wanted === undefined || wanted === row.v)) return row.v;
+    const pin = wanted ?? newPin();
+    this.db.prepare("INSERT OR REPLACE INTO kv (k, v) VALUES ('pin', ?)").run(pin);
+    return pin;
+  }
+
+  guns(): PairedGun[] {
+    return this.db
+      .prepare<[], { id: string; seat: number | null; paired_at: number }>(
+        "SELECT id, seat, paired_at FROM guns ORDER BY id",
+      )
+      .all()
+      .map((r) => ({ id: r.id, seat: r.seat, pairedAt: r.paired_at }));
+  }
+
+  /** Stores a new secret for the gun (replacing any old one) and returns it; only its hash is kept. */
+  pairGun(id: GunId, seat: SeatNo | null, now: number): string {
+    const secret = newSecret();
+    this.db
+      .prepare("INSERT OR REPLACE INTO guns (id, secret_hash, seat, paired_at) VALUES (?, ?, ?, ?)")
+      .run(id, hash(secret), seat, now);
+    return secret;
+  }
+
+  checkGun(id: GunId, secret: string): boolean {
+    const row = this.db.prepare<[string], { secret_hash: string }>("SELECT secret_hash FROM guns WHERE id = ?").get(id);
+    return row !== undefined && sameSecret(row.secret_hash, hash(secret));
+  }
+
+  forgetGun(id: GunId): boolean {
+    return this.db.prepare("DELETE FROM guns WHERE id = ?").run(id).changes > 0;
+  }
+
+  /** The seat's console token, created on first use or when `renew`. */
+  seatToken(seat: SeatNo, renew = false): string {
+    const row = this.db.prepare<[number], { token: string }>("SELECT token FROM seat_tokens WHERE seat = ?").get(seat);
+    if (row && !renew) return row.token;
+    const token = randomBytes(12).toString("base64url");
+    this.db.prepare("INSERT OR REPLACE INTO seat_tokens (seat, token) VALUES (?, ?)").run(seat, token);
+    return token;
+  }
+
+  /** The seat a token belongs to, or null. */
+  seatOfToken(token: string): SeatNo | null {
+    const rows = this.db.prepare<[], { seat: number; token: string }>("SELECT seat, token FROM seat_tokens").all();
+    for (const r of rows) if (sameSecret(r.token, token)) return r.seat;
+    return null;
+  }
+}

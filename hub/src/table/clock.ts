@@ -1,0 +1,88 @@
+// The table's only source of time. The hub passes the system clock; tests and replays a manual one.
+import type { HubMs } from "@cng/protocol";
+
+export type TimerHandle = number;
+
+export interface Clock {
+  now(): HubMs;
+  setTimer(ms: number, fn: () => void): TimerHandle;
+  clearTimer(handle: TimerHandle): void;
+}
+
+/** Real time: Date.now and setTimeout. */
+export function systemClock(): Clock {
+  const timers = new Map<TimerHandle, ReturnType<typeof setTimeout>>();
+  let next = 1;
+  return {
+    now: () => Date.now(),
+    setTimer(ms, fn) {
+      const id = next++;
+      timers.set(
+        id,
+        setTimeout(
+          () => {
+            timers.delete(id);
+            fn();
+          },
+          Math.max(0, ms),
+        ),
+      );
+      return id;
+    },
+    clearTimer(id) {
+      const t = timers.get(id);
+      if (t !== undefined) clearTimeout(t);
+      timers.delete(id);
+    },
+  };
+}
+
+/** Time moves only when told: timers fire in due order inside advance(). Deterministic, no sleeps. */
+export class ManualClock implements Clock {
+  private t: HubMs;
+  private next = 1;
+  private readonly timers = new Map<TimerHandle, { due: HubMs; fn: () => void }>();
+
+  constructor(start: HubMs = 1_700_000_000_000) {
+    this.t = start;
+  }
+
+  now(): HubMs {
+    return this.t;
+  }
+
+  setTimer(ms: number, fn: () => void): TimerHandle {
+    const id = this.next++;
+    this.timers.set(id, { due: this.t + Math.max(0, ms), fn });
+    return id;
+  }
+
+  clearTimer(id: TimerHandle): void {
+    this.timers.delete(id);
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due (timers set meanwhile included). */
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      let id: TimerHandle | null = null;
+      let due = end;
+      for (const [k, v] of this.timers) {
+        if (v.due <= due && (id === null || v.due < due || (v.due === due && k < id))) {
+          id = k;
+          due = v.due;
+        }
+      }
+      if (id === null) break;
+      const timer = this.timers.get(id)!;
+      this.timers.delete(id);
+      this.t = Math.max(this.t, timer.due);
+      timer.fn();
+    }
+    this.t = end;
+  }
+
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+}

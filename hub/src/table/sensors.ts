@@ -1,0 +1,71 @@
+// What the table knows of one seat's gun: its recent aim samples, its clock offset, its yaw offset track,
+// whether it is online, and which trigger events it has already seen.
+import type { GunMs, HubMs, TriggerKind } from "@cng/protocol";
+import { AimWindow, type Deg, type OffsetTrack, offsetAt } from "../aim/index.js";
+import type { Seat } from "../rules/index.js";
+import { GunClock } from "./gun-clock.js";
+
+export interface AimInput {
+  /** gun time of the sample */
+  t: GunMs;
+  /** raw yaw, pitch, roll, degrees */
+  yaw: Deg;
+  pitch: Deg;
+  roll: Deg;
+  still: boolean;
+}
+
+export interface TriggerInput {
+  /** the gun's sequence number: a repeat (same n and t) is dropped */
+  n: number;
+  k: TriggerKind;
+  t: GunMs;
+}
+
+/** Trigger keys remembered per gun to drop QoS 1 redeliveries. */
+const SEEN_TRIGGERS = 64;
+
+export class SeatSensors {
+  readonly window = new AimWindow(64);
+  readonly clock: GunClock;
+  online = true;
+  /** calibration: null = raw yaw is already a table bearing */
+  track: OffsetTrack | null = null;
+  /** live target as last computed, and as last shown on the LED */
+  live: Seat | null = null;
+  shown: Seat | null = null;
+  lastLockAt: HubMs = Number.NEGATIVE_INFINITY;
+  private readonly seen: string[] = [];
+
+  constructor(
+    readonly seat: Seat,
+    clockWindowMs: number,
+  ) {
+    this.clock = new GunClock(clockWindowMs);
+  }
+
+  addAim(s: AimInput, hubRecv: HubMs): boolean {
+    if (!this.window.push(s.t, s.yaw, s.pitch, s.roll, s.still)) return false;
+    this.clock.observe(s.t, hubRecv);
+    return true;
+  }
+
+  /** False for a repeat of an event already taken. */
+  firstTime(e: TriggerInput): boolean {
+    const key = `${e.n}:${e.t}`;
+    if (this.seen.includes(key)) return false;
+    this.seen.push(key);
+    if (this.seen.length > SEEN_TRIGGERS) this.seen.shift();
+    return true;
+  }
+
+  /** The yaw offset to add at gun time t. */
+  offsetAt(t: GunMs): Deg {
+    return this.track === null ? 0 : offsetAt(this.track, t);
+  }
+
+  /** The newest sample's gun time, or null. */
+  get newestT(): GunMs | null {
+    return this.window.size > 0 ? this.window.t(0) : null;
+  }
+}

@@ -1,0 +1,143 @@
+// Shared test helpers: a hub on free ports in a temp folder, real MQTT clients, requests.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cmdTopic, type ResponseMsg } from "@cng/protocol";
+import type { IClientOptions, MqttClient } from "mqtt";
+import { connectMqtt } from "../../hub/src/bus/connect.js";
+import { type Hub, type HubOptions, startHub } from "../../hub/src/hub.js";
+
+export function tempDir(prefix = "cng-hub-"): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function testHub(opts: HubOptions = {}): Promise<Hub & { dataDir: string; stop: () => Promise<void> }> {
+  const t = opts.data ? null : tempDir();
+  const hub = await startHub({ mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: opts.data ?? t!.dir, ...opts });
+  return Object.assign(hub, {
+    dataDir: hub.config.data,
+    stop: async () => {
+      await hub.close();
+      t?.remove();
+    },
+  });
+}
+
+let clientN = 0;
+/** A client id that is a valid topic level. */
+export function clientId(prefix = "t"): string {
+  return `${prefix}${process.pid}x${++clientN}`;
+}
+
+export function connect(url: string, opts: IClientOptions = {}): Promise<MqttClient> {
+  return connectMqtt(url, { clientId: clientId(), reconnectPeriod: 0, connectTimeout: 3000, ...opts });
+}
+
+/** Connects and expects the broker to refuse: resolves with the error. */
+export async function connectRefused(url: string, opts: IClientOptions = {}): Promise<Error> {
+  try {
+    const c = await connect(url, opts);
+    c.end(true);
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error("the broker accepted a connection it should have refused");
+}
+
+/** Resolves with the next message on `filter` that passes `pick`. */
+export function nextMessage(
+  client: MqttClient,
+  filter: string,
+  pick: (payload: any, topic: string) => boolean = () => true,
+  timeoutMs = 5000,
+): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off("message", on);
+      reject(new Error(`no matching message on ${filter} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const on = (topic: string, payload: Buffer) => {
+      if (!matches(filter, topic) || payload.length === 0) return;
+      let v: unknown;
+      try {
+        v = JSON.parse(payload.toString());
+      } catch {
+        return;
+      }
+      if (!pick(v, topic)) return;
+      clearTimeout(timer);
+      client.off("message", on);
+      resolve(v);
+    };
+    client.on("message", on);
+    client.subscribe(filter, { qos: 1 });
+  });
+}
+
+function matches(filter: string, topic: string): boolean {
+  const f = filter.split("/");
+  const t = topic.split("/");
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === "#") return true;
+    if (f[i] !== "+" && f[i] !== t[i]) return false;
+  }
+  return f.length === t.length;
+}
+
+let reqN = 0;
+/** Sends a command request and waits for its response. */
+export async function request(
+  client: MqttClient,
+  table: string,
+  op: string,
+  a?: Record<string, unknown>,
+  auth?: string,
+  timeoutMs = 5000,
+): Promise<ResponseMsg> {
+  const id = `r${++reqN}`;
+  const cid = client.options.clientId!;
+  const res = nextMessage(client, cmdTopic(table, cid, "res"), (m) => m.id === id, timeoutMs);
+  await new Promise((r) => setTimeout(r, 20)); // let the subscription land
+  const msg: Record<string, unknown> = { v: 1, id, op };
+  if (auth !== undefined) msg.auth = auth;
+  if (a !== undefined) msg.a = a;
+  await client.publishAsync(cmdTopic(table, cid, "req"), JSON.stringify(msg), { qos: 1 });
+  return res;
+}
+
+/** Resolves once the client's connection is closed by the other side. */
+export function closed(client: MqttClient, timeoutMs = 3000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!client.connected) return resolve();
+    const t = setTimeout(() => reject(new Error("the connection stayed open")), timeoutMs);
+    client.once("close", () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
+
+export async function waitFor<T>(fn: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The QoS the broker grants a subscription: 0-2, or 128 when refused. */
+export async function granted(client: MqttClient, filter: string): Promise<number> {
+  try {
+    const g = await client.subscribeAsync(filter);
+    return g[0]!.qos;
+  } catch (e) {
+    const codes = (e as { packet?: { granted?: number[] } }).packet?.granted;
+    if (codes?.length) return codes[0]!;
+    throw e;
+  }
+}
