@@ -51,7 +51,10 @@ declare function require(name: "Wifi"): {
   connect(ssid: string, o: { password: string }, cb: (err: any) => void): void;
   on(ev: string, fn: (d: any) => void): void;
 };
-declare function require(name: "Storage"): { readJSON(name: string, noExceptions: boolean): any };
+declare function require(name: "Storage"): {
+  readJSON(name: string, noExceptions: boolean): any;
+  writeJSON(name: string, data: any): boolean;
+};
 declare function require(name: "neopixel"): { write(pin: Pin, d: number[]): void };
 declare var E: { reboot(): void };
 declare var process: { memory(): { free: number; total: number }; env: { VERSION?: string } };

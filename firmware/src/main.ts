@@ -21,7 +21,7 @@ import { now, onTime, toGun } from "./clock";
 import { type Cfg, loadCfg } from "./config";
 import { click, play, quiet } from "./feedback";
 import { mpu6050 } from "./mpu6050";
-import { mq, mqConnect, mqInit, pub, sub } from "./mqtt";
+import { mq, mqConnect, mqInit, mqPass, pub, sub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
 import { trigger } from "./trigger";
 import { wifi } from "./wifi";
@@ -97,7 +97,15 @@ function run(c: Cfg) {
     } else if (m.c === "info") info();
     else if (m.c === "still") imu.still();
     else if (m.c === "reboot") E.reboot();
-    else err("cmd", "unknown " + (m as any).c);
+    else if (m.c === "key") {
+      // pairing accepted: the hub's key replaces the flashed secret, kept across reboots
+      if (typeof m.k !== "string" || m.k.length < 16) return err("cmd", "key");
+      var st = require("Storage");
+      var j = st.readJSON("gun.json", true) || {};
+      j.secret = m.k;
+      st.writeJSON("gun.json", j);
+      mqPass(m.k);
+    } else err("cmd", "unknown " + (m as any).c);
   }
 
   mq.onup = function () {

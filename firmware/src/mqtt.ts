@@ -117,6 +117,13 @@ export function mqConnect(): void {
   });
 }
 
+/** A new password (the hub's pairing key): reconnect with it at once. */
+export function mqPass(p: string): void {
+  O.pass = p;
+  back = 1000;
+  if (S) drop("new key");
+}
+
 /** Forget the socket and try again after the backoff. */
 function drop(why: string): void {
   var s = S;

@@ -25,27 +25,26 @@ describe("firmware bundle as a gun", () => {
     return g;
   };
 
-  it("asks to pair, gets a key, and once it uses the key it is online with its info", async () => {
+  it("asks to pair, stores the key the hub sends, and is online with its info", async () => {
     const host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
     const asking = nextMessage(host, gunTopic(hub.table, "fw1", "status"), (m) => m.paired === false && m.info);
     const first = flash("factory-secret");
     expect((await asking).info).toMatchObject({ b: "esp32-mpu6050" });
 
-    // The key goes to the gun over its cmd topic. Until the firmware stores keys itself, the
-    // test takes it from the hub's command path and flashes it, as `cng flash` would.
-    let key = "";
-    const send = hub.guns.command.bind(hub.guns);
-    hub.guns.command = async (gun, body) => {
-      if (body.c === "key") key = body.k;
-      return send(gun, body);
-    };
-    expect(await request(host, hub.table, "pair.accept", { gun: "fw1", seat: 3 }, hub.pin)).toMatchObject({ ok: true });
-    expect(key).not.toBe("");
-    first.stop();
-
+    // The hub sends the gun its own key; the firmware stores it in gun.json and reconnects with it.
     const live = nextMessage(host, gunTopic(hub.table, "fw1", "status"), (m) => m.paired && m.on && m.info);
-    flash(key);
+    expect(await request(host, hub.table, "pair.accept", { gun: "fw1", seat: 3 }, hub.pin)).toMatchObject({ ok: true });
     expect(await live).toMatchObject({ seat: 3, why: "connect", info: { b: "esp32-mpu6050" } });
+    const stored = JSON.parse(first.storage.get("gun.json")!) as { secret: string };
+    expect(stored.secret).not.toBe("factory-secret");
+    expect(stored.secret.length).toBeGreaterThanOrEqual(16);
+    expect(first.errors).toEqual([]);
+
+    // after a reboot the stored key still lets it in, and the flashed secret no longer does
+    first.stop();
+    const again = nextMessage(host, gunTopic(hub.table, "fw1", "status"), (m) => m.paired && m.on);
+    flash(stored.secret);
+    await again;
     // and its aim stream reaches subscribers
     const aim = await nextMessage(host, gunTopic(hub.table, "fw1", "aim"));
     expect(Math.abs(aim.p - 10)).toBeLessThan(2);

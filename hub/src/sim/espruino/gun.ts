@@ -231,6 +231,10 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
       storage.set(n, String(d));
       return true;
     },
+    writeJSON: (n: string, d: unknown) => {
+      storage.set(n, JSON.stringify(d));
+      return true;
+    },
     erase: (n: string) => storage.delete(n),
     list: () => [...storage.keys()],
   };
