@@ -2,6 +2,7 @@
 // The benchmark, the random-game tests and the simulator's bots use it.
 import { nthOwed, optionalReveals, owedCount } from "./pending.js";
 import type { Rng } from "./rng.js";
+import { hasGun2 } from "./round.js";
 import { BULLETS, type Decision, type LootCard, type Owed, type Seat, type State } from "./types.js";
 
 export interface BotStyle {
@@ -138,7 +139,7 @@ function simultaneous(state: State, rng: Rng, style: BotStyle): Decision {
       if (p.revealed && p.power === "the-kid") continue;
       if (state.aim[seat] === -2 && k-- === 0)
         return { type: "aim", seat, target: rng.chance(style.aimNobody) ? null : randomTarget(state, seat, rng) };
-      if (state.card2[seat] !== null && state.aim2[seat] === -2 && k-- === 0)
+      if (p.gun2 !== null && hasGun2(p) && state.aim2[seat] === -2 && k-- === 0)
         return {
           type: "aim",
           seat,

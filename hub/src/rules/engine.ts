@@ -106,7 +106,7 @@ function aim(state: State, seat: Seat, who: string, p: Player, target: Seat | nu
   } else if (step !== "kid-aim" || !isKid(p)) {
     return fail("wrong-step", seat, `${who} cannot aim now (step ${step})`);
   }
-  if (gun2 && state.card2[seat] === null) return fail("not-allowed", seat, `${who} has no second gun in play`);
+  if (gun2 && !hasGun2(p)) return fail("not-allowed", seat, `${who} has no second gun in play`);
   if (target !== null) {
     if (!isSeat(state, target)) return fail("bad-target", seat, `${who} aims at no seat ${JSON.stringify(target)}`);
     if (target === seat) return fail("self-aim", seat, `${who} cannot aim at themselves`);
@@ -156,9 +156,9 @@ function reveal(state: State, seat: Seat, who: string, p: Player, power: string)
       return fail("wrong-step", seat, `${who} can reveal the-insane only at a round start, before lying down`);
   } else if (power === "the-kid") {
     if (step === "aim") {
-      if (state.aim[seat] !== -2)
+      if (state.aim[seat] !== -2 || state.aim2[seat] !== -2)
         return fail("already-decided", seat, `${who} already aimed; the Kid reveals before aiming`);
-      owedDrop = 1 + (state.card2[seat] !== null ? 1 : 0);
+      owedDrop = 1 + (hasGun2(p) ? 1 : 0);
     } else if (step !== "bullet") {
       return fail("wrong-step", seat, `${who} can reveal the-kid only before aiming`);
     }

@@ -28,7 +28,7 @@ export function owedDecisions(state: State): Owed[] {
         const p = players[seat]!;
         if (!p.alive || isKid(p) !== kid) continue;
         if (state.aim[seat] === -2) out.push({ seat, decision: "aim" });
-        if (state.card2[seat] !== null && state.aim2[seat] === -2) out.push({ seat, decision: "aim", gun: 2 });
+        if (hasGun2(p) && state.aim2[seat] === -2) out.push({ seat, decision: "aim", gun: 2 });
       }
       return out;
     }
@@ -92,7 +92,7 @@ export function nthOwed(state: State, k: number): Owed | null {
       } else {
         if (p.revealed && p.power === "the-kid") continue;
         if (state.aim[seat] === -2 && k-- === 0) return { seat, decision: "aim" };
-        if (state.card2[seat] !== null && state.aim2[seat] === -2 && k-- === 0)
+        if (p.gun2 !== null && hasGun2(p) && state.aim2[seat] === -2 && k-- === 0)
           return { seat, decision: "aim", gun: 2 };
       }
     }

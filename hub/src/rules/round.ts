@@ -137,14 +137,10 @@ function enter(s: State, step: Step): number {
       for (const p of players) if (p.alive && !isCunning(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
       return owed;
     case "aim":
-      players.forEach((p, seat) => {
-        if (p.alive && !isKid(p)) owed += 1 + (s.card2[seat] !== null ? 1 : 0);
-      });
+      for (const p of players) if (p.alive && !isKid(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
       return owed;
     case "kid-aim":
-      players.forEach((p, seat) => {
-        if (isKid(p)) owed += 1 + (s.card2[seat] !== null ? 1 : 0);
-      });
+      for (const p of players) if (isKid(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
       return owed;
     case "cunning-bullet":
       for (const p of players) if (isCunning(p)) owed += 1 + (hasGun2(p) ? 1 : 0);

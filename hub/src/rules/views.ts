@@ -116,7 +116,7 @@ export function publicView(state: State): PublicView {
     const a = state.aim[seat] ?? -2;
     if (aimsShown && a !== -2) v.aim = a >= 0 ? a : null;
     const a2 = state.aim2[seat] ?? -2;
-    if (aimsShown && a2 !== -2 && state.card2[seat] !== null) v.aim2 = a2 >= 0 ? a2 : null;
+    if (aimsShown && a2 !== -2) v.aim2 = a2 >= 0 ? a2 : null;
     const c = state.courage[seat] ?? -1;
     if (courageShown && c !== -1) v.lyingDown = c === 1;
     return v;
