@@ -15,8 +15,13 @@ const fwDir = join(root, "firmware");
 const entry = join(fwDir, "dist", "tsc", "main.js");
 const boardsDir = join(root, "hardware", "boards");
 
-/** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`) in the baked profile. */
-const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d)$/;
+/** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`, `USB`) in the baked profile. */
+const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d|USB)$/;
+
+/** The links a board's bundle carries (profile `links`, default WiFi only). */
+export function linksOf(b) {
+  return b.links ?? ["wifi"];
+}
 
 function fail(msg) {
   process.stderr.write(`build:firmware: ${msg}\n`);
@@ -26,6 +31,8 @@ function fail(msg) {
 /** The profile as JS source, keeping only what the firmware reads. */
 export function boardSource(b) {
   const keep = { name: b.name, imu: b.imu, trig: b.trig, led: b.led, bz: b.bz, bat: b.bat };
+  // the USB serial device, for the serial link: Serial1 on the ESP chips, USB on boards that have it
+  if (linksOf(b).includes("serial")) keep.con = /^ESP/.test(b.chip) ? "Serial1" : "USB";
   const lit = (v) => {
     if (typeof v === "string") return PIN.test(v) ? v : JSON.stringify(v);
     if (Array.isArray(v)) return `[${v.map(lit).join(",")}]`;
@@ -51,6 +58,9 @@ export function loadBoards() {
       if (!["neopixel", "rgb"].includes(b.led?.kind)) fail(`${f}: led.kind must be neopixel or rgb`);
       if (!b.trig?.pin || !b.bz?.pin) fail(`${f}: trig.pin and bz.pin are required`);
       if (!(b.budget?.bytes > 0)) fail(`${f}: budget.bytes is required`);
+      const links = linksOf(b);
+      if (!Array.isArray(links) || !links.includes("wifi") || links.some((l) => !["wifi", "serial"].includes(l)))
+        fail(`${f}: links must be ["wifi"] or ["wifi", "serial"]`);
       return b;
     });
 }
@@ -94,7 +104,7 @@ async function main() {
         hoist_funs: false,
         // inlining a function with arguments leaves `var`s after a `return`: Espruino does not hoist them
         inline: 1,
-        global_defs: { IMU_KIND: b.imu.kind, LED_KIND: b.led.kind },
+        global_defs: { IMU_KIND: b.imu.kind, LED_KIND: b.led.kind, LINK_SERIAL: linksOf(b).includes("serial") },
       },
       mangle: true,
       format: { ecma: 5, ascii_only: true },
@@ -104,8 +114,13 @@ async function main() {
     const dir = join(fwDir, "dist", b.name);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "gun.js"), code);
-    sizes[b.name] = { bytes: Buffer.byteLength(code), budget: b.budget.bytes, jsvars: b.budget.jsvars };
-    console.log(`firmware: ${b.name} ${Buffer.byteLength(code)} / ${b.budget.bytes} bytes`);
+    sizes[b.name] = {
+      bytes: Buffer.byteLength(code),
+      budget: b.budget.bytes,
+      jsvars: b.budget.jsvars,
+      links: linksOf(b),
+    };
+    console.log(`firmware: ${b.name} ${Buffer.byteLength(code)} / ${b.budget.bytes} bytes, ${linksOf(b).join(" + ")}`);
   }
   await bundle.close();
   writeFileSync(join(fwDir, "dist", "sizes.json"), `${JSON.stringify({ version, boards: sizes }, null, 2)}\n`);

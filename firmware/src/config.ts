@@ -6,6 +6,8 @@ export interface Cfg {
   secret: string;
   table: string;
   hub: { host: string; port: number };
+  /** on the USB serial link (hardware/SERIAL.md) instead of WiFi + MQTT */
+  ser: boolean;
   wifi?: { ssid: string; pass: string };
   /** aim rate, Hz */
   hz: number;
@@ -31,13 +33,18 @@ export function loadCfg(): Cfg | string {
   if (typeof c !== "object") return bad("not a JSON object");
   if (!isName(c.id)) return bad("id must be a-z 0-9 _ -");
   if (typeof c.secret !== "string" || !c.secret) return bad("secret missing");
-  var h = c.hub;
-  if (!h || typeof h.host !== "string" || !h.host) return bad("hub.host missing");
+  var h = c.hub || {};
+  var w = c.wifi;
+  var l = c.link;
+  // serial when asked, or with neither WiFi nor a hub to reach
+  var ser = LINK_SERIAL && (l === "serial" || (l === undefined && !w && !h.host));
+  if (l !== undefined && l !== "wifi" && !ser)
+    return bad(LINK_SERIAL ? "link must be wifi or serial" : "link must be wifi (this board has no serial)");
+  if (!ser && (typeof h.host !== "string" || !h.host)) return bad("hub.host missing");
   var port = h.port === undefined ? 1883 : h.port;
   if (typeof port !== "number" || port < 1 || port > 65535) return bad("hub.port invalid");
   var t = c.table === undefined ? "main" : c.table;
   if (!isName(t)) return bad("table invalid");
-  var w = c.wifi;
   if (w !== undefined && (typeof w.ssid !== "string" || typeof w.pass !== "string"))
     return bad("wifi needs ssid, pass");
   var hz = c.hz === undefined ? 25 : c.hz;
@@ -49,6 +56,7 @@ export function loadCfg(): Cfg | string {
     secret: c.secret,
     table: t,
     hub: { host: h.host, port: port },
+    ser: ser,
     wifi: w,
     hz: hz,
     ka: ka,

@@ -20,6 +20,9 @@ interface EspI2C {
 interface EspSerial {
   setup(baud: number, o?: { rx?: Pin; tx?: Pin }): void;
   on(ev: "data", fn: (d: string) => void): void;
+  write(d: string): void;
+  /** the console (REPL) on this device; `true`: keep it here even when USB connects */
+  setConsole(force?: boolean): void;
 }
 
 interface EspSocket {
@@ -31,6 +34,8 @@ interface EspSocket {
 }
 
 declare var I2C1: EspI2C;
+/** A serial device looped back on itself: somewhere to park the console. */
+declare var LoopbackA: EspSerial;
 declare function getTime(): number;
 declare function setWatch(
   fn: (e: WatchEvent) => void,
@@ -68,9 +73,13 @@ declare var BOARD: {
   led: { kind: string; pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
   bz: { pin: Pin; soft?: boolean };
   bat?: { pin: Pin; mul: number };
+  /** the USB serial device (`Serial1` on ESP32/ESP8266, `USB` elsewhere), only with the serial link */
+  con?: EspSerial;
 };
 /** Firmware version, baked in by the build. */
 declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
 declare var IMU_KIND: string;
 declare var LED_KIND: string;
+/** The board's profile lists the "serial" link: the bundle carries serial.ts (hardware/SERIAL.md). */
+declare var LINK_SERIAL: boolean;

@@ -1,4 +1,4 @@
-// The gun: config → IMU, trigger, feedback, WiFi, MQTT; aim stream, trigger events, cues, commands.
+// The gun: config → IMU, trigger, feedback, WiFi + MQTT or the USB serial link; aim stream, trigger events, cues, commands.
 // Starts itself when loaded (from .bootcde at boot). Nothing from the network may stop it:
 // bad input is reported on `err` and ignored.
 import {
@@ -23,6 +23,7 @@ import { click, play, quiet } from "./feedback";
 import { mpu6050 } from "./mpu6050";
 import { mq, mqConnect, mqInit, mqPass, pub, sub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
+import { slKey, slPub, slStart } from "./serial";
 import { trigger } from "./trigger";
 import { wifi } from "./wifi";
 
@@ -39,21 +40,25 @@ function run(c: Cfg) {
   var tAim = tp("aim");
   var tCue = tp("cue");
   var tCmd = tp("cmd");
-  mqInit({
-    host: c.hub.host,
-    port: c.hub.port,
-    id: c.table + "-" + c.id,
-    user: c.id,
-    pass: c.secret,
-    wt: tp("will"),
-    wm: encWill(),
-    ka: c.ka,
-  });
+  // the link: USB serial lines (boards built with it) or MQTT over WiFi; same payloads either way
+  var ser = LINK_SERIAL && c.ser;
+  var send: (t: string, m: string, q: number, r: boolean) => void = ser ? slPub : pub;
+  if (!ser)
+    mqInit({
+      host: c.hub.host,
+      port: c.hub.port,
+      id: c.table + "-" + c.id,
+      user: c.id,
+      pass: c.secret,
+      wt: tp("will"),
+      wm: encWill(),
+      ka: c.ka,
+    });
   var imu: Imu = IMU_KIND === "bno085" ? bno085() : mpu6050(BOARD.imu.hz || 50);
 
   function err(e: string, m: string) {
     console.log("CNG " + e + ": " + m);
-    pub(tp("err"), encErr(e, m), 1, false);
+    send(tp("err"), encErr(e, m), 1, false);
   }
   function bat(): number | undefined {
     var b = BOARD.bat;
@@ -63,7 +68,7 @@ function run(c: Cfg) {
   }
   function info() {
     var m = process.memory();
-    pub(
+    send(
       tp("info"),
       encInfo(FW, BOARD.name, IMU_KIND as ImuKind, bat(), m.free, Math.floor(now() / 1000), hz, undefined),
       1,
@@ -71,12 +76,12 @@ function run(c: Cfg) {
     );
   }
   function sync() {
-    pub(tp("sync"), encSync(now()), 0, false);
+    send(tp("sync"), encSync(now()), 0, false);
   }
   function aim() {
     if (!mq.up) return;
     imu.get(o);
-    pub(tAim, encAim(o.t, o.y, o.p, o.r, !!o.s), 0, false);
+    send(tAim, encAim(o.t, o.y, o.p, o.r, !!o.s), 0, false);
   }
   function rate(h: number) {
     hz = h;
@@ -88,6 +93,8 @@ function run(c: Cfg) {
     play(m.l, m.b, m.rp || 1, m.at === undefined ? now() : toGun(m.at));
   }
   function cmd(m: CommandMsg) {
+    var st: any;
+    var j: any;
     if (m.c === "rate") {
       if (typeof m.hz !== "number" || !(m.hz >= 1)) return err("cmd", "rate hz");
       rate(Math.min(50, m.hz));
@@ -100,16 +107,17 @@ function run(c: Cfg) {
     else if (m.c === "key") {
       // pairing accepted: the hub's key replaces the flashed secret, kept across reboots
       if (typeof m.k !== "string" || m.k.length < 16) return err("cmd", "key");
-      var st = require("Storage");
-      var j = st.readJSON("gun.json", true) || {};
+      st = require("Storage");
+      j = st.readJSON("gun.json", true) || {};
       j.secret = m.k;
       st.writeJSON("gun.json", j);
-      mqPass(m.k);
+      if (ser) slKey(m.k);
+      else mqPass(m.k);
     } else err("cmd", "unknown " + (m as any).c);
   }
 
   mq.onup = function () {
-    sub([tCue, tCmd]);
+    if (!ser) sub([tCue, tCmd]);
     info();
     sync();
     ticks = 0;
@@ -129,7 +137,7 @@ function run(c: Cfg) {
   };
   trigger(function (k: TriggerKind, t: number, d: number) {
     if (k === "p" && c.click) click();
-    pub(tp("trig"), encTrig(++seq, k, t, d), 1, false);
+    send(tp("trig"), encTrig(++seq, k, t, d), 1, false);
   });
   var ie = imu.start();
   // the clock probes: five quick ones after connecting, then one every 30 s; info every minute
@@ -140,9 +148,11 @@ function run(c: Cfg) {
     if (ticks % 60 === 0) info();
   }, 1000);
   rate(hz);
-  wifi(c.wifi, function () {
-    mqConnect();
-  });
+  if (ser) slStart(c.id, c.secret, tCue.substr(0, tCue.length - 3));
+  else
+    wifi(c.wifi, function () {
+      mqConnect();
+    });
   // connected to nothing yet; the IMU error goes out once the hub is there
   var onup = mq.onup;
   if (ie) {
@@ -163,7 +173,7 @@ function start() {
     play(undefined, [300, 400], 1, now());
     return;
   }
-  console.log("CNG gun " + c.id + " fw " + FW + " on " + BOARD.name);
+  console.log("CNG gun " + c.id + " fw " + FW + " on " + BOARD.name + (LINK_SERIAL && c.ser ? " on USB serial" : ""));
   run(c);
 }
 

@@ -26,6 +26,8 @@ const SHAPE = {
   summary: [true, "string"],
   chip: [true, ["ESP32", "ESP8266"]],
   baud: [true, "number"],
+  // the links the firmware bundle carries (firmware/build/build.mjs): "wifi", and "serial" (hardware/SERIAL.md)
+  links: [false, "links"],
   imu: [
     true,
     {
@@ -75,6 +77,9 @@ function checkShape(obj, shape, where, file) {
     }
     if (Array.isArray(rule)) {
       if (!rule.includes(v)) fail(`${at} is ${JSON.stringify(v)}, expected one of ${rule.join(", ")}`);
+    } else if (rule === "links") {
+      if (!Array.isArray(v) || !v.length || v.some((l) => l !== "wifi" && l !== "serial"))
+        fail(`${at} is ${JSON.stringify(v)}, expected a list of "wifi", "serial"`);
     } else if (rule === "pin") {
       if (typeof v !== "string" || !/^(D\d{1,2}|A0)$/.test(v))
         fail(`${at} is ${JSON.stringify(v)}, expected a pin like D14 or A0`);

@@ -12,13 +12,18 @@ import { CommandServer } from "./commands/server.js";
 import { type HubConfig, resolveConfig } from "./config.js";
 import { GunRegistry } from "./guns/registry.js";
 import { type BrokerMode, GunService } from "./guns/service.js";
+import { GunStreams } from "./guns/streams.js";
 import { type Logger, silentLogger } from "./log.js";
+import { PlayService } from "./play/play.js";
+import type { TimingPreset } from "./play/setup.js";
+import { CalibrationStore } from "./store/calibrations.js";
 import { dbPath, openDb } from "./store/db.js";
 import type { GameEngine } from "./store/engine.js";
 import { GameLog } from "./store/game-log.js";
 import { GameSession } from "./store/game-session.js";
 import { rulesEngine } from "./store/rules-engine.js";
 import { SecretStore } from "./store/secrets.js";
+import { TableLog } from "./store/table-log.js";
 import { startWeb, type WebServer } from "./web/server.js";
 
 export interface HubOptions extends Partial<HubConfig> {
@@ -26,6 +31,8 @@ export interface HubOptions extends Partial<HubConfig> {
   log?: Logger;
   /** default: the rules engine in hub/src/rules */
   engine?: GameEngine;
+  /** the table's timing when game.new's `table` names none (default: "default") */
+  timing?: TimingPreset;
 }
 
 export interface Hub {
@@ -40,7 +47,11 @@ export interface Hub {
   readonly urls: { dashboard: string; mqtt: string; ws: string | null };
   readonly topicRoot: string;
   readonly guns: GunService;
+  /** paired guns' aim and trigger streams, decoded; set its consumers to take them */
+  readonly streams: GunStreams;
   readonly game: GameHost;
+  /** the real-time table, when the game has one */
+  readonly play: PlayService;
   close(): Promise<void>;
 }
 
@@ -49,7 +60,7 @@ function localHost(bind: string): string {
 }
 
 export async function startHub(options: HubOptions = {}): Promise<Hub> {
-  const { log: givenLog, engine: givenEngine, ...settings } = options;
+  const { log: givenLog, engine: givenEngine, timing, ...settings } = options;
   const config = resolveConfig(settings);
   const log = givenLog ?? silentLogger();
   const engine = givenEngine ?? (rulesEngine as GameEngine);
@@ -138,18 +149,30 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       clock,
     );
     await guns.start();
+    const streams = new GunStreams(bus, config.table, registry, guns, clock);
+    await streams.start();
 
     const session = new GameSession(new GameLog(db), engine, clock);
     const game = new GameHost(session, bus, config.table, log.child({ part: "game" }));
     const resumed = session.resume();
-    if (resumed) {
-      log.info({ game: resumed.id, decisions: resumed.decisions }, "resumed the game from its log");
-      await game.publish(resumed);
-    }
+    if (resumed) log.info({ game: resumed.id, decisions: resumed.decisions }, "resumed the game from its log");
+    const play = new PlayService({
+      bus,
+      table: config.table,
+      guns,
+      game,
+      tableLog: new TableLog(db),
+      calibrations: new CalibrationStore(db),
+      log: log.child({ part: "table" }),
+      defaultTiming: timing ?? "default",
+    });
+    cleanups.push(() => play.close());
+    if (resumed) await game.publish(resumed);
+    await play.start();
 
     const commands = new CommandServer(
       bus,
-      { table: config.table, guns, secrets, game },
+      { table: config.table, guns, secrets, game, play },
       new RequestAuth(secrets, () => pin, clock),
       log.child({ part: "commands" }),
     );
@@ -172,7 +195,9 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       },
       topicRoot: tableRoot(config.table),
       guns,
+      streams,
       game,
+      play,
       close: cleanup,
     };
     return hub;

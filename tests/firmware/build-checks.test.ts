@@ -16,6 +16,15 @@ describe.each(boardNames())("flashed bundle %s", (board) => {
     for (const m of ["net", "Wifi", "Storage"]) expect(code).toContain(`require("${m}")`);
     expect(code.includes('require("neopixel")')).toBe(loadBoard(board).led.kind === "neopixel");
   });
+  it("carries the serial link only where the profile lists it (the ESP8266 is WiFi-only, to stay in budget)", () => {
+    const links = loadBoard(board).links ?? ["wifi"];
+    expect(links).toContain("wifi");
+    const serial = links.includes("serial");
+    for (const mark of ["LoopbackA", '"hello"', "setConsole"]) expect(code.includes(mark), mark).toBe(serial);
+    if (board.startsWith("esp8266")) expect(serial).toBe(false);
+    else expect(serial).toBe(true);
+    expect(Buffer.byteLength(code)).toBeLessThanOrEqual(loadBoard(board).budget.bytes);
+  });
   it("is listed in sizes.json with its real size", () => {
     const sizes = JSON.parse(readFileSync(`${projectRoot}firmware/dist/sizes.json`, "utf8"));
     expect(sizes.boards[board].bytes).toBe(Buffer.byteLength(code));

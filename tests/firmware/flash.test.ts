@@ -48,3 +48,14 @@ it("refuses a bad config before touching the port", () => {
   expect(() => planFlash("esp32-mpu6050", { ...config, id: "Bad Id" })).toThrow(/--id/);
   expect(() => planFlash("nope", config)).toThrow(/unknown board "nope"/);
 });
+
+it("flashes a gun for the serial link without a hub address, only where the firmware has that link", async () => {
+  const serial = { id: "g2", secret: "s3cret", table: "main", link: "serial" as const };
+  expect(() => planFlash("esp32-mpu6050", { ...serial, link: undefined })).toThrow(/--hub is required/);
+  expect(() => planFlash("esp8266-mpu6050", serial)).toThrow(/no serial link/);
+  const board = fakeEspruino("/dev/ttyFAKE2");
+  await flash(planFlash("esp32-mpu6050", serial), { path: "/dev/ttyFAKE2", binding: board.binding });
+  expect(JSON.parse(board.storage.get("gun.json") ?? "")).toEqual(serial);
+  // a gun already on its serial link is asked for the console first
+  expect(board.lines.some((l) => l.startsWith("repl "))).toBe(true);
+});

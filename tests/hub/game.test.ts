@@ -27,11 +27,11 @@ describe("game commands", () => {
   });
 
   it("plays decisions; views are published; seats decide only for themselves; bad ones change nothing", async () => {
-    const statePublished = nextMessage(host, tableTopic(hub.table, "state"), (m) => m.decisions === 0);
+    const statePublished = nextMessage(host, tableTopic(hub.table, "state"), (m) => m.decisions === 0 && m.id !== null);
     const started = await request(host, hub.table, "game.new", SETUP, hub.pin);
     expect(started.ok).toBe(true);
     const expected = setup(SETUP as any);
-    expect((await statePublished).view).toEqual(publicView(expected));
+    expect((await statePublished).game).toEqual(publicView(expected));
 
     const tok = ((await request(host, hub.table, "seat.token", { seat: 1 }, hub.pin)).r as any).token;
     const seat1 = await connect(hub.urls.mqtt, { username: "seat-1", password: tok });

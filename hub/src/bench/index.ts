@@ -31,4 +31,15 @@ export const benches: { name: string; summary: string; load: () => Promise<Bench
     summary: "firmware bundle bytes vs budget per board, IMU filter cost per sample in the virtual board",
     load: async () => (await import("./firmware.js")).firmwareBench,
   },
+  {
+    name: "latency",
+    summary:
+      "trigger → cue round trip with 8 and 100 guns streaming aim at 50 Hz, hub vs bare broker (aedes, mosquitto)",
+    load: async () => (await import("./latency.js")).latencyBench,
+  },
+  {
+    name: "aim",
+    summary: "highest aim rate ingested with no loss and p99 ≤ 10 ms, hub vs bare broker (aedes, mosquitto)",
+    load: async () => (await import("./aim.js")).aimBench,
+  },
 ];

@@ -55,6 +55,11 @@ export function guardedStream(socket: Duplex, maxPacket: number, onTooLarge: () 
     write(chunk, _enc, cb) {
       socket.write(chunk, cb);
     },
+    // The broker corks the stream while it writes a packet's parts (and every packet of a tick):
+    // hand them to the socket as one write, not one system call (and, with Nagle off, one TCP segment) each.
+    writev(chunks, cb) {
+      socket.write(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk)), cb);
+    },
     final(cb) {
       socket.end();
       cb();

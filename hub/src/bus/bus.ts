@@ -16,8 +16,11 @@ export interface BusOptions {
 
 /** MQTT topic filter match (`+` one level, `#` the rest). */
 export function topicMatches(filter: string, topic: string): boolean {
-  const f = filter.split("/");
-  const t = topic.split("/");
+  return levelsMatch(filter.split("/"), topic.split("/"));
+}
+
+/** The same on topics already split into levels (the bus splits each message's topic once). */
+function levelsMatch(f: readonly string[], t: readonly string[]): boolean {
   for (let i = 0; i < f.length; i++) {
     if (f[i] === "#") return true;
     if (i >= t.length) return false;
@@ -27,7 +30,7 @@ export function topicMatches(filter: string, topic: string): boolean {
 }
 
 export class Bus {
-  private readonly routes: { filter: string; handler: Handler }[] = [];
+  private readonly routes: { filter: string; levels: string[]; handler: Handler }[] = [];
 
   private constructor(
     readonly client: MqttClient,
@@ -53,8 +56,9 @@ export class Bus {
   }
 
   private dispatch(topic: string, payload: Buffer): void {
+    const levels = topic.split("/");
     for (const r of this.routes) {
-      if (!topicMatches(r.filter, topic)) continue;
+      if (!levelsMatch(r.levels, levels)) continue;
       try {
         r.handler(topic, payload);
       } catch (e) {
@@ -64,7 +68,7 @@ export class Bus {
   }
 
   async subscribe(filter: string, handler: Handler, qos: QoS = 1): Promise<void> {
-    this.routes.push({ filter, handler });
+    this.routes.push({ filter, levels: filter.split("/"), handler });
     await this.client.subscribeAsync(filter, { qos });
   }
 

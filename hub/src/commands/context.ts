@@ -1,5 +1,6 @@
 // What op handlers may reach.
 import type { GunService } from "../guns/service.js";
+import type { PlayService } from "../play/play.js";
 import type { SecretStore } from "../store/secrets.js";
 import type { GameHost } from "./game-host.js";
 
@@ -8,4 +9,5 @@ export interface OpContext {
   guns: GunService;
   secrets: SecretStore;
   game: GameHost;
+  play: PlayService;
 }

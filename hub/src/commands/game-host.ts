@@ -1,11 +1,22 @@
-// The current game on the bus: after every change, the public view (retained on table/state),
-// each seat's private view (retained on player/<n>/view) and the new events (table/events).
+// The current game on the bus: after every change, `table/state` (retained: the game's public view, plus
+// what the table adds: its status, the seats, calibration), each seat's private view (retained on
+// player/<n>/view) and the new public events (table/events).
 import { playerTopic, tableTopic } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import type { DecideResult, Game, GameSession } from "../store/game-session.js";
 
+/** What the table adds to `table/state` (see the commands README, "Table topics"). */
+export interface StateExtra {
+  table: unknown;
+  seats: unknown[];
+  calibration: unknown[];
+}
+
 export class GameHost<S = unknown> {
+  /** set by the play service; a game without a table adds nothing */
+  extra: () => StateExtra = () => ({ table: null, seats: [], calibration: [] });
+
   constructor(
     readonly session: GameSession<S>,
     private readonly bus: Bus,
@@ -17,26 +28,48 @@ export class GameHost<S = unknown> {
     return this.session.engine;
   }
 
+  /** The `table/state` payload now. */
+  state(): Record<string, unknown> {
+    const g = this.session.game;
+    return {
+      v: 1,
+      id: g?.id ?? null,
+      decisions: g?.decisions ?? 0,
+      game: g ? this.engine.publicView(g.state) : null,
+      ...this.extra(),
+    };
+  }
+
+  async publishState(): Promise<void> {
+    try {
+      await this.bus.publish(tableTopic(this.table, "state"), this.state(), { retain: true });
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, "could not publish the table state");
+    }
+  }
+
   async publish(game: Game<S>, events: readonly unknown[] = []): Promise<void> {
     const e = this.session.engine;
     try {
-      await this.bus.publish(
-        tableTopic(this.table, "state"),
-        { v: 1, game: game.id, decisions: game.decisions, view: e.publicView(game.state) },
-        { retain: true },
-      );
       const seats = e.seats(game.state);
+      const pub = events.filter((ev) => e.eventAudience(ev) === null);
+      const views = [];
       for (let s = 0; s < seats; s++) {
-        await this.bus.publish(
-          playerTopic(this.table, s, "view"),
-          { v: 1, game: game.id, seat: s, view: e.playerView(game.state, s) },
-          { retain: true },
+        views.push(
+          this.bus.publish(
+            playerTopic(this.table, s, "view"),
+            { v: 1, game: game.id, seat: s, view: e.playerView(game.state, s) },
+            { retain: true },
+          ),
         );
       }
-      const pub = events.filter((ev) => e.eventAudience(ev) === null);
       if (pub.length) {
-        await this.bus.publish(tableTopic(this.table, "events"), { v: 1, game: game.id, events: pub }, { qos: 1 });
+        views.push(
+          this.bus.publish(tableTopic(this.table, "events"), { v: 1, game: game.id, events: pub }, { qos: 1 }),
+        );
       }
+      views.push(this.publishState());
+      await Promise.all(views);
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, "could not publish the game");
     }
@@ -44,10 +77,7 @@ export class GameHost<S = unknown> {
 
   async start(setup: unknown) {
     const r = this.session.start(setup);
-    if (r.ok) {
-      this.log.info({ game: r.game.id }, "new game");
-      await this.publish(r.game);
-    }
+    if (r.ok) this.log.info({ game: r.game.id }, "new game");
     return r;
   }
 

@@ -64,8 +64,12 @@ export class EspruinoConsole {
     }
   }
 
-  /** Clear a half-typed line and turn echo off. */
+  /** Get the console back from a gun on its serial link, clear a half-typed line and turn echo off. */
   async hello(): Promise<{ version: string; board: string }> {
+    // a serial-link gun (hardware/SERIAL.md) hands the console back on this line; a console just
+    // prints a syntax error, which the Ctrl-C and the next call clear
+    await this.send('\nrepl {"v":1}\n');
+    await new Promise((r) => setTimeout(r, 100));
     await this.send("\x03");
     await new Promise((r) => setTimeout(r, 50));
     return this.call("echo(0)", "{version:process.env.VERSION,board:process.env.BOARD}");

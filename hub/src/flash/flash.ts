@@ -17,7 +17,10 @@ export interface GunConfig {
   id: string;
   secret: string;
   table?: string;
-  hub: { host: string; port?: number };
+  /** "serial": the gun talks over its USB cable through the hub's bridge (hardware/SERIAL.md) */
+  link?: "wifi" | "serial";
+  /** the broker; not needed on the serial link */
+  hub?: { host: string; port?: number };
   wifi?: { ssid: string; pass: string };
   hz?: number;
   ka?: number;
@@ -47,8 +50,9 @@ export function checkConfig(c: GunConfig): void {
   };
   if (!isName(c.id)) bad("--id must be 1-32 of a-z 0-9 _ - (starting with a letter or digit)");
   if (!c.secret) bad("a secret is required");
-  if (!c.hub?.host) bad("--hub is required");
-  if (c.hub.port !== undefined && !(c.hub.port >= 1 && c.hub.port <= 65535)) bad("--hub-port must be 1-65535");
+  if (c.link !== undefined && c.link !== "wifi" && c.link !== "serial") bad("--link must be wifi or serial");
+  if (c.link !== "serial" && !c.hub?.host) bad("--hub is required (or --link serial for a gun on a USB cable)");
+  if (c.hub?.port !== undefined && !(c.hub.port >= 1 && c.hub.port <= 65535)) bad("--hub-port must be 1-65535");
   if (c.table !== undefined && !isName(c.table)) bad("--table must be a-z 0-9 _ -");
   if (c.hz !== undefined && !(c.hz >= 1 && c.hz <= 50)) bad("--hz must be 1-50");
   if (c.wifi && !c.wifi.ssid) bad("--wifi needs an SSID");
@@ -57,6 +61,9 @@ export function checkConfig(c: GunConfig): void {
 export function planFlash(boardName: string, config: GunConfig, bundlePath?: string): FlashPlan {
   checkConfig(config);
   const board = loadBoard(boardName);
+  if (config.link === "serial" && !(board.links ?? ["wifi"]).includes("serial")) {
+    throw new FlashError("config", `--link serial: the ${board.name} firmware has no serial link (WiFi only)`);
+  }
   const path = bundlePath ?? bundlePathFor(board.name);
   let bundle: string;
   try {

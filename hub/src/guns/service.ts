@@ -1,6 +1,7 @@
 // Guns on the bus: presence and info in, retained status and commands out, pairing.
 import {
   type CommandMsg,
+  type CueMsg,
   decodeGunError,
   decodeInfo,
   decodeWill,
@@ -18,6 +19,9 @@ import { payloadVersion, versionWarning } from "./warnings.js";
 
 export type BrokerMode = "embedded" | "external";
 
+/** A cue the hub sends, minus the version and sequence number it adds. */
+export type CueBody = Omit<CueMsg, "n" | "v">;
+
 /** Commands the hub sends, minus the sequence number it adds. */
 type CommandBody = CommandMsg extends infer C ? (C extends CommandMsg ? Omit<C, "n" | "v"> : never) : never;
 
@@ -26,6 +30,7 @@ export type PairResult = { ok: true; gun: GunId; seat: SeatNo | null } | { ok: f
 export class GunService {
   private seq = Math.floor(Date.now() / 1000) % 2 ** 31;
   private readonly refusals: OncePerKey;
+  private readonly presenceListeners: ((gun: GunId, on: boolean) => void)[] = [];
 
   constructor(
     private readonly bus: Bus,
@@ -49,11 +54,27 @@ export class GunService {
     for (const g of this.registry.all()) await this.publishStatus(g);
   }
 
+  /** Tells `fn` whenever a gun comes or goes (paired or not). */
+  onPresence(fn: (gun: GunId, on: boolean) => void): void {
+    this.presenceListeners.push(fn);
+  }
+
+  private told(gun: GunId, on: boolean): void {
+    for (const fn of this.presenceListeners) {
+      try {
+        fn(gun, on);
+      } catch (e) {
+        this.log.error({ err: e, gun }, "presence listener failed");
+      }
+    }
+  }
+
   /** Embedded broker: a gun's connection is up. */
   connected(gun: GunId, pending: boolean): void {
     const g = this.registry.online(gun, "connect", this.clock());
     if (pending) this.log.warn({ gun }, "pairing request: an unknown gun connected; accept it with pair.accept");
     void this.publishStatus(g);
+    this.told(gun, true);
   }
 
   /** Embedded broker: a gun's last connection is gone. */
@@ -65,6 +86,7 @@ export class GunService {
     const g = this.registry.offline(gun, why, this.clock());
     if (g) void this.publishStatus(g);
     else void this.bus.clearRetained(gunTopic(this.table, gun, "status")).catch(() => {});
+    this.told(gun, false);
   }
 
   private gunOf(topic: string): GunId | null {
@@ -97,6 +119,7 @@ export class GunService {
       if (!g && !this.registry.mayRequestPairing(gun)) return;
       g = this.registry.online(gun, "connect", this.clock());
       if (!g.paired) this.log.warn({ gun }, "pairing request: an unknown gun spoke; accept it with pair.accept");
+      this.told(gun, true);
     }
     if (!g) return;
     this.registry.setInfo(gun, d.value);
@@ -142,6 +165,16 @@ export class GunService {
     await this.bus.publish(gunTopic(this.table, gun, "cmd"), msg, { qos: 1 });
   }
 
+  /** Sends a feedback cue to one gun (QoS 1); cues and commands share one sequence. Never throws. */
+  async cue(gun: GunId, body: CueBody): Promise<void> {
+    this.seq = (this.seq + 1) % 4294967296;
+    try {
+      await this.bus.publish(gunTopic(this.table, gun, "cue"), { v: 1, n: this.seq, ...body }, { qos: 1 });
+    } catch (e) {
+      this.log.warn({ gun, err: (e as Error).message }, "could not send a cue");
+    }
+  }
+
   /** Accepts a pairing request: a new secret, stored (hashed) and sent to the gun as `key`. */
   async pair(gun: GunId, seat: SeatNo | null): Promise<PairResult> {
     const g = this.registry.get(gun);
@@ -153,6 +186,17 @@ export class GunService {
     await this.command(gun, { c: "key", k: secret });
     this.log.info({ gun, seat }, "gun paired");
     await this.publishStatus(g);
+    return { ok: true, gun, seat };
+  }
+
+  /** Moves a paired gun to another seat (null: none). */
+  async setSeat(gun: GunId, seat: SeatNo | null): Promise<PairResult> {
+    const g = this.registry.get(gun);
+    if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
+    this.secrets.setGunSeat(gun, seat);
+    this.registry.paired(gun, seat);
+    await this.publishStatus(g);
+    for (const fn of this.presenceListeners) fn(gun, g.on);
     return { ok: true, gun, seat };
   }
 

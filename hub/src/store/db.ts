@@ -35,6 +35,29 @@ CREATE TRIGGER IF NOT EXISTS decisions_no_delete BEFORE DELETE ON decisions
   BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS games_no_update BEFORE UPDATE ON games
   BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+-- A game run by the table: its table setup, and the table's own records (verdicts not yet in the engine).
+CREATE TABLE IF NOT EXISTS table_setups (game INTEGER PRIMARY KEY REFERENCES games(id), setup TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS table_records (
+  game INTEGER NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  record TEXT NOT NULL,
+  PRIMARY KEY (game, seq)
+);
+CREATE TRIGGER IF NOT EXISTS table_records_no_update BEFORE UPDATE ON table_records
+  BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS table_records_no_delete BEFORE DELETE ON table_records
+  BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END;
+-- Each gun's last good calibration (yaw offset at a gun time), kept across restarts.
+CREATE TABLE IF NOT EXISTS calibrations (
+  gun TEXT PRIMARY KEY,
+  seat INTEGER NOT NULL,
+  off REAL NOT NULL,
+  t INTEGER NOT NULL,
+  poses INTEGER NOT NULL,
+  spread REAL NOT NULL,
+  at INTEGER NOT NULL
+);
 `;
 
 export function dbPath(dataDir: string, table: string): string {

@@ -64,6 +64,10 @@ export class SecretStore {
     return row !== undefined && sameSecret(row.secret_hash, hash(secret));
   }
 
+  setGunSeat(id: GunId, seat: SeatNo | null): void {
+    this.db.prepare("UPDATE guns SET seat = ? WHERE id = ?").run(seat, id);
+  }
+
   forgetGun(id: GunId): boolean {
     return this.db.prepare("DELETE FROM guns WHERE id = ?").run(id).changes > 0;
   }

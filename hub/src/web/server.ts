@@ -1,5 +1,6 @@
-// The hub's HTTP port: the dashboard's static files, /api/hub (public facts, no secrets),
-// and MQTT over WebSocket at /mqtt (embedded broker).
+// The hub's HTTP port: the dashboard's static files, /api/hub (public facts, no secrets), /api/time (the hub's
+// clock, for the dashboard's countdown) and MQTT over WebSocket at /mqtt (embedded broker).
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -18,7 +19,24 @@ const TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  ".json": "application/json",
+  ".ico": "image/x-icon",
 };
+
+interface StaticFile {
+  type: string;
+  body: Buffer;
+  etag: string;
+  /** the page's own files revalidate (a hub update shows at once); the vendored client is kept a day */
+  cache: string;
+}
+
+const file = (type: string, body: Buffer, cache = "no-cache"): StaticFile => ({
+  type,
+  body,
+  cache,
+  etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 20)}"`,
+});
 
 export interface WebOptions {
   bind: string;
@@ -36,15 +54,17 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** The public folder's files, read once: only these names are ever served. */
-function staticFiles(): Map<string, { type: string; body: Buffer }> {
-  const files = new Map<string, { type: string; body: Buffer }>();
-  for (const name of readdirSync(PUBLIC_DIR)) {
-    const type = TYPES[extname(name)];
-    if (type) files.set(`/${name}`, { type, body: readFileSync(join(PUBLIC_DIR, name)) });
+/** The public folder's files (top level only), read once: only these names are ever served. */
+function staticFiles(): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  for (const ent of readdirSync(PUBLIC_DIR, { withFileTypes: true })) {
+    const type = TYPES[extname(ent.name)];
+    if (type && ent.isFile() && /^[a-z0-9][a-z0-9._-]*$/i.test(ent.name)) {
+      files.set(`/${ent.name}`, file(type, readFileSync(join(PUBLIC_DIR, ent.name))));
+    }
   }
   try {
-    files.set("/vendor/mqtt.min.js", { type: TYPES[".js"]!, body: readFileSync(MQTT_BROWSER_BUNDLE) });
+    files.set("/vendor/mqtt.min.js", file(TYPES[".js"]!, readFileSync(MQTT_BROWSER_BUNDLE), "public, max-age=86400"));
   } catch {
     // without the bundle the page says it cannot connect
   }
@@ -62,6 +82,11 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
         res.writeHead(405, { allow: "GET, HEAD" }).end();
         return;
       }
+      if (path === "/api/time") {
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+        res.end(JSON.stringify({ now: Date.now() }));
+        return;
+      }
       if (path === "/api/hub") {
         res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
         res.end(JSON.stringify(o.facts()));
@@ -72,7 +97,17 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
         res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
         return;
       }
-      res.writeHead(200, { "content-type": f.type, "x-content-type-options": "nosniff" });
+      const headers = {
+        "content-type": f.type,
+        "x-content-type-options": "nosniff",
+        "cache-control": f.cache,
+        etag: f.etag,
+      };
+      if (req.headers["if-none-match"] === f.etag) {
+        res.writeHead(304, headers).end();
+        return;
+      }
+      res.writeHead(200, { ...headers, "content-length": f.body.length });
       res.end(req.method === "HEAD" ? undefined : f.body);
     } catch (e) {
       o.log.error({ err: e }, "http handler failed");

@@ -19,6 +19,7 @@ interface FlashOpts {
   password?: string;
   hub?: string;
   hubPort: number;
+  link?: string;
   table: string;
   secret?: string;
   hz?: number;
@@ -35,7 +36,8 @@ export function registerFlash(program: Command): void {
     .option("--id <id>", "gun id, e.g. g1")
     .option("--wifi <ssid>", "WiFi network name (leave out to keep the board's saved WiFi)")
     .option("--password <pass>", "WiFi password")
-    .option("--hub <host>", "hub host name or IP address")
+    .option("--hub <host>", "hub host name or IP address (not needed with --link serial)")
+    .option("--link <link>", "wifi, or serial: the gun talks over its USB cable via `cng hub --serial-gun`")
     .option("--hub-port <n>", "hub MQTT port", int, 1883)
     .option("--table <name>", "table name", "main")
     .option("--secret <s>", "the gun's MQTT password (default: a new random one, printed)")
@@ -64,14 +66,18 @@ async function run(o: FlashOpts): Promise<void> {
     }
     return;
   }
-  if (!o.id || !o.hub) throw new FlashError("config", "--id and --hub are required to flash a gun");
+  const serial = o.link === "serial";
+  if (!o.id || (!o.hub && !serial)) {
+    throw new FlashError("config", "--id and --hub (or --link serial) are required to flash a gun");
+  }
   const generated = !o.secret;
   const config: GunConfig = {
     id: o.id,
     secret: o.secret ?? randomBytes(12).toString("base64url"),
     table: o.table,
-    hub: { host: o.hub, port: o.hubPort },
   };
+  if (o.link) config.link = o.link as GunConfig["link"];
+  if (o.hub) config.hub = { host: o.hub, port: o.hubPort };
   if (o.wifi) config.wifi = { ssid: o.wifi, pass: o.password ?? "" };
   if (o.hz) config.hz = o.hz;
   const plan = planFlash(o.board, config);
@@ -105,4 +111,7 @@ async function run(o: FlashOpts): Promise<void> {
   process.stdout.write("\n");
   console.log(`flashed gun ${config.id}: Espruino ${r.version}, ${r.bytes} bytes verified; the gun restarts now`);
   if (generated) console.log(`gun secret (MQTT password for user ${config.id}): ${config.secret}`);
+  if (serial) {
+    console.log(`serial link: leave the cable in and run \`cng hub --serial-gun ${o.port}\` (hardware/SERIAL.md)`);
+  }
 }

@@ -17,6 +17,7 @@ interface HubFlags {
   pin?: string;
   logLevel?: string;
   pretty?: boolean;
+  timing?: string;
 }
 
 const HELP = `
@@ -62,6 +63,12 @@ export function registerHub(program: Command): void {
     .option("--pin <pin>", "host PIN to use (default: the stored one, or a new random one)")
     .option("--log-level <level>", "fatal, error, warn, info, debug, trace (default info)")
     .option("--no-pretty", "JSON log lines even on a terminal")
+    .addOption(
+      new Option("--timing <preset>", "table timing when game.new names none: default or fast (tests, demos)").choices([
+        "default",
+        "fast",
+      ]),
+    )
     .addHelpText("after", HELP)
     .action(async (flags: HubFlags) => {
       const fromFlags: Partial<HubConfig> = {
@@ -81,7 +88,7 @@ export function registerHub(program: Command): void {
       const level = fromFlags.logLevel ?? readEnv(process.env).logLevel ?? fileLayer.logLevel ?? DEFAULTS.logLevel;
       const log = createLogger({ level, pretty: flags.pretty === false ? false : undefined });
       const merged = Object.assign({}, ...layers.map((l) => stripUndefined(l))) as Partial<HubConfig>;
-      const hub = await startHub({ ...merged, log });
+      const hub = await startHub({ ...merged, log, timing: flags.timing as "default" | "fast" | undefined });
 
       const lines = [
         `Cash'n Guns hub — table "${hub.table}" (${hub.mode} broker)`,

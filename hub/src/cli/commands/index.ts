@@ -2,10 +2,12 @@ import type { Command } from "commander";
 import { benches } from "../../bench/index.js";
 import { registerAcl } from "./acl.js";
 import { registerBench } from "./bench.js";
+import { registerDemo } from "./demo.js";
 import { registerFlash } from "./flash.js";
 import { registerHub } from "./hub.js";
 import { registerReplay } from "./replay.js";
 import { registerRules } from "./rules.js";
+import { registerSim } from "./sim.js";
 
 /** Adds one subcommand to the program. Each lives in its own module beside this one. */
 export type RegisterCommand = (program: Command) => void;
@@ -19,4 +21,6 @@ export const commands: RegisterCommand[] = [
   registerReplay,
   registerAcl,
   registerFlash,
+  registerSim,
+  registerDemo,
 ];

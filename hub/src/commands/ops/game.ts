@@ -6,13 +6,9 @@ import { type Caller, callerName, fail, type Op } from "../types.js";
 export const gameNew: Op<{ setup: Record<string, unknown> }, OpContext> = {
   name: "game.new",
   need: "host",
-  summary: "start a new game (a new log) from setup options: edition, players, seed, options…",
+  summary: "start a new game (a new log) from setup options: edition, players, seed, options…, and `table`",
   parse: (a) => ({ ok: true, args: { setup: a } }),
-  async run(ctx, _c, args) {
-    const r = await ctx.game.start(args.setup);
-    if (!r.ok) return fail(r.error.code, r.error.message);
-    return { ok: true, r: { game: r.game.id, view: ctx.game.engine.publicView(r.game.state) } };
-  },
+  run: (ctx, _c, args) => ctx.play.newGame(args.setup),
 };
 
 export const gameDecide: Op<{ decision: Record<string, unknown> }, OpContext> = {
@@ -24,6 +20,8 @@ export const gameDecide: Op<{ decision: Record<string, unknown> }, OpContext> = 
     return only(a, ["decision"]) ?? all([d], () => ({ decision: d.ok ? d.v : {} }));
   },
   async run(ctx, caller, args) {
+    if (ctx.play.table)
+      return fail("table-runs", "a table runs this game: use host.decide, secret.bullet, power.reveal");
     if (caller.role === "seat" && ctx.game.engine.decisionSeat(args.decision) !== caller.seat) {
       return fail("forbidden", `seat ${caller.seat} may only decide for itself`);
     }

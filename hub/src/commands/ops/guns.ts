@@ -60,3 +60,20 @@ export const gunForget: Op<{ gun: GunId }, OpContext> = {
     return r.ok ? { ok: true, r: { gun: r.gun } } : fail(r.code, r.msg);
   },
 };
+
+export const gunSeat: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
+  name: "gun.seat",
+  need: "host",
+  summary: "move a paired gun to another seat (null: none)",
+  parse(a) {
+    const bad = only(a, ["gun", "seat"]);
+    if (bad) return bad;
+    const g = gunId(a);
+    const s = seat(a, "seat", true);
+    return all([g, s], () => ({ gun: g.ok ? g.v : "", seat: s.ok ? s.v : null }));
+  },
+  async run(ctx, _c, args) {
+    const r = await ctx.guns.setSeat(args.gun, args.seat);
+    return r.ok ? { ok: true, r: { gun: r.gun, seat: r.seat } } : fail(r.code, r.msg);
+  },
+};

@@ -7,6 +7,8 @@ export interface BoardProfile {
   summary?: string;
   chip: "ESP32" | "ESP8266" | string;
   baud?: number;
+  /** the links the firmware bundle carries (default ["wifi"]); "serial" = hardware/SERIAL.md */
+  links?: ("wifi" | "serial")[];
   imu: {
     kind: "mpu6050" | "bno085";
     scl?: string;

@@ -41,6 +41,20 @@ export interface ToneEvent {
   f: number;
 }
 
+/** The board's USB serial port, seen from the PC at the other end of the cable. */
+export interface VirtualUsbSerial {
+  /** the device name on the board: `Serial1` (ESP32, ESP8266) or `USB` */
+  readonly device: string;
+  /** where Espruino's console (REPL) is now: the USB device, or `LoopbackA` once the firmware moved it */
+  readonly console: string;
+  /** bytes from the PC to the board: to the REPL while the console is on USB, else to `on("data")` */
+  send(text: string): void;
+  /** bytes from the board to the PC (console output while the console is on USB, and `write`) */
+  onData(fn: (text: string) => void): void;
+  /** everything the board sent so far */
+  readonly out: string;
+}
+
 export interface VirtualGun {
   board: BoardProfile;
   clock: VirtualClock;
@@ -60,6 +74,7 @@ export interface VirtualGun {
   errors: unknown[];
   storage: Map<string, string>;
   wifi: { connects: { ssid: string; password: string }[] };
+  usb: VirtualUsbSerial;
   /** sockets opened by the firmware */
   sockets: Socket[];
   rebooted: number;
@@ -100,9 +115,19 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   const pin = (x: unknown) => String(x);
   const errors: unknown[] = [];
   const lines: string[] = [];
+  // the USB serial port: Espruino's console until the firmware moves it (LoopbackA.setConsole)
+  const usbDevice = /^ESP/.test(board.chip) ? "Serial1" : "USB";
+  let consoleOn = usbDevice;
+  let usbOut = "";
+  const usbListeners: ((text: string) => void)[] = [];
+  const toPc = (d: string) => {
+    usbOut += d;
+    for (const fn of usbListeners) fn(d);
+  };
   const log = (s: string) => {
     lines.push(s);
     o.onConsole?.(s);
+    if (consoleOn === usbDevice) toPc(`${s}\r\n`);
   };
   clock.onError = (e) => {
     errors.push(e);
@@ -246,11 +271,19 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   };
   const modules: Record<string, unknown> = { net, Wifi, Storage, neopixel };
 
-  // the serial line of a BNO085 in UART-RVC mode
-  const serials: Record<string, { setup(): void; on(ev: string, fn: (d: string) => void): void; write(): void }> = {};
+  // serial devices: the USB console port, the serial line of a BNO085 in UART-RVC mode, the loopback
+  interface EspSerial {
+    setup(): void;
+    on(ev: string, fn: (d: string) => void): void;
+    write(d: unknown): void;
+    setConsole(force?: boolean): void;
+  }
+  const serials: Record<string, EspSerial> = {};
+  const usbEvents = new Emitter();
   let rvcIndex = 0;
-  for (const name of ["Serial1", "Serial2"]) {
-    const em = new Emitter();
+  for (const name of ["Serial1", "Serial2", "USB", "LoopbackA", "LoopbackB"]) {
+    if (name === "USB" && usbDevice !== "USB") continue;
+    const em = name === usbDevice ? usbEvents : new Emitter();
     serials[name] = {
       setup: () => {
         if (board.imu.kind !== "bno085" || board.imu.ser !== name) return;
@@ -270,9 +303,38 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
         );
       },
       on: (ev, fn) => em.on(ev, fn as (...a: unknown[]) => void),
-      write() {},
+      write(d: unknown) {
+        if (name === usbDevice) toPc(String(d));
+      },
+      setConsole() {
+        consoleOn = name;
+      },
     };
   }
+  const usb: VirtualUsbSerial = {
+    device: usbDevice,
+    get console() {
+      return consoleOn;
+    },
+    send(text: string) {
+      if (consoleOn === usbDevice) {
+        // the REPL echoes what it gets; what it makes of it does not matter here
+        toPc(text.replace(/\r?\n/g, "\r\n"));
+        return;
+      }
+      try {
+        usbEvents.emit("data", text);
+      } catch (e) {
+        clock.onError(e);
+      }
+    },
+    onData(fn) {
+      usbListeners.push(fn);
+    },
+    get out() {
+      return usbOut;
+    },
+  };
 
   const state = { rebooted: 0 };
   const sandbox: Record<string, unknown> = {
@@ -360,6 +422,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     errors,
     storage,
     wifi,
+    usb,
     sockets,
     get rebooted() {
       return state.rebooted;

@@ -1,68 +1,71 @@
-// A read-only view of the guns: connects as a viewer over MQTT/WebSocket and lists gun statuses.
-(async () => {
-  const conn = document.getElementById("conn");
-  const body = document.getElementById("guns");
-  const guns = new Map();
-  let facts;
-  try {
-    facts = await (await fetch("/api/hub")).json();
-  } catch {
-    conn.textContent = "cannot reach the hub";
+// The dashboard's entry: one link to the hub, routes by hash (#/table, #/setup, #/calibrate, #/host, #/games,
+// #/console?seat=N&token=…), and the header (connection, host lock).
+
+import { calibratePage } from "./calibrate.js";
+import { consolePage } from "./console.js";
+import { gamesPage } from "./games.js";
+import { hostPage } from "./host.js";
+import { Link } from "./mqtt-link.js";
+import { setupPage } from "./setup.js";
+import { tableView } from "./table-view.js";
+
+const ROUTES = {
+  table: tableView,
+  setup: setupPage,
+  calibrate: calibratePage,
+  host: hostPage,
+  games: gamesPage,
+  console: consolePage,
+};
+
+function parseHash() {
+  const raw = location.hash.replace(/^#\/?/, "");
+  const [path, query] = raw.split("?");
+  const name = path && path in ROUTES ? path : "table";
+  return { name, params: new URLSearchParams(query ?? "") };
+}
+
+const link = new Link();
+window.cng = { link };
+const main = document.getElementById("view");
+const conn = document.getElementById("conn");
+const lock = document.getElementById("lock");
+const first = parseHash();
+const isConsole = first.name === "console";
+let unmount = () => {};
+
+function route() {
+  const { name, params } = parseHash();
+  if ((name === "console") !== isConsole) {
+    location.reload();
     return;
   }
-  if (!facts.ws || !window.mqtt) {
-    conn.textContent = `table ${facts.table}: live view needs the embedded broker`;
-    return;
+  unmount();
+  document.body.dataset.route = name;
+  for (const a of document.querySelectorAll("nav a"))
+    a.classList.toggle("here", a.getAttribute("href") === `#/${name}`);
+  unmount = ROUTES[name](main, link, params) ?? (() => {});
+}
+
+function header() {
+  conn.textContent = link.status;
+  conn.className = link.connected ? "live" : "down";
+  if (lock) {
+    lock.textContent = link.isHost ? "🔓 host" : "🔒 viewer";
+    lock.className = link.isHost ? "host" : "viewer";
   }
-  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${facts.ws}`;
-  const client = window.mqtt.connect(url, { clientId: `view${Math.random().toString(16).slice(2, 10)}` });
-  client.on("connect", () => {
-    conn.textContent = `table ${facts.table}: live`;
-    client.subscribe(`${facts.topicRoot}/gun/+/status`);
-  });
-  client.on("close", () => {
-    conn.textContent = "disconnected; retrying…";
-  });
-  client.on("message", (topic, payload) => {
-    const id = topic.split("/")[4];
-    if (payload.length === 0) guns.delete(id);
-    else {
-      try {
-        guns.set(id, JSON.parse(payload.toString()));
-      } catch {
-        return;
-      }
-    }
-    render();
-  });
-  function cell(text, cls) {
-    const td = document.createElement("td");
-    td.textContent = text;
-    if (cls) td.className = cls;
-    return td;
-  }
-  function render() {
-    body.replaceChildren();
-    if (guns.size === 0) {
-      const tr = document.createElement("tr");
-      tr.append(cell("no guns yet"));
-      body.append(tr);
-      return;
-    }
-    for (const [id, s] of [...guns].sort()) {
-      const tr = document.createElement("tr");
-      const info = s.info || {};
-      tr.append(
-        cell(id),
-        cell(s.paired ? "yes" : "pairing request"),
-        cell(s.seat ?? "–"),
-        cell(s.on ? "online" : `offline (${s.why})`, s.on ? "on" : "off"),
-        cell(info.bat !== undefined ? `${Math.round(info.bat)}%` : "–"),
-        cell(info.fw ?? "–"),
-        cell(info.mem ?? "–"),
-        cell((s.warn || []).join("; "), "warn"),
-      );
-      body.append(tr);
-    }
-  }
-})();
+}
+
+link.addEventListener("change", (e) => {
+  if (e.detail === "link" || e.detail === "state") header();
+});
+
+if (isConsole) {
+  document.body.classList.add("console");
+  const seat = Number(first.params.get("seat"));
+  const token = first.params.get("token") ?? "";
+  link.start({ seat, token });
+} else link.start();
+window.addEventListener("hashchange", route);
+route();
+header();

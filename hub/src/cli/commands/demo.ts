@@ -1,0 +1,132 @@
+// `cng demo`: the whole game on one machine — the hub with its embedded broker and dashboard, virtual guns
+// running the real firmware, bot players — played to the end.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Command, Option } from "commander";
+import type { Edition } from "../../rules/index.js";
+import { runDemo, type Speed } from "../../sim/demo.js";
+import type { SecretMode } from "../../sim/player.js";
+import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
+
+interface DemoFlags {
+  players: string;
+  edition: Edition;
+  seed: string;
+  speed: Speed;
+  powers: boolean;
+  cop: boolean;
+  strategies?: string;
+  secrets: SecretMode;
+  board: string;
+  json: boolean;
+  keep: boolean;
+  mqttPort: string;
+  httpPort: string;
+  bind: string;
+  data?: string;
+  table?: string;
+}
+
+const HELP = `
+Starts a hub on its embedded broker (with the dashboard), one virtual gun per player — each runs the real
+firmware bundle (firmware/dist/<board>/gun.js) on a simulated Espruino board with an IMU model — and a bot
+player per seat, then plays one whole game over real MQTT: pairing, calibration, counts, aims, lie-downs.
+Open the dashboard URL it prints to watch. Progress goes round by round; the standings come at the end.
+
+--speed fast shortens the counts (a game takes about 20-30 s); the default pace is a real table's.
+--json prints only the result on stdout, in the shape of \`cng rules play\` (progress goes to stderr).
+The game log stays in the data folder (default: a new temporary folder): \`cng replay DATA\` replays it.
+
+Examples:
+  cng demo --seed 7 --speed fast
+  cng demo --players 5 --edition second --http-port 8080
+  cng demo --edition classic --powers --cop --strategies aggressive,cautious --json`;
+
+export function registerDemo(program: Command): void {
+  program
+    .command("demo")
+    .description("play a whole game on this machine: hub, dashboard, simulated guns and bots")
+    .option("-p, --players <n>", "players, 4-8 (second edition 4-8, classic 4-8)", "6")
+    .addOption(new Option("-e, --edition <edition>", "rules edition").choices(["classic", "second"]).default("classic"))
+    .option("-s, --seed <n>", "seed of the deal, the people and the bots", "7")
+    .addOption(new Option("--speed <speed>", "pace of the counts").choices(["fast", "normal"]).default("normal"))
+    .option("--powers", "classic: Super Powers", false)
+    .option("--cop", "classic: the cop variant", false)
+    .option("--strategies <list>", `bots per seat, cycled: ${STRATEGIES.join(", ")}`)
+    .addOption(
+      new Option("--secrets <mode>", "how bots give their secret card: console (phone page) or physical (pull to reveal)")
+        .choices(["console", "physical"])
+        .default("console"),
+    )
+    .option("--board <name>", "board profile of the guns, or mixed", "mixed")
+    .option("--json", "print only the result (JSON) on stdout", false)
+    .option("--keep", "keep the hub and dashboard running after the game, until Ctrl-C", false)
+    .option("--mqtt-port <port>", "embedded broker port, 0 = any", "0")
+    .option("--http-port <port>", "dashboard port, 0 = any", "8080")
+    .option("--bind <address>", "address to listen on", "127.0.0.1")
+    .option("-d, --data <dir>", "data folder (default: a new temporary folder)")
+    .option("-t, --table <name>", "table name")
+    .addHelpText("after", HELP)
+    .action(async (f: DemoFlags) => {
+      const players = Number(f.players);
+      const seed = Number(f.seed);
+      if (!Number.isInteger(players) || players < 2 || players > 12) throw new Error("--players must be 2-12");
+      if (!Number.isInteger(seed)) throw new Error("--seed must be a whole number");
+      const strategies = (f.strategies ?? "").split(",").filter((s) => s.length > 0);
+      const badName = strategies.find((s) => !isStrategy(s));
+      if (badName) throw new Error(`unknown strategy ${badName}; known: ${STRATEGIES.join(", ")}`);
+      const out = f.json ? process.stderr : process.stdout;
+      const say = (line: string) => out.write(`${line}\n`);
+      const data = f.data ?? mkdtempSync(join(tmpdir(), "cng-demo-"));
+      const t0 = Date.now();
+      let stop: (() => void) | undefined;
+      const r = await runDemo({
+        edition: f.edition,
+        players,
+        seed,
+        speed: f.speed,
+        powers: f.powers,
+        cop: f.cop,
+        strategies: strategies as StrategyName[],
+        secrets: f.secrets,
+        board: f.board,
+        hub: {
+          mqttPort: Number(f.mqttPort),
+          httpPort: Number(f.httpPort),
+          bind: f.bind,
+          data,
+          ...(f.table ? { table: f.table } : {}),
+        },
+        progress: say,
+        onHub: (hub) => {
+          say(`Cash'n Guns demo — dashboard: ${hub.urls.dashboard}  (host PIN ${hub.pin}, data ${hub.config.data})`);
+        },
+        hold: f.keep
+          ? () =>
+              new Promise<void>((resolve) => {
+                say("Game over; the dashboard stays up. Ctrl-C to stop.");
+                stop = resolve;
+                process.once("SIGINT", resolve);
+                process.once("SIGTERM", resolve);
+              })
+          : undefined,
+      });
+      stop?.();
+      const res = r.result as unknown as {
+        winners: string[];
+        players: Record<string, { alive: boolean; score: number; wounds: number }>;
+      };
+      const rows = Object.entries(res.players).sort((a, b) => b[1].score - a[1].score);
+      say(`\nStandings after ${r.rounds} rounds (${((Date.now() - t0) / 1000).toFixed(1)} s):`);
+      for (const [name, p] of rows)
+        say(
+          `  ${res.winners.includes(name) ? "★" : " "} ${name.padEnd(4)} ${String(p.score).padStart(7)}` +
+            `${p.alive ? "" : "  (dead)"}${p.wounds && p.alive ? `  ${p.wounds} wound${p.wounds > 1 ? "s" : ""}` : ""}`,
+        );
+      say(`Replay the log: cng replay ${r.hub.data}`);
+      if (f.json) process.stdout.write(`${JSON.stringify(r.result, null, 2)}\n`);
+      // the guns' and clients' timers are gone; leave no straggler keeping the process up
+      process.exit(0);
+    });
+}

@@ -1,0 +1,101 @@
+// `cng sim`: virtual guns (the real firmware on simulated boards) for a running hub, paired and calibrated
+// through the host like hardware, streaming until Ctrl-C; with --play, bots also play a game on them.
+import { type Command, Option } from "commander";
+import type { Edition } from "../../rules/index.js";
+import { playGame, type Speed } from "../../sim/demo.js";
+import { Fleet } from "../../sim/fleet.js";
+import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
+
+interface SimFlags {
+  guns: string;
+  hub: string;
+  pin?: string;
+  table: string;
+  board: string;
+  seed: string;
+  calibrate: boolean;
+  poses: string;
+  play?: Edition;
+  speed: Speed;
+  powers: boolean;
+  cop: boolean;
+  strategies?: string;
+}
+
+const HELP = `
+Each virtual gun runs firmware/dist/<board>/gun.js on a simulated Espruino board (register-level MPU-6050 or
+BNO085 UART-RVC frames, gyro bias, noise and drift) held by a simulated person, and talks MQTT to the hub
+exactly as hardware does. The guns are paired at seats 0..N-1 with the host PIN (pair.accept), calibrated
+with the wizard (calibrate.start), and stream until Ctrl-C. The hub must run on this machine (counts are
+timed on its clock). The PIN comes from --pin or CNG_PIN.
+
+Examples:
+  cng hub --pin 123456 &   cng sim --guns 6 --hub 127.0.0.1:1883 --pin 123456
+  cng sim --guns 5 --hub 127.0.0.1:1883 --pin 123456 --play second --speed fast`;
+
+export function registerSim(program: Command): void {
+  program
+    .command("sim")
+    .description("virtual guns running the real firmware, for a running hub (and bots to play, with --play)")
+    .requiredOption("-n, --guns <n>", "how many guns (seats 0..N-1)")
+    .option("--hub <host:port>", "the hub's MQTT broker", "127.0.0.1:1883")
+    .option("--pin <pin>", "host PIN (default: CNG_PIN)")
+    .option("-t, --table <name>", "table name", "main")
+    .option("--board <name>", "board profile of the guns, or mixed", "mixed")
+    .option("-s, --seed <n>", "seed of the people and the bots", "1")
+    .option("--no-calibrate", "skip the calibration wizard")
+    .option("--poses <n>", "calibration poses per gun, 1-3", "1")
+    .addOption(new Option("--play <edition>", "then play a game with bots").choices(["classic", "second"]))
+    .addOption(new Option("--speed <speed>", "pace of the counts").choices(["fast", "normal"]).default("normal"))
+    .option("--powers", "classic: Super Powers", false)
+    .option("--cop", "classic: the cop variant", false)
+    .option("--strategies <list>", `bots per seat, cycled: ${STRATEGIES.join(", ")}`)
+    .addHelpText("after", HELP)
+    .action(async (f: SimFlags) => {
+      const guns = Number(f.guns);
+      if (!Number.isInteger(guns) || guns < 1 || guns > 16) throw new Error("--guns must be 1-16");
+      const pin = f.pin ?? process.env.CNG_PIN;
+      if (!pin) throw new Error("give the host PIN: --pin or CNG_PIN");
+      const strategies = (f.strategies ?? "").split(",").filter((s) => s.length > 0);
+      const badName = strategies.find((s) => !isStrategy(s));
+      if (badName) throw new Error(`unknown strategy ${badName}; known: ${STRATEGIES.join(", ")}`);
+      const say = (line: string) => process.stdout.write(`${line}\n`);
+      const url = `mqtt://${f.hub}`;
+      const seed = Number(f.seed);
+      const fleet = await Fleet.start({
+        url,
+        table: f.table,
+        pin,
+        guns,
+        board: f.board,
+        seed,
+        tempo: f.speed === "fast" ? 300 / 700 : 1,
+        log: say,
+      });
+      let stopping = false;
+      const stop = () => {
+        if (stopping) return;
+        stopping = true;
+        void fleet.stop().finally(() => process.exit(0));
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+      if (f.calibrate) await fleet.calibrate(Number(f.poses));
+      if (f.play) {
+        const r = await playGame({ url, table: f.table, pin }, fleet, {
+          edition: f.play,
+          players: guns,
+          seed,
+          speed: f.speed,
+          powers: f.powers,
+          cop: f.cop,
+          strategies: strategies as StrategyName[],
+          progress: say,
+        });
+        say(JSON.stringify(r.result, null, 2));
+        stop();
+        return;
+      }
+      say(`${guns} guns streaming to ${url}; Ctrl-C to stop.`);
+    });
+}

@@ -1,0 +1,130 @@
+// Table ops: physical play run by the real-time Godfather (hub/src/play). See the README's "Table ops".
+import type { Bullet, Decision, PowerId } from "../../rules/index.js";
+import { all, only, seat } from "../args.js";
+import type { OpContext } from "../context.js";
+import { type Caller, callerName, fail, type Op, type OpError } from "../types.js";
+
+const BULLETS: readonly string[] = ["bbb", "bang", "click"];
+const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
+
+/** The seat a player op acts for: a seat token's own, or the one the host names. */
+function actingSeat(caller: Caller, named: number | null): { ok: true; seat: number } | ({ ok: false } & OpError) {
+  if (caller.role === "seat") {
+    if (named !== null && named !== caller.seat)
+      return fail("forbidden", `seat ${caller.seat} may only act for itself`);
+    return { ok: true, seat: caller.seat };
+  }
+  if (named === null) return fail("bad-args", "the host names the seat");
+  return { ok: true, seat: named };
+}
+
+export const roundStart: Op<Record<string, never>, OpContext> = {
+  name: "round.start",
+  need: "host",
+  summary: "start this round's hold-up (the 1-2-3 count)",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run: (ctx) => ctx.play.roundStart(),
+};
+
+export const secretBullet: Op<{ card: Bullet; gun: 2 | undefined; seat: number | null }, OpContext> = {
+  name: "secret.bullet",
+  need: "player",
+  summary: "a console player's secret card for this round",
+  parse(a) {
+    const bad = only(a, ["card", "gun", "seat"]);
+    if (bad) return bad;
+    if (typeof a.card !== "string" || !BULLETS.includes(a.card)) return fail("bad-args", "card is bbb, bang or click");
+    if (a.gun !== undefined && a.gun !== 2) return fail("bad-args", "gun is 2 (the second gun) or absent");
+    const s = seat(a, "seat", true);
+    return all([s], () => ({ card: a.card as Bullet, gun: a.gun as 2 | undefined, seat: s.ok ? s.v : null }));
+  },
+  run(ctx, caller, args) {
+    const who = actingSeat(caller, args.seat);
+    if (!who.ok) return who;
+    return ctx.play.secret(who.seat, args.card, args.gun, callerName(caller));
+  },
+};
+
+export const powerReveal: Op<{ power: PowerId; seat: number | null }, OpContext> = {
+  name: "power.reveal",
+  need: "player",
+  summary: "reveal the seat's Super Power",
+  parse(a) {
+    const bad = only(a, ["power", "seat"]);
+    if (bad) return bad;
+    if (typeof a.power !== "string" || a.power.length === 0 || a.power.length > 32)
+      return fail("bad-args", "power must be a power id");
+    const s = seat(a, "seat", true);
+    return all([s], () => ({ power: a.power as PowerId, seat: s.ok ? s.v : null }));
+  },
+  run(ctx, caller, args) {
+    const who = actingSeat(caller, args.seat);
+    if (!who.ok) return who;
+    return ctx.play.revealPower(who.seat, args.power, callerName(caller));
+  },
+};
+
+export const hostDecide: Op<{ decision: Decision }, OpContext> = {
+  name: "host.decide",
+  need: "host",
+  summary: "what sensors cannot give: draft picks, privilege pass or order, doesnt-hurt, take-gun, phone flips…",
+  parse(a) {
+    const bad = only(a, ["decision"]);
+    if (bad) return bad;
+    const d = a.decision;
+    if (!isObj(d) || typeof d.type !== "string" || d.type.length > 32)
+      return fail("bad-args", "decision must be {type, seat, ...}");
+    const s = seat(d, "seat");
+    if (!s.ok) return s;
+    if (d.type === "privilege" && d.order !== null) {
+      const o = seat(d, "order");
+      if (!o.ok) return o;
+    }
+    if (d.type === "phone" && typeof d.flip !== "boolean")
+      return fail("bad-args", "decision.flip must be true or false");
+    return { ok: true, args: { decision: d as unknown as Decision } };
+  },
+  run: (ctx, _c, args) => ctx.play.hostDecide(args.decision),
+};
+
+export const tableStatus: Op<Record<string, never>, OpContext> = {
+  name: "table.status",
+  need: "anyone",
+  summary: "the table/state payload: game view, table status, seats, calibration",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run: (ctx) => ({ ok: true, r: ctx.play.state() }),
+};
+
+export const calibrateStart: Op<{ seat: number | null; poses: number; layout: unknown }, OpContext> = {
+  name: "calibrate.start",
+  need: "host",
+  summary: "the calibration wizard: each gun aims at 1-3 named seats and pulls",
+  parse(a) {
+    const bad = only(a, ["seat", "poses", "layout"]);
+    if (bad) return bad;
+    const s = seat(a, "seat", true);
+    const poses = a.poses ?? 1;
+    if (poses !== 1 && poses !== 2 && poses !== 3) return fail("bad-args", "poses is 1, 2 or 3");
+    return all([s], () => ({ seat: s.ok ? s.v : null, poses: poses as number, layout: a.layout }));
+  },
+  run: (ctx, _c, args) => ctx.play.calibrateStart(args.seat, args.poses, args.layout),
+};
+
+export const calibrateCancel: Op<{ seat: number | null }, OpContext> = {
+  name: "calibrate.cancel",
+  need: "host",
+  summary: "stop calibrating a seat (or every seat)",
+  parse(a) {
+    const s = seat(a, "seat", true);
+    return only(a, ["seat"]) ?? all([s], () => ({ seat: s.ok ? s.v : null }));
+  },
+  run: (ctx, _c, args) => ({ ok: true, r: { seats: ctx.play.wizard.cancel(args.seat) } }),
+};
+
+export const calibrateStatus: Op<Record<string, never>, OpContext> = {
+  name: "calibrate.status",
+  need: "anyone",
+  summary: "the calibration wizard's progress and results",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run: (ctx) => ({ ok: true, r: { calibration: ctx.play.wizard.view() } }),
+};

@@ -1,0 +1,94 @@
+// Guns' live streams into the hub: aim samples (QoS 0) and trigger events (QoS 1) from paired guns,
+// decoded and handed to one consumer each (the table, during a game). This is the hot path — up to
+// tens of thousands of aim samples a second — so no logging, no closures, no topic splitting per sample.
+import { type AimMsg, decodeAim, decodeTrigger, gunTopic, type HubMs, type TriggerMsg } from "@cng/protocol";
+import type { Bus } from "../bus/bus.js";
+import { seatColour } from "../feedback/colours.js";
+import { cuePattern } from "../feedback/cues.js";
+import type { GunRegistry } from "./registry.js";
+import type { GunService } from "./service.js";
+import type { GunId, SeatNo } from "./types.js";
+
+/** A decoded aim sample from a paired gun; `hubRecv` is the hub's clock when it arrived. */
+export type AimConsumer = (gun: GunId, seat: SeatNo | null, msg: AimMsg, hubRecv: HubMs) => void;
+/** A decoded trigger event from a paired gun (QoS 1 repeats included: the consumer drops them by `n`). */
+export type TriggerConsumer = (gun: GunId, seat: SeatNo | null, msg: TriggerMsg, hubRecv: HubMs) => void;
+
+/** Counters, for benchmarks and the dashboard: read them, never reset them. */
+export interface StreamStats {
+  /** aim samples decoded and handed to the consumer (or dropped for want of one) */
+  aim: number;
+  trig: number;
+  /** messages that did not decode */
+  refused: number;
+  /** messages from guns that are not paired (an external broker forwards them) */
+  unpaired: number;
+}
+
+export class GunStreams {
+  readonly stats: StreamStats = { aim: 0, trig: 0, refused: 0, unpaired: 0 };
+  /** where aim samples go; null = nobody listens (they are counted and dropped) */
+  aimConsumer: AimConsumer | null = null;
+  /**
+   * Where triggers go; null = no game is taking them: the hub acknowledges a press with an `ident` cue
+   * (the gun flashes its seat colour), so a player can check their gun is paired and heard.
+   */
+  triggerConsumer: TriggerConsumer | null = null;
+  private readonly prefix: string;
+
+  constructor(
+    private readonly bus: Bus,
+    table: string,
+    private readonly registry: GunRegistry,
+    private readonly guns: GunService,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.prefix = gunTopic(table, "", "aim").slice(0, -"/aim".length);
+  }
+
+  async start(): Promise<void> {
+    await this.bus.subscribe(`${this.prefix}+/aim`, (topic, payload) => this.onAim(topic, payload), 0);
+    await this.bus.subscribe(`${this.prefix}+/trig`, (topic, payload) => this.onTrigger(topic, payload), 1);
+  }
+
+  /** The gun id in `…/gun/<id>/<leaf>`, when the gun is paired; null otherwise. */
+  private pairedGun(topic: string, leafLength: number): GunId | null {
+    const id = topic.slice(this.prefix.length, topic.length - leafLength - 1);
+    const g = this.registry.get(id);
+    if (g?.paired !== true) {
+      this.stats.unpaired++;
+      return null;
+    }
+    return id;
+  }
+
+  private onAim(topic: string, payload: Buffer): void {
+    const gun = this.pairedGun(topic, 3);
+    if (gun === null) return;
+    const d = decodeAim(payload);
+    if (!d.ok) {
+      this.stats.refused++;
+      return;
+    }
+    this.stats.aim++;
+    const c = this.aimConsumer;
+    if (c !== null) c(gun, this.registry.get(gun)!.seat, d.value, this.clock());
+  }
+
+  private onTrigger(topic: string, payload: Buffer): void {
+    const gun = this.pairedGun(topic, 4);
+    if (gun === null) return;
+    const d = decodeTrigger(payload);
+    if (!d.ok) {
+      this.stats.refused++;
+      return;
+    }
+    this.stats.trig++;
+    const seat = this.registry.get(gun)!.seat;
+    const c = this.triggerConsumer;
+    if (c !== null) c(gun, seat, d.value, this.clock());
+    else if (d.value.k === "p") {
+      void this.guns.cue(gun, { c: "ident", ...cuePattern("ident", seat === null ? undefined : seatColour(seat)) });
+    }
+  }
+}

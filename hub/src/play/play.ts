@@ -1,0 +1,432 @@
+// The table in the running hub: plugs the real-time Godfather (hub/src/table) into the game session (decisions
+// logged before they are acknowledged), the game log (the table's records), the guns (aim, pulls, presence in;
+// cues and aim rates out) and the bus (table/state, table/aim). The table itself knows nothing of MQTT.
+import { gunTopic, tableTopic } from "@cng/protocol";
+import { type AimOptions, aimOptions, type SeatLayout, startTrack } from "../aim/index.js";
+import type { Bus } from "../bus/bus.js";
+import type { GameHost } from "../commands/game-host.js";
+import { FeedbackDispatcher, seatColour } from "../feedback/index.js";
+import type { GunService } from "../guns/service.js";
+import type { Logger } from "../log.js";
+import type { ApplyResult, Bullet, Decision, GameEvent, PowerId, Seat, State } from "../rules/index.js";
+import type { CalibrationStore, StoredCalibration } from "../store/calibrations.js";
+import type { Game } from "../store/game-session.js";
+import type { TableLog } from "../store/table-log.js";
+import type { InputResult, TablePorts, TableStatus } from "../table/ports.js";
+import type { TableRecord } from "../table/records.js";
+import { Table } from "../table/table.js";
+import { CalibrationWizard } from "./calibration.js";
+import { CueSender } from "./cue-sender.js";
+import { GunInput } from "./gun-input.js";
+import { SafeClock } from "./safe-clock.js";
+import { layoutOf, parseTableSetup, type TableSetup, type TimingPreset, tableConfig } from "./setup.js";
+
+export const FAST_HZ = 50;
+export const SLOW_HZ = 5;
+/** table/aim at most this often */
+const AIM_EVERY_MS = 100;
+/** status changes are coalesced into one table/state this long */
+const STATE_COALESCE_MS = 15;
+
+export type PlayResult<T> = { ok: true; r: T } | { ok: false; code: string; msg: string };
+
+export interface PlayDeps {
+  bus: Bus;
+  table: string;
+  guns: GunService;
+  game: GameHost;
+  tableLog: TableLog;
+  calibrations: CalibrationStore;
+  log: Logger;
+  /** the timing preset of a `table` that names none */
+  defaultTiming: TimingPreset;
+}
+
+interface Running {
+  table: Table;
+  clock: SafeClock;
+  setup: TableSetup;
+  layout: SeatLayout;
+  game: number;
+}
+
+const fail = (code: string, msg: string) => ({ ok: false as const, code, msg });
+
+export class PlayService {
+  private running: Running | null = null;
+  readonly dispatcher = new FeedbackDispatcher();
+  private readonly input: GunInput;
+  private readonly aimOpts: AimOptions = aimOptions();
+  readonly wizard: CalibrationWizard;
+  private readonly cals = new Map<string, StoredCalibration>();
+  private readonly rates = new Map<string, number>();
+  private readonly lastYaw = new Map<Seat, number>();
+  /** who the decisions being made now are by, for the log */
+  private by = "table";
+  private aimDirty = false;
+  private aimTimer: ReturnType<typeof setInterval> | null = null;
+  private stateTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly d: PlayDeps) {
+    const cues = new CueSender(d.bus, d.table, d.log, (to) => this.gunsFor(to));
+    this.dispatcher.subscribe((c) => cues.send(c));
+    this.input = new GunInput(d.bus, d.table, d.guns, d.log, {
+      aim: (gun, m, at) => {
+        const seat = this.seatOf(gun);
+        if (seat === null) return;
+        this.wizard.aim(seat, m);
+        this.lastYaw.set(seat, m.y + (this.cals.get(gun)?.off ?? 0));
+        this.aimDirty = true;
+        this.guard(() =>
+          this.running?.table.aim(seat, { t: m.t, yaw: m.y, pitch: m.p, roll: m.r, still: m.s === 1 }, at),
+        );
+      },
+      trigger: (gun, m) => {
+        const seat = this.seatOf(gun);
+        if (seat === null) return;
+        if (this.wizard.active(seat)) this.wizard.pull(seat, m);
+        else this.guard(() => this.running?.table.trigger(seat, { n: m.n, k: m.k, t: m.t }));
+      },
+    });
+    this.wizard = new CalibrationWizard(this.aimOpts, {
+      ask: (seat, gun, target) => {
+        if (target !== null) this.dispatcher.cue(seat, "turn", { colour: seatColour(target) });
+        this.updateRates();
+        void gun;
+      },
+      again: (seat) => this.dispatcher.cue(seat, "ambig"),
+      redo: (seat) => this.dispatcher.cue(seat, "ambig"),
+      done: (seat, gun, cal, poses, t) => {
+        const c: StoredCalibration = { gun, seat, off: cal.offsetDeg, t, poses, spread: cal.spreadDeg, at: Date.now() };
+        this.d.calibrations.save(c);
+        this.cals.set(gun, c);
+        this.applyCalibration(seat, c);
+        void this.publishCal(c);
+        this.dispatcher.cue(seat, "lock", { colour: seatColour(seat) });
+      },
+      changed: () => this.stateChanged(),
+    });
+    for (const c of d.calibrations.all()) this.cals.set(c.gun, c);
+    d.game.extra = () => this.extra();
+  }
+
+  async start(): Promise<void> {
+    await this.input.start();
+    this.d.guns.onPresence((gun, on) => this.presence(gun, on));
+    this.aimTimer = setInterval(() => this.publishAim(), AIM_EVERY_MS);
+    this.aimTimer.unref();
+    for (const c of this.cals.values()) await this.publishCal(c);
+    const g = this.d.game.session.game;
+    const stored = g ? this.d.tableLog.setup(g.id) : null;
+    if (g && stored) {
+      const setup = parseTableSetup(stored);
+      if (!setup.ok) throw new Error(`game ${g.id}: its stored table setup does not parse: ${setup.msg}`);
+      const records = this.d.tableLog.records(g.id) as TableRecord[];
+      this.run(g as Game<State>, setup.v, records);
+      this.d.log.info({ game: g.id, records: records.length }, "resumed the table");
+    }
+    await this.d.game.publishState();
+    this.updateRates();
+  }
+
+  close(): void {
+    this.running?.clock.dispose();
+    this.running = null;
+    if (this.aimTimer) clearInterval(this.aimTimer);
+    if (this.stateTimer) clearTimeout(this.stateTimer);
+  }
+
+  get table(): Table | null {
+    return this.running?.table ?? null;
+  }
+
+  // ---------------------------------------------------------------- ops
+
+  /** game.new: a new game, run by a table when the setup has `table`. */
+  async newGame(
+    options: Record<string, unknown>,
+  ): Promise<PlayResult<{ game: number; view: unknown; table: unknown }>> {
+    const { table: tableArg, ...setup } = options;
+    const game = this.d.game;
+    let tableSetup: TableSetup | null = null;
+    if (tableArg !== undefined && tableArg !== false) {
+      const p = parseTableSetup(tableArg, this.d.defaultTiming);
+      if (!p.ok) return fail("bad-args", p.msg);
+      tableSetup = p.v;
+      // check the table fits the game before anything is logged
+      const dry = game.engine.setup(setup);
+      if (!dry.ok) return fail(dry.error.code, dry.error.message);
+      try {
+        const st = dry.state as State;
+        new Table(tableConfig(tableSetup, st.players.length, 0), this.ports(null), st);
+      } catch (e) {
+        return fail("bad-args", (e as Error).message);
+      }
+    }
+    const r = await game.start(setup);
+    if (!r.ok) return fail(r.error.code, r.error.message);
+    this.stop();
+    if (tableSetup) {
+      this.d.tableLog.saveSetup(r.game.id, tableSetup);
+      this.run(r.game as Game<State>, tableSetup, []);
+    }
+    await game.publish(r.game);
+    this.updateRates();
+    return { ok: true, r: { game: r.game.id, view: game.engine.publicView(r.game.state), table: this.status() } };
+  }
+
+  roundStart(): PlayResult<{ round: number }> {
+    const t = this.need();
+    if (!t.ok) return t;
+    return this.result(
+      this.act("host", () => t.r.startRound()),
+      { round: t.r.state.round },
+    );
+  }
+
+  secret(seat: Seat, card: Bullet, gun: 2 | undefined, by: string): PlayResult<{ seat: Seat }> {
+    const t = this.need();
+    if (!t.ok) return t;
+    return this.result(
+      this.act(by, () => t.r.secret(seat, card, gun)),
+      { seat },
+    );
+  }
+
+  revealPower(seat: Seat, power: PowerId, by: string): PlayResult<{ seat: Seat }> {
+    const t = this.need();
+    if (!t.ok) return t;
+    return this.result(
+      this.act(by, () => t.r.revealPower(seat, power)),
+      { seat },
+    );
+  }
+
+  hostDecide(d: Decision): PlayResult<{ game: number; decisions: number }> {
+    const t = this.need();
+    if (!t.ok) return t;
+    const r = this.act("host", () => t.r.hostDecide(d));
+    const g = this.d.game.session.game!;
+    return this.result(r, { game: g.id, decisions: g.decisions });
+  }
+
+  calibrateStart(
+    seat: Seat | null,
+    poses: number,
+    layoutSpec: unknown,
+  ): PlayResult<{ seats: { seat: Seat; gun: string; targets: Seat[] }[] }> {
+    const act = this.running?.table.status.activity;
+    if (act && act.kind !== "phone") return fail("table", "a count or window is running; calibrate between rounds");
+    let layout: SeatLayout;
+    if (layoutSpec !== undefined) {
+      const l = parseTableSetup({ layout: layoutSpec });
+      if (!l.ok || l.v.layout === null) return fail("bad-args", l.ok ? "layout is missing" : l.msg);
+      layout = layoutOf(l.v.layout, 0);
+    } else if (this.running) layout = this.running.layout;
+    else {
+      const most = Math.max(1, ...this.seatedGuns().map((g) => g.seat + 1));
+      layout = layoutOf({ round: Math.max(2, most) }, 0);
+    }
+    const guns = this.seatedGuns().filter((g) => seat === null || g.seat === seat);
+    if (guns.length === 0)
+      return fail("unknown-gun", seat === null ? "no paired gun has a seat" : `no gun at seat ${seat}`);
+    const v = this.wizard.start(guns, poses, layout);
+    return { ok: true, r: { seats: v.map((x) => ({ seat: x.seat, gun: x.gun, targets: x.targets })) } };
+  }
+
+  /** The `table/state` payload. */
+  state(): Record<string, unknown> {
+    return this.d.game.state();
+  }
+
+  // ---------------------------------------------------------------- wiring
+
+  private run(game: Game<State>, setup: TableSetup, records: TableRecord[]): void {
+    const st = game.state;
+    const config = tableConfig(setup, st.players.length, game.id);
+    const clock = new SafeClock(this.d.log);
+    const ports = this.ports(clock);
+    const table = records.length > 0 ? Table.resume(config, ports, st, records) : new Table(config, ports, st);
+    this.running = { table, clock, setup, layout: config.layout, game: game.id };
+    for (let seat = 0; seat < st.players.length; seat++) {
+      table.presence(seat, this.seatOnline(seat));
+      const gun = this.gunAt(seat);
+      const c = gun ? this.cals.get(gun) : undefined;
+      if (c) this.applyCalibration(seat, c);
+    }
+    this.act("table", () => {
+      table.begin();
+      return undefined;
+    });
+  }
+
+  private stop(): void {
+    this.running?.clock.dispose();
+    this.running = null;
+  }
+
+  /** The table's ports on the real things; `clock` null: a dry run that must not act. */
+  private ports(clock: SafeClock | null): TablePorts {
+    return {
+      clock: clock ?? new SafeClock(this.d.log),
+      decide: (d: Decision): ApplyResult => {
+        const r = this.d.game.session.decide(d, this.by);
+        if (!r.ok) return { ok: false, error: { ...r.error, player: null } } as unknown as ApplyResult;
+        void this.d.game.publish(r.game, r.events);
+        return { ok: true, state: r.game.state as State, events: r.events as GameEvent[] };
+      },
+      record: (rec: TableRecord) => {
+        const g = this.d.game.session.game;
+        if (g) this.d.tableLog.append(g.id, rec, Date.now());
+      },
+      cue: (to, name, opts) => this.dispatcher.cue(to, name, opts),
+      status: () => this.stateChanged(),
+    };
+  }
+
+  /** Runs a table input with `by` as the author of whatever decisions it makes. */
+  private act(by: string, fn: () => InputResult | undefined): InputResult {
+    const before = this.by;
+    this.by = by;
+    try {
+      return fn() ?? { ok: true };
+    } finally {
+      this.by = before;
+    }
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.d.log.error({ err: e }, "the table failed on a gun input");
+    }
+  }
+
+  private result<T>(r: InputResult, ok: T): PlayResult<T> {
+    return r.ok ? { ok: true, r: ok } : fail("table", r.error);
+  }
+
+  private need(): PlayResult<Table> {
+    if (!this.d.game.session.game) return fail("no-game", "no game has been started");
+    if (!this.running) return fail("no-table", "this game has no table: start it with game.new {table: ...}");
+    return { ok: true, r: this.running.table };
+  }
+
+  private status(): TableStatus | null {
+    return this.running?.table.status ?? null;
+  }
+
+  private applyCalibration(seat: Seat, c: StoredCalibration): void {
+    this.running?.table.calibrate(seat, startTrack(c.off, c.t, this.aimOpts, c.poses));
+  }
+
+  private async publishCal(c: StoredCalibration): Promise<void> {
+    try {
+      await this.d.bus.publish(
+        gunTopic(this.d.table, c.gun, "cal"),
+        { v: 1, seat: c.seat, off: Math.round(c.off * 10) / 10, at: c.at },
+        { retain: true },
+      );
+    } catch (e) {
+      this.d.log.warn({ gun: c.gun, err: (e as Error).message }, "could not publish a calibration");
+    }
+  }
+
+  // ---------------------------------------------------------------- guns and seats
+
+  private seatedGuns(): { seat: Seat; gun: string }[] {
+    return this.d.guns.registry
+      .all()
+      .filter((g) => g.paired && g.seat !== null)
+      .map((g) => ({ seat: g.seat!, gun: g.id }));
+  }
+
+  private seatOf(gun: string): Seat | null {
+    const g = this.d.guns.registry.get(gun);
+    return g?.paired ? g.seat : null;
+  }
+
+  /** The gun at a seat: an online one first. */
+  private gunAt(seat: Seat): string | null {
+    const at = this.d.guns.registry.all().filter((g) => g.paired && g.seat === seat);
+    return (at.find((g) => g.on) ?? at[0])?.id ?? null;
+  }
+
+  private seatOnline(seat: Seat): boolean {
+    return this.d.guns.registry.all().some((g) => g.paired && g.seat === seat && g.on);
+  }
+
+  private gunsFor(to: Seat | "all"): string[] {
+    const reg = this.d.guns.registry.all().filter((g) => g.paired && g.seat !== null && g.on);
+    const n = this.running?.table.state.players.length ?? Number.POSITIVE_INFINITY;
+    return reg.filter((g) => (to === "all" ? g.seat! < n : g.seat === to)).map((g) => g.id);
+  }
+
+  private presence(gun: string, on: boolean): void {
+    if (on) this.rates.delete(gun);
+    const seat = this.seatOf(gun);
+    if (seat !== null) this.guard(() => this.running?.table.presence(seat, this.seatOnline(seat)));
+    this.updateRates();
+    this.stateChanged();
+  }
+
+  /** 50 Hz for the guns whose aim matters now, a few Hz for the others; only changes are sent. */
+  private updateRates(): void {
+    const act = this.running?.table.status.activity ?? null;
+    const fast = new Set<Seat>();
+    if (act?.kind === "count") for (const s of act.seats) fast.add(s);
+    if (act?.kind === "privilege") fast.add(act.godfather);
+    for (const { seat } of this.seatedGuns()) if (this.wizard.active(seat)) fast.add(seat);
+    for (const g of this.d.guns.registry.all()) {
+      if (!g.paired || !g.on || g.seat === null) continue;
+      const hz = fast.has(g.seat) ? FAST_HZ : SLOW_HZ;
+      if (this.rates.get(g.id) === hz) continue;
+      this.rates.set(g.id, hz);
+      this.d.guns.command(g.id, { c: "rate", hz }).catch(() => {});
+    }
+  }
+
+  // ---------------------------------------------------------------- viewers
+
+  private stateChanged(): void {
+    this.updateRates();
+    if (this.stateTimer) return;
+    this.stateTimer = setTimeout(() => {
+      this.stateTimer = null;
+      void this.d.game.publishState();
+    }, STATE_COALESCE_MS);
+  }
+
+  private extra() {
+    const st = this.running?.table.state ?? (this.d.game.session.game?.state as State | undefined);
+    const names: string[] = st?.names ?? [];
+    const count = names.length > 0 ? names.length : Math.max(0, ...this.seatedGuns().map((g) => g.seat + 1));
+    const seats = Array.from({ length: count }, (_, seat) => ({
+      seat,
+      name: names[seat] ?? null,
+      gun: this.gunAt(seat),
+      colour: seatColour(seat),
+      online: this.seatOnline(seat),
+    }));
+    return { table: this.status(), seats, calibration: this.wizard.view() };
+  }
+
+  private publishAim(): void {
+    if (!this.aimDirty) return;
+    this.aimDirty = false;
+    const live = this.running?.table.status.live ?? [];
+    const seats = new Set<Seat>([...this.lastYaw.keys(), ...live.map((_, i) => i)]);
+    const aims = [...seats]
+      .sort((a, b) => a - b)
+      .map((seat) => {
+        const y = this.lastYaw.get(seat);
+        return {
+          seat,
+          target: live[seat] ?? null,
+          yaw: y === undefined ? null : Math.round((((((y + 180) % 360) + 360) % 360) - 180) * 10) / 10,
+        };
+      });
+    this.d.bus.publish(tableTopic(this.d.table, "aim"), { v: 1, at: Date.now(), aims }, { qos: 0 }).catch(() => {});
+  }
+}

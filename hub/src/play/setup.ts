@@ -1,0 +1,139 @@
+// The `table` argument of game.new: checked from the network into a TableSetup (stored with the game, so a
+// restart rebuilds the same table), and turned into the table's config.
+import { customTable, type Point, roundTable, type SeatLayout } from "../aim/index.js";
+import type { BotStyle } from "../rules/index.js";
+import { RANDOM_STYLE } from "../rules/index.js";
+import { randomBot } from "../table/bots.js";
+import type { SecretSource, TableConfig } from "../table/ports.js";
+import { DEFAULT_TIMING, FAST_TIMING, type TableTiming } from "../table/timing.js";
+
+export type TimingPreset = "default" | "fast";
+export const BOT_STYLES = {
+  random: RANDOM_STYLE,
+  cautious: { lieDown: 0.5, aimNobody: 0.1, reveal: 0.1 },
+  aggressive: { lieDown: 0.05, aimNobody: 0, reveal: 0.6 },
+  greedy: { lieDown: 0.15, aimNobody: 0.02, reveal: 0.4 },
+} satisfies Record<string, BotStyle>;
+export type BotName = keyof typeof BOT_STYLES;
+
+export type SecretSpec = "physical" | "console" | { bot: BotName; seed?: number };
+export type LayoutSpec = { round: number } | { points: Point[] };
+
+export interface TableSetup {
+  layout: LayoutSpec | null;
+  secrets: SecretSpec | SecretSpec[];
+  timing: TimingPreset;
+  timingOverrides: Partial<TableTiming>;
+  autoRound: boolean;
+}
+
+type Checked<T> = { ok: true; v: T } | { ok: false; msg: string };
+
+const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
+const bad = (msg: string): { ok: false; msg: string } => ({ ok: false, msg });
+
+export function parseLayout(x: unknown): Checked<LayoutSpec | null> {
+  if (x === undefined || x === null) return { ok: true, v: null };
+  if (!isObj(x)) return bad("table.layout must be {round: N} or {points: [{x, y}, ...]}");
+  if ("round" in x) {
+    const n = x.round;
+    return typeof n === "number" && Number.isInteger(n) && n >= 2 && n <= 16
+      ? { ok: true, v: { round: n } }
+      : bad("table.layout.round must be a whole number of seats, 2-16");
+  }
+  const pts = x.points;
+  if (!Array.isArray(pts) || pts.length < 2 || pts.length > 16) return bad("table.layout.points: 2-16 {x, y}");
+  const points: Point[] = [];
+  for (const p of pts) {
+    if (!isObj(p) || typeof p.x !== "number" || typeof p.y !== "number" || !Number.isFinite(p.x + p.y))
+      return bad("table.layout.points: each point is {x, y} in metres");
+    points.push({ x: p.x, y: p.y });
+  }
+  try {
+    customTable(points);
+  } catch (e) {
+    return bad(`table.layout: ${(e as Error).message}`);
+  }
+  return { ok: true, v: { points } };
+}
+
+function parseSecret(x: unknown): Checked<SecretSpec> {
+  if (x === "physical" || x === "console") return { ok: true, v: x };
+  if (isObj(x) && typeof x.bot === "string" && x.bot in BOT_STYLES) {
+    const seed = x.seed;
+    if (seed !== undefined && !(typeof seed === "number" && Number.isInteger(seed)))
+      return bad("a bot's seed must be a whole number");
+    return { ok: true, v: seed === undefined ? { bot: x.bot as BotName } : { bot: x.bot as BotName, seed } };
+  }
+  return bad(`a secret source is "physical", "console" or {bot: ${Object.keys(BOT_STYLES).join(" | ")}}`);
+}
+
+const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof TableTiming)[];
+
+export function parseTableSetup(x: unknown, defaultTiming: TimingPreset = "default"): Checked<TableSetup> {
+  if (x === true) x = {};
+  if (!isObj(x)) return bad("table must be an object");
+  for (const k of Object.keys(x))
+    if (!["layout", "secrets", "timing", "timingOverrides", "autoRound"].includes(k))
+      return bad(`unknown table option ${k.slice(0, 24)}`);
+  const layout = parseLayout(x.layout);
+  if (!layout.ok) return layout;
+  let secrets: SecretSpec | SecretSpec[] = "physical";
+  if (Array.isArray(x.secrets)) {
+    if (x.secrets.length > 16) return bad("too many secret sources");
+    const list: SecretSpec[] = [];
+    for (const s of x.secrets) {
+      const c = parseSecret(s);
+      if (!c.ok) return c;
+      list.push(c.v);
+    }
+    secrets = list;
+  } else if (x.secrets !== undefined) {
+    const c = parseSecret(x.secrets);
+    if (!c.ok) return c;
+    secrets = c.v;
+  }
+  const timing = x.timing ?? defaultTiming;
+  if (timing !== "default" && timing !== "fast") return bad('table.timing is "default" or "fast"');
+  const overrides: Partial<TableTiming> = {};
+  if (x.timingOverrides !== undefined) {
+    if (!isObj(x.timingOverrides)) return bad("table.timingOverrides must be an object");
+    for (const [k, v] of Object.entries(x.timingOverrides)) {
+      if (!TIMING_KEYS.includes(k as keyof TableTiming)) return bad(`unknown timing ${k.slice(0, 24)}`);
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > 600_000)
+        return bad(`timing ${k} must be whole ms, 0-600000`);
+      overrides[k as keyof TableTiming] = v;
+    }
+  }
+  const autoRound = x.autoRound ?? false;
+  if (typeof autoRound !== "boolean") return bad("table.autoRound must be true or false");
+  return { ok: true, v: { layout: layout.v, secrets, timing, timingOverrides: overrides, autoRound } };
+}
+
+export function layoutOf(spec: LayoutSpec | null, seats: number): SeatLayout {
+  if (spec === null) return roundTable(seats);
+  return "round" in spec ? roundTable(spec.round) : customTable(spec.points);
+}
+
+/** The table's config for a game of `players` seats; throws (with a message for the host) when it cannot fit. */
+/** `seedBase` seeds the bots that name no seed (the game id: the same after a restart). */
+export function tableConfig(setup: TableSetup, players: number, seedBase: number): TableConfig {
+  const layout = layoutOf(setup.layout, players);
+  if (layout.seats.length !== players)
+    throw new Error(`the layout has ${layout.seats.length} seats, the game ${players} players`);
+  const one = setup.secrets;
+  const specs: SecretSpec[] = Array.isArray(one) ? one : Array.from({ length: players }, () => one);
+  if (specs.length !== players) throw new Error(`give one secret source per player (${players})`);
+  const secrets = specs.map((s, seat): SecretSource => {
+    if (s === "physical" || s === "console") return { kind: s };
+    const seed = s.seed ?? seedBase * 31 + seat + 1;
+    return { kind: "bot", strategy: randomBot(seed, BOT_STYLES[s.bot]) };
+  });
+  const base = setup.timing === "fast" ? FAST_TIMING : DEFAULT_TIMING;
+  return {
+    layout,
+    secrets,
+    timing: { ...base, ...setup.timingOverrides },
+    autoStart: setup.autoRound,
+  };
+}

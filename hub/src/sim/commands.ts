@@ -1,0 +1,122 @@
+// A command client over MQTT, the way the dashboard, a phone console or a bot talks to the hub: requests on
+// `cmd/<client>/req`, answers on `cmd/<client>/res`, plus subscriptions to the table's topics. It reconnects on
+// its own (a restarted hub), so a bot simply carries on.
+import { cmdTopic, type ResponseMsg } from "@cng/protocol";
+import { connectMqtt, type MqttClient } from "../bus/connect.js";
+
+/** A refused request: the hub's error code and message. */
+export class CommandError extends Error {
+  constructor(
+    readonly op: string,
+    readonly code: string,
+    message: string,
+  ) {
+    super(`${op}: ${code}: ${message}`);
+  }
+}
+
+export interface CommandClientOptions {
+  table: string;
+  /** a topic level: a-z 0-9 _ -, up to 32 */
+  clientId: string;
+  username?: string;
+  password?: string;
+  /** sent as `auth` in every request (host PIN or seat token) */
+  auth?: string;
+  timeoutMs?: number;
+}
+
+type Handler = (payload: unknown, topic: string) => void;
+
+function matches(filter: string, topic: string): boolean {
+  const f = filter.split("/");
+  const t = topic.split("/");
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === "#") return true;
+    if (f[i] !== "+" && f[i] !== t[i]) return false;
+  }
+  return f.length === t.length;
+}
+
+export class CommandClient {
+  private n = 0;
+  private readonly waiting = new Map<string, (m: ResponseMsg) => void>();
+  private readonly handlers: { filter: string; fn: Handler }[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly mqtt: MqttClient,
+    private readonly o: CommandClientOptions,
+  ) {
+    mqtt.on("message", (topic, payload) => this.onMessage(topic, payload));
+  }
+
+  static async connect(url: string, o: CommandClientOptions): Promise<CommandClient> {
+    const mqtt = await connectMqtt(url, {
+      clientId: o.clientId,
+      username: o.username,
+      password: o.password,
+      reconnectPeriod: 300,
+      connectTimeout: 5000,
+    });
+    const c = new CommandClient(mqtt, o);
+    await mqtt.subscribeAsync(cmdTopic(o.table, o.clientId, "res"), { qos: 1 });
+    return c;
+  }
+
+  get connected(): boolean {
+    return this.mqtt.connected;
+  }
+
+  /** Sends one request; resolves with `r`, throws a CommandError when refused (or on a timeout). */
+  async request<R = unknown>(op: string, a?: Record<string, unknown>): Promise<R> {
+    const id = `q${++this.n}`;
+    const msg: Record<string, unknown> = { v: 1, id, op };
+    if (this.o.auth !== undefined) msg.auth = this.o.auth;
+    if (a !== undefined) msg.a = a;
+    const timeoutMs = this.o.timeoutMs ?? 5000;
+    const res = new Promise<ResponseMsg>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new CommandError(op, "timeout", `no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting.set(id, (m) => {
+        clearTimeout(timer);
+        resolve(m);
+      });
+    });
+    this.mqtt.publish(cmdTopic(this.o.table, this.o.clientId, "req"), JSON.stringify(msg), { qos: 1 });
+    const m = await res;
+    if (!m.ok) throw new CommandError(op, m.e?.code ?? "error", m.e?.msg ?? "refused");
+    return m.r as R;
+  }
+
+  /** Calls `fn` with each JSON message on `filter` (retained ones too). */
+  async subscribe(filter: string, fn: Handler): Promise<void> {
+    this.handlers.push({ filter, fn });
+    await this.mqtt.subscribeAsync(filter, { qos: 1 });
+  }
+
+  private onMessage(topic: string, payload: Buffer): void {
+    if (payload.length === 0) return;
+    let v: unknown;
+    try {
+      v = JSON.parse(payload.toString());
+    } catch {
+      return;
+    }
+    if (topic === cmdTopic(this.o.table, this.o.clientId, "res")) {
+      const m = v as ResponseMsg;
+      this.waiting.get(m.id)?.(m);
+      this.waiting.delete(m.id);
+      return;
+    }
+    for (const h of this.handlers) if (matches(h.filter, topic)) h.fn(v, topic);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.mqtt.endAsync(true);
+  }
+}

@@ -1,0 +1,264 @@
+// The whole game on one machine: a hub (or an external one), virtual guns running the real firmware, and bot
+// players. `playGame` plays one game on a fleet that is already paired and calibrated; `runDemo` does the lot
+// for `cng demo`.
+import { tableTopic } from "@cng/protocol";
+import { type Hub, type HubOptions, startHub } from "../hub.js";
+import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
+import type { TableStatus } from "../table/ports.js";
+import { CommandClient } from "./commands.js";
+import { Fleet } from "./fleet.js";
+import type { HumanTraits } from "./human.js";
+import { BotPlayer, type SecretMode } from "./player.js";
+import { STRATEGIES, Strategy, type StrategyName } from "./strategies.js";
+import type { TableState } from "./table-view.js";
+
+export const NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"];
+
+export type Speed = "fast" | "normal";
+
+/** Default (real table) count pace over fast's: how much quicker the simulated people are at fast speed. */
+const FAST_TEMPO = 300 / 700;
+
+export interface GameOptions {
+  edition: Edition;
+  players: number;
+  seed: number;
+  speed: Speed;
+  powers?: boolean;
+  cop?: boolean;
+  /** per seat (cycled): default cautious, aggressive, greedy, random, ... */
+  strategies?: StrategyName[];
+  /** per seat, or one for all (default console) */
+  secrets?: SecretMode | SecretMode[];
+  /** pause before each round's count, ms (default: fast 150, normal 2500) */
+  roundPauseMs?: number;
+  /** give up after this long (default 10 minutes) */
+  timeoutMs?: number;
+  /** progress lines (round by round) */
+  progress?: (line: string) => void;
+  /** the table's steps and activities as they change, for people tuning timings */
+  trace?: (line: string) => void;
+  /** called once the game runs, with the players (tests use it to meddle) */
+  onStart?: (players: BotPlayer[], gameId: number) => void;
+}
+
+export interface GameResult {
+  game: number;
+  /** the SCENARIOS.md output shape */
+  result: Record<string, unknown> & { over: boolean; winners: string[] };
+  rounds: number;
+  ms: number;
+  players: BotPlayer[];
+}
+
+export interface Connection {
+  url: string;
+  table: string;
+  pin: string;
+}
+
+function secretsOf(o: GameOptions): SecretMode[] {
+  const s = o.secrets ?? "console";
+  return Array.from({ length: o.players }, (_, i) => (Array.isArray(s) ? s[i % s.length]! : s));
+}
+
+function strategyOf(o: GameOptions, seat: Seat): StrategyName {
+  const list = o.strategies?.length ? o.strategies : STRATEGIES;
+  return list[seat % list.length]!;
+}
+
+/** One line per notable public event, for people watching. */
+export function describeEvents(events: readonly GameEvent[], names: readonly string[]): string[] {
+  const n = (s: Seat | null) => (s === null ? "nobody" : (names[s] ?? `seat ${s}`));
+  const out: string[] = [];
+  for (const e of events) {
+    switch (e.type) {
+      case "round-start":
+        out.push(`round ${e.round}: Godfather ${n(e.godfather)}, loot ${e.loot.join(" ")}`);
+        break;
+      case "shot":
+        if (e.target !== null) out.push(`  ${n(e.seat)} fires a ${e.card} at ${n(e.target)}`);
+        break;
+      case "lie-down":
+        out.push(`  ${n(e.seat)} lies down`);
+        break;
+      case "wound":
+        out.push(`  ${n(e.seat)} is wounded (${e.wounds})`);
+        break;
+      case "death":
+        out.push(`  ${n(e.seat)} dies`);
+        break;
+      case "split":
+        out.push(`  ${e.sharers.map(n).join(", ")} share: ${e.each} each`);
+        break;
+      case "pick":
+        out.push(`  ${n(e.seat)} takes ${e.card}`);
+        break;
+      case "power-revealed":
+        out.push(`  ${n(e.seat)} reveals ${e.power}`);
+        break;
+      case "phone":
+        if (e.alerted) out.push("  the cop calls the reinforcements");
+        break;
+      case "game-over":
+        out.push(`game over: ${e.winners.map(n).join(", ")} win`);
+        break;
+    }
+  }
+  return out;
+}
+
+function waitFor<T>(what: string, ms: number, check: () => T | null | undefined | false): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const end = Date.now() + ms;
+    const tick = () => {
+      const v = check();
+      if (v) resolve(v);
+      else if (Date.now() > end) reject(new Error(`timed out waiting for ${what}`));
+      else setTimeout(tick, 50);
+    };
+    tick();
+  });
+}
+
+/** Plays one whole game with bots on a paired, calibrated fleet; resolves with the result once it is over. */
+export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): Promise<GameResult> {
+  const started = Date.now();
+  const progress = o.progress ?? (() => {});
+  const names = NAMES.slice(0, o.players);
+  const secrets = secretsOf(o);
+  if (fleet.guns.length < o.players) throw new Error(`${o.players} players need ${o.players} guns`);
+  const host = fleet.host;
+  const relay = async (decision: Decision) => {
+    await host.request("host.decide", { decision });
+  };
+  const players: BotPlayer[] = [];
+  try {
+    for (let seat = 0; seat < o.players; seat++) {
+      const { token } = await host.request<{ token: string }>("seat.token", { seat });
+      players.push(
+        await BotPlayer.join({
+          url: hub.url,
+          table: hub.table,
+          seat,
+          token,
+          strategy: new Strategy(strategyOf(o, seat), o.seed, seat),
+          gun: fleet.guns[seat]!,
+          secrets: secrets[seat],
+          relay,
+          log: (l) => progress(`  (${l})`),
+        }),
+      );
+    }
+    const watch = await CommandClient.connect(hub.url, {
+      table: hub.table,
+      clientId: `sim-watch-${process.pid}`,
+      username: "host",
+      password: hub.pin,
+      auth: hub.pin,
+    });
+    let state: TableState | null = null;
+    let gameId: number | null = null;
+    const startedRounds = new Set<number>();
+    let lastTrace = "";
+    const pause = o.roundPauseMs ?? (o.speed === "fast" ? 50 : 2500);
+    try {
+      await watch.subscribe(tableTopic(hub.table, "events"), (m) => {
+        const msg = m as { game: number; events: GameEvent[] };
+        if (gameId === null || msg.game === gameId) for (const line of describeEvents(msg.events, names)) progress(line);
+      });
+      await watch.subscribe(tableTopic(hub.table, "state"), (m) => {
+        state = m as TableState;
+        const t: TableStatus | null = state.table;
+        if (o.trace && t) {
+          const a = t.activity;
+          const key = `${t.round}:${t.step}:${a ? `${a.kind}${"purpose" in a ? a.purpose : ""}` : "-"}`;
+          if (key !== lastTrace) o.trace(`[${Date.now() - started} ms] ${key} waiting ${JSON.stringify(t.waiting)}`);
+          lastTrace = key;
+        }
+        if (state.id !== gameId || !t || t.over) return;
+        // the host starts each round's count after a short pause (people settle, the dashboard shows the loot)
+        if (t.waiting.some((w) => w.for === "start") && !startedRounds.has(t.round)) {
+          startedRounds.add(t.round);
+          setTimeout(() => {
+            host.request("round.start").catch((e: Error) => {
+              startedRounds.delete(t.round);
+              progress(`  (round.start: ${e.message})`);
+            });
+          }, pause);
+        }
+      });
+      const r = await host.request<{ game: number }>("game.new", {
+        edition: o.edition,
+        players: names,
+        seed: o.seed,
+        powers: o.powers === true,
+        cop: o.cop === true,
+        table: {
+          secrets,
+          timing: o.speed === "fast" ? "fast" : "default",
+          autoRound: false,
+        },
+      });
+      gameId = r.game;
+      progress(
+        `game ${gameId}: ${o.edition}, ${o.players} players (${names.map((n, s) => `${n} ${strategyOf(o, s)}`).join(", ")})` +
+          `${o.powers ? ", powers" : ""}${o.cop ? ", cop" : ""}`,
+      );
+      o.onStart?.(players, gameId);
+      await waitFor("the game to end", o.timeoutMs ?? 600_000, () => {
+        const s = state as TableState | null;
+        return s?.id === gameId && s.game?.over;
+      });
+      const end = await host.request<{ result: GameResult["result"] }>("game.state");
+      const rounds = (state as TableState | null)?.game?.round ?? 0;
+      return { game: gameId, result: end.result, rounds, ms: Date.now() - started, players };
+    } finally {
+      await watch.close();
+    }
+  } finally {
+    for (const p of players) await p.leave();
+  }
+}
+
+export interface DemoOptions extends GameOptions {
+  /** the hub's settings (ports, data folder, ...) */
+  hub?: HubOptions;
+  board?: string;
+  traits?: HumanTraits;
+  /** poses per gun in the calibration wizard */
+  poses?: number;
+  /** called once the hub is up, with the dashboard URL */
+  onHub?: (hub: Hub) => void;
+  /** after the game, before everything stops: e.g. keep the dashboard up until Ctrl-C */
+  hold?: () => Promise<void>;
+}
+
+/** Starts a hub with its embedded broker, the guns and the bots, plays one game, and stops it all. */
+export async function runDemo(o: DemoOptions): Promise<GameResult & { hub: { dashboard: string; data: string } }> {
+  const progress = o.progress ?? (() => {});
+  const hub = await startHub({ ...o.hub });
+  let fleet: Fleet | undefined;
+  try {
+    o.onHub?.(hub);
+    const conn = { url: hub.urls.mqtt, table: hub.table, pin: hub.pin };
+    fleet = await Fleet.start({
+      ...conn,
+      guns: o.players,
+      seed: o.seed,
+      board: o.board,
+      traits: o.traits,
+      tempo: o.speed === "fast" ? FAST_TEMPO : 1,
+      log: progress,
+    });
+    await fleet.calibrate(o.poses ?? 1);
+    const r = await playGame(conn, fleet, o);
+    await o.hold?.();
+    return { ...r, hub: { dashboard: hub.urls.dashboard, data: hub.config.data } };
+  } finally {
+    await fleet?.stop();
+    await hub.close();
+  }
+}
+
+export { FAST_TEMPO };

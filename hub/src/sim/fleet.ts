@@ -1,0 +1,217 @@
+// N virtual guns, each running the real firmware bundle on a virtual Espruino board, held by a simulated hand.
+// The fleet pairs them through the host (pair.accept with the PIN) at seats 0..N−1 exactly as a person would
+// with hardware, calibrates them through the wizard (aim at the named seat, pull), and leaves them streaming.
+import { gunTopic, tableTopic } from "@cng/protocol";
+import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
+import { CommandClient } from "./commands.js";
+import { createVirtualGun, type VirtualGun } from "./espruino/index.js";
+import { Hand, scaledTraits } from "./hand.js";
+import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
+import { gaussian, type Random, seededRandom } from "./prng.js";
+import type { CalibrationInfo, GunStatus, TableState } from "./table-view.js";
+
+export interface FleetOptions {
+  /** the hub's MQTT broker, mqtt://host:port */
+  url: string;
+  table?: string;
+  /** host PIN */
+  pin: string;
+  guns: number;
+  /** board profile of every gun, or "mixed": MPU-6050 and BNO085 boards in turn */
+  board?: string;
+  seed?: number;
+  /** where the seats are (default: a round table of `guns`) */
+  layout?: SeatLayout;
+  traits?: HumanTraits;
+  /** the people's time scale (1 = real people; < 1 quicker, for fast demos) */
+  tempo?: number;
+  /** gun ids are `<prefix><seat>` */
+  idPrefix?: string;
+  log?: (line: string) => void;
+}
+
+export interface SimGun {
+  seat: number;
+  id: string;
+  gun: VirtualGun;
+  hand: Hand;
+  /** bearings from this seat to each seat (NaN for itself), table degrees */
+  bearings: readonly number[];
+  /** bearing to the table's centre */
+  centre: number;
+  random: Random;
+}
+
+const MIXED = ["esp32-mpu6050", "esp32-bno085"];
+
+function waitUntil<T>(what: string, ms: number, check: () => T | undefined | null | false): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const end = Date.now() + ms;
+    const tick = () => {
+      let v: T | undefined | null | false;
+      try {
+        v = check();
+      } catch (e) {
+        reject(e);
+        return;
+      }
+      if (v) resolve(v);
+      else if (Date.now() > end) reject(new Error(`timed out waiting for ${what}`));
+      else setTimeout(tick, 25);
+    };
+    tick();
+  });
+}
+
+export class Fleet {
+  readonly guns: SimGun[] = [];
+  readonly status = new Map<string, GunStatus>();
+  /** how many times each gun was seen going offline */
+  readonly drops = new Map<string, number>();
+  state: TableState | null = null;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  private constructor(
+    readonly host: CommandClient,
+    readonly table: string,
+    readonly layout: SeatLayout,
+    private readonly o: FleetOptions,
+  ) {}
+
+  static async start(o: FleetOptions): Promise<Fleet> {
+    const table = o.table ?? "main";
+    const host = await CommandClient.connect(o.url, {
+      table,
+      clientId: `sim-host-${process.pid}`,
+      username: "host",
+      password: o.pin,
+      auth: o.pin,
+    });
+    const fleet = new Fleet(host, table, o.layout ?? roundTable(o.guns), o);
+    try {
+      await host.subscribe(gunTopic(table, "+", "status"), (p, topic) => {
+        const id = topic.split("/").at(-2)!;
+        fleet.status.set(id, p as GunStatus);
+        if (!(p as GunStatus).on) fleet.drops.set(id, (fleet.drops.get(id) ?? 0) + 1);
+      });
+      await host.subscribe(tableTopic(table, "state"), (p) => {
+        fleet.state = p as TableState;
+      });
+      await fleet.pairAll();
+    } catch (e) {
+      await fleet.stop();
+      throw e;
+    }
+    return fleet;
+  }
+
+  private log(line: string): void {
+    this.o.log?.(line);
+  }
+
+  private idOf(seat: number): string {
+    return `${this.o.idPrefix ?? "sim"}${seat}`;
+  }
+
+  private async pairAll(): Promise<void> {
+    const { guns: listed } = await this.host.request<{ guns: { id: string; paired: boolean }[] }>("guns.list");
+    const u = new URL(this.o.url);
+    const seed = this.o.seed ?? 1;
+    const rows = bearings(this.layout);
+    const tempo = this.o.tempo ?? 1;
+    const traits = scaledTraits(this.o.traits ?? DEFAULT_HUMAN, tempo);
+    for (let seat = 0; seat < this.o.guns; seat++) {
+      const id = this.idOf(seat);
+      // a gun of an earlier run keeps its old key in that run's storage: start it afresh
+      if (listed.some((g) => g.id === id)) await this.host.request("gun.forget", { gun: id });
+      const random = seededRandom(seed * 1009 + seat * 7919 + 1);
+      const board = this.o.board === "mixed" || this.o.board === undefined ? MIXED[seat % 2]! : this.o.board;
+      const p = this.layout.seats[seat]!;
+      const centre = (Math.atan2(-p.y, -p.x) * 180) / Math.PI;
+      const gun = createVirtualGun({
+        board,
+        config: {
+          id,
+          secret: `factory-${id}-${seed}`,
+          table: this.table,
+          hub: { host: u.hostname, port: Number(u.port || 1883) },
+          hz: 25,
+        },
+        imu: {
+          gyroBias: [gaussian(random) * 0.3, gaussian(random) * 0.3, gaussian(random) * 0.3],
+          gyroNoise: 0.05,
+          accelNoise: 0.004,
+          seed: seed * 131 + seat,
+        },
+      });
+      const hand = new Hand(gun, random, { ...traits }, centre);
+      this.guns.push({ seat, id, gun, hand, bearings: rows[seat]!, centre, random });
+      // the gyro bias wanders with temperature: what the hub's per-round re-centre is for
+      this.timers.push(
+        setInterval(() => {
+          gun.imu.gyroBias[2] += 0.004 * gaussian(random);
+        }, 2000),
+      );
+    }
+    await Promise.all(this.guns.map((g) => this.pair(g)));
+    this.log(`${this.guns.length} virtual guns paired and online`);
+  }
+
+  private async pair(g: SimGun): Promise<void> {
+    await waitUntil(`${g.id} to ask for pairing`, 15_000, () => {
+      const s = this.status.get(g.id);
+      return s && s.paired === false;
+    });
+    const drops = this.drops.get(g.id) ?? 0;
+    await this.host.request("pair.accept", { gun: g.id, seat: g.seat });
+    // the gun takes its key and comes back with it: online again after one drop
+    await waitUntil(`${g.id} to reconnect with its key`, 15_000, () => (this.drops.get(g.id) ?? 0) > drops);
+    await this.online(g);
+  }
+
+  /** Resolves when the gun is paired and connected. */
+  online(g: SimGun, ms = 15_000): Promise<true> {
+    return waitUntil(`${g.id} to be online`, ms, () => {
+      const s = this.status.get(g.id);
+      return !!(s?.paired && s.on);
+    });
+  }
+
+  /** Runs the calibration wizard for every gun: aim at each named seat, pull; again if the hub asks. */
+  async calibrate(poses = 1, timeoutMs = 60_000): Promise<CalibrationInfo[]> {
+    const done = new Map<number, string>();
+    await this.host.request("calibrate.start", { poses });
+    const acting = new Set<number>();
+    const result = await waitUntil("the calibration", timeoutMs, () => {
+      const cal = this.state?.calibration ?? [];
+      if (cal.length < this.guns.length) return null;
+      for (const c of cal) {
+        const g = this.guns[c.seat];
+        if (!g || c.next === null || acting.has(c.seat)) continue;
+        const key = `${c.next}:${c.poses}:${c.result?.verdict ?? ""}`;
+        if (done.get(c.seat) === key) continue;
+        done.set(c.seat, key);
+        acting.add(c.seat);
+        const next = c.next;
+        g.hand.aim(g.bearings[next]!, Date.now());
+        const wait = g.hand.settledAtHub() + 300 - Date.now();
+        void g.hand.pull(wait).then(() => {
+          // the next pose shows up in the state once the hub took this pull
+          setTimeout(() => acting.delete(c.seat), 150);
+        });
+      }
+      return cal.every((c) => c.result?.verdict === "ok") ? cal : null;
+    });
+    for (const g of this.guns) g.hand.hold(g.centre, Date.now());
+    this.log(
+      `calibrated: ${result.map((c) => `seat ${c.seat} offset ${c.result!.offset.toFixed(1)}°`).join(", ")}`,
+    );
+    return result;
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    for (const g of this.guns) g.gun.stop();
+    await this.host.close();
+  }
+}

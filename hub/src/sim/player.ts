@@ -1,0 +1,267 @@
+// A bot player at one seat: it watches the table (`table/state`) and its own view (`player/<n>/view`, with its
+// seat token), chooses its secrets on the player console (`secret.bullet`, `power.reveal`), asks the host to
+// enter what only the dashboard takes (draft picks and the like), and plays with its gun through a simulated
+// hand: raises it when a count starts so it settles by "3", lowers it to lie down, pulls in a reveal window
+// when its card calls for it, points and pulls as the Godfather, pulls once or twice when the phone comes.
+import { playerTopic, tableTopic } from "@cng/protocol";
+import { type Bullet, CHOSEN_REVEAL, type Decision, type PlayerView, type Seat } from "../rules/index.js";
+import { CommandClient, CommandError } from "./commands.js";
+import type { SimGun } from "./fleet.js";
+import type { Strategy } from "./strategies.js";
+import type { SeatView, TableState } from "./table-view.js";
+
+export type SecretMode = "console" | "physical";
+
+export interface BotPlayerOptions {
+  url: string;
+  table: string;
+  seat: Seat;
+  /** the seat token (host: `seat.token`) */
+  token: string;
+  strategy: Strategy;
+  gun: SimGun;
+  /** console: secrets on the phone page; physical: cards in hand, shown by pulling in the reveal window */
+  secrets?: SecretMode;
+  /** enters a decision on the dashboard for this player (the host's `host.decide`) */
+  relay: (d: Decision) => Promise<void>;
+  log?: (line: string) => void;
+}
+
+/** What the bot meant to do, for tests and the demo's story: the sensors must never make it something else. */
+export interface Intent {
+  round: number;
+  kind: "aim" | "reaim" | "courage" | "privilege" | "card" | "pull" | "phone";
+  target?: Seat | null;
+  lieDown?: boolean;
+  card?: Bullet;
+  flip?: boolean;
+}
+
+export class BotPlayer {
+  state: TableState | null = null;
+  view: PlayerView | null = null;
+  readonly intents: Intent[] = [];
+  private readonly done = new Set<string>();
+  private readonly aims = new Map<number, Seat | null>();
+  private readonly courage = new Map<number, boolean>();
+  private readonly cards = new Map<number, Bullet>();
+  /** rounds whose power reveal is settled */
+  private readonly revealed = new Set<number>();
+  private stopped = false;
+
+  private constructor(
+    readonly client: CommandClient,
+    private readonly o: BotPlayerOptions,
+  ) {}
+
+  static async join(o: BotPlayerOptions): Promise<BotPlayer> {
+    const client = await CommandClient.connect(o.url, {
+      table: o.table,
+      clientId: `sim-seat${o.seat}-${process.pid}`,
+      username: `seat-${o.seat}`,
+      password: o.token,
+      auth: o.token,
+    });
+    const p = new BotPlayer(client, o);
+    await client.subscribe(tableTopic(o.table, "state"), (m) => {
+      p.state = m as TableState;
+      p.think();
+    });
+    await client.subscribe(playerTopic(o.table, o.seat, "view"), (m) => {
+      p.view = (m as SeatView).view;
+      p.think();
+    });
+    return p;
+  }
+
+  get seat(): Seat {
+    return this.o.seat;
+  }
+
+  get gun(): SimGun {
+    return this.o.gun;
+  }
+
+  private log(line: string): void {
+    this.o.log?.(`seat ${this.o.seat}: ${line}`);
+  }
+
+  /** Runs `act` once per key; a timeout (the hub away) lets it run again on the next update. */
+  private once(key: string, act: () => Promise<unknown> | void): void {
+    if (this.done.has(key)) return;
+    this.done.add(key);
+    Promise.resolve()
+      .then(act)
+      .catch((e: unknown) => {
+        if (e instanceof CommandError && e.code === "timeout") this.done.delete(key);
+        else this.log(`${key}: ${(e as Error).message}`);
+      });
+  }
+
+  private think(): void {
+    const s = this.state;
+    const v = this.view;
+    if (this.stopped || !s?.game || !s.table || !v) return;
+    // the view and the state travel on two topics: act only when they agree on where the game is
+    if (v.round !== s.game.round || v.step !== s.game.step || v.over !== s.game.over) return;
+    // and the table's status, made apart from the game's view, must have caught up with it too
+    if (s.table.round !== v.round || s.table.step !== v.step) return;
+    const me = this.o.seat;
+    const hand = this.o.gun.hand;
+    const round = v.round;
+    if (v.over) {
+      this.once("over", () => void hand.rest(Date.now()));
+      return;
+    }
+    if (!v.players[me]!.alive) {
+      this.once("dead", () => void hand.rest(Date.now()));
+      return;
+    }
+    this.once(`hold:${round}`, () => void hand.hold(this.o.gun.centre, Date.now()));
+    this.secrets(s, v);
+    for (const w of s.table.waiting) {
+      if (w.seat !== me || w.for !== "host") continue;
+      // a draft pick or the phone: only on this player's turn as the engine sees it (the view is the latest word)
+      if ((v.step === "draft" || v.step === "phone") && v.turn !== me) continue;
+      this.once(`host:${round}:${w.decision}:${s.decisions}`, () => this.host(v, w.decision));
+    }
+    const a = s.table.activity;
+    if (a === null) return;
+    if (a.kind === "count" && a.goAt !== null && a.seats.includes(me)) {
+      const cue = a.goAt - 2 * a.paceMs;
+      const purpose = a.purpose;
+      if (purpose === "courage") this.once(`courage:${a.goAt}`, () => this.courageCount(v, cue));
+      else this.once(`count:${a.goAt}`, () => this.aimCount(v, purpose, cue));
+    } else if (a.kind === "privilege" && a.godfather === me) {
+      this.once(`privilege:${a.until}`, () => this.privilege(v));
+    } else if (a.kind === "reveal" && a.seats.includes(me)) {
+      const card = this.cards.get(round);
+      if (card === a.window) this.once(`reveal:${a.window}:${a.opensAt}`, () => this.revealPull(round, card, a.opensAt));
+    } else if (a.kind === "phone" && a.seat === me) {
+      this.once(`phone:${round}:${s.decisions}`, () => this.phone(v));
+    }
+  }
+
+  private secrets(s: TableState, v: PlayerView): void {
+    const me = this.o.seat;
+    const round = v.round;
+    const strategy = this.o.strategy;
+    if ((this.o.secrets ?? "console") === "physical") {
+      // cards in hand: chosen now, shown only by pulling in the reveal window
+      if (v.step === "bullet" && !this.cards.has(round)) {
+        const card = strategy.card(v);
+        this.cards.set(round, card);
+        this.intents.push({ round, kind: "card", card });
+      }
+      return;
+    }
+    if (!s.table!.waiting.some((w) => w.seat === me && w.for === "secret")) return;
+    const power = v.me.power;
+    if (v.step === "bullet" && power && CHOSEN_REVEAL.includes(power) && v.players[me]!.power === null) {
+      // a power revealed now may change what is wanted of this seat (the Cunning picks later): settle it first
+      const key = `reveal-power:${round}`;
+      if (!this.done.has(key)) {
+        this.once(key, async () => {
+          let shown = false;
+          try {
+            if (strategy.reveal(v)) {
+              await this.client.request("power.reveal", { power });
+              shown = true;
+            }
+          } finally {
+            this.revealed.add(round);
+            // a reveal comes back as a new state; without one, nothing else would wake the bot
+            if (!shown) setTimeout(() => this.think(), 0);
+          }
+        });
+        return;
+      }
+      if (!this.revealed.has(round)) return;
+    }
+    if (v.me.card === null && v.me.hand.bbb + v.me.hand.bang + v.me.hand.click > 0)
+      this.once(`secret:${round}:${v.step}:1`, async () => {
+        const card = strategy.card(v, 1);
+        this.cards.set(round, card);
+        this.intents.push({ round, kind: "card", card });
+        await this.client.request("secret.bullet", { card });
+      });
+    const g2 = v.me.gun2;
+    if (g2 && v.me.card2 === null && g2.bbb + g2.bang + g2.click > 0)
+      this.once(`secret:${round}:${v.step}:2`, async () => {
+        await this.client.request("secret.bullet", { card: strategy.card(v, 2), gun: 2 });
+      });
+  }
+
+  private async host(v: PlayerView, type: Decision["type"]): Promise<void> {
+    const choices = this.o.strategy.host(v, type);
+    let last: unknown = new Error(`no choice for ${type}`);
+    for (const d of choices) {
+      try {
+        await this.o.relay(d);
+        return;
+      } catch (e) {
+        last = e;
+        if (e instanceof CommandError && e.code === "timeout") throw e;
+      }
+    }
+    throw last;
+  }
+
+  private aimCount(v: PlayerView, purpose: "aim" | "reaim", cue: number): void {
+    const round = v.round;
+    let target: Seat | null;
+    if (purpose === "reaim") {
+      const old = v.players[this.o.seat]!.aim ?? null;
+      target = this.o.strategy.target(v, old, "reaim");
+    } else {
+      if (!this.aims.has(round)) this.aims.set(round, this.o.strategy.target(v));
+      target = this.aims.get(round)!;
+    }
+    this.intents.push({ round, kind: purpose, target });
+    const g = this.o.gun;
+    if (target === null) g.hand.hold(g.centre, cue);
+    else g.hand.aim(g.bearings[target]!, cue);
+  }
+
+  private courageCount(v: PlayerView, cue: number): void {
+    const round = v.round;
+    if (!this.courage.has(round)) this.courage.set(round, this.o.strategy.lieDown(v));
+    const lieDown = this.courage.get(round)!;
+    this.intents.push({ round, kind: "courage", lieDown });
+    if (lieDown) this.o.gun.hand.lower(cue);
+  }
+
+  private async privilege(v: PlayerView): Promise<void> {
+    const order = this.o.strategy.privilege(v);
+    this.intents.push({ round: v.round, kind: "privilege", target: order });
+    if (order === null) {
+      // the Godfather shakes their head: the host enters the pass rather than letting the window run out
+      await this.o.relay({ type: "privilege", seat: this.o.seat, order: null });
+      return;
+    }
+    const g = this.o.gun;
+    g.hand.aim(g.bearings[order]!, Date.now());
+    await g.hand.pull(g.hand.settledAtHub() + 200 - Date.now());
+  }
+
+  private async revealPull(round: number, card: Bullet, opensAt: number): Promise<void> {
+    this.intents.push({ round, kind: "pull", card });
+    const g = this.o.gun;
+    const reaction = g.hand.traits.reactionMedianMs * (0.8 + 0.4 * g.random());
+    await g.hand.pull(opensAt + reaction - Date.now());
+  }
+
+  private async phone(v: PlayerView): Promise<void> {
+    const flip = this.o.strategy.flip(v);
+    this.intents.push({ round: v.round, kind: "phone", flip });
+    const g = this.o.gun;
+    const delay = g.hand.traits.reactionMedianMs;
+    if (flip) await g.hand.doublePull(delay);
+    else await g.hand.pull(delay);
+  }
+
+  async leave(): Promise<void> {
+    this.stopped = true;
+    await this.client.close();
+  }
+}

@@ -1,0 +1,130 @@
+// #/console?seat=N&token=…: one player's phone page. Connects as seat-N with the seat token, so the broker sends
+// it that seat's private view only. Secret choices go to the hub with the token.
+
+import { css, dollars, errText, flash, h, POWER_NAMES, STEP_NAMES, seatColour } from "./ui.js";
+
+const CHOSEN_REVEAL = ["the-insane", "the-kid", "the-cunning"];
+const CARD_LABEL = { bang: "BANG!", click: "click", bbb: "BANG! BANG! BANG!" };
+
+export function consolePage(root, link) {
+  let hidden = false;
+  const msg = h("div", { class: "msg", id: "console-msg", role: "status" });
+  const send = async (op, a, button) => {
+    if (button) button.disabled = true;
+    const res = await link.request(op, a);
+    flash(msg, res.ok ? "sent" : `refused: ${errText(res)}`, res.ok ? "ok" : "error");
+    if (button) button.disabled = false;
+  };
+  const draw = () => {
+    const seat = link.seat;
+    const pv = link.playerView;
+    const view = pv?.view;
+    const me = view?.me;
+    const st = link.state;
+    const hasTable = !!st?.table;
+    const name = view?.players?.[seat]?.name ?? st?.seats?.find((x) => x.seat === seat)?.name ?? `seat ${seat}`;
+    const page = h(
+      "div",
+      { class: "page console-page", style: `--seat:${css(seatColour(seat))}` },
+      h("h2", { class: "console-name" }, name, h("span", { class: "note" }, ` seat ${seat}`)),
+      h("div", { class: "note" }, link.status),
+    );
+    if (!me) {
+      page.append(h("p", {}, link.connected ? "Waiting for a game…" : "Connecting…"), msg);
+      root.replaceChildren(page);
+      return;
+    }
+    const hide = h(
+      "button",
+      {
+        id: "hide",
+        onclick: () => {
+          hidden = !hidden;
+          draw();
+        },
+      },
+      hidden ? "show my cards" : "hide",
+    );
+    page.append(hide);
+    if (hidden) {
+      page.append(msg);
+      root.replaceChildren(page);
+      return;
+    }
+    const mine = view.players[seat];
+    page.append(
+      h(
+        "div",
+        { class: "private", id: "private" },
+        h("div", { class: "step" }, `Round ${view.round}: ${STEP_NAMES[view.step] ?? view.step}`),
+        h(
+          "div",
+          { class: "hand", id: "hand" },
+          "My bullets: ",
+          Object.entries(me.hand)
+            .filter(([k, n]) => n > 0 || k !== "bbb" || view.edition === "classic")
+            .map(([k, n]) => h("span", { class: `chip ${k}` }, `${CARD_LABEL[k]} × ${n}`)),
+        ),
+        me.card ? h("div", { class: "chosen", id: "chosen" }, `This round: ${CARD_LABEL[me.card]}`) : null,
+        me.power ? h("div", { class: "power", id: "power" }, `My power: ${POWER_NAMES[me.power] ?? me.power}`) : null,
+        me.role
+          ? h("div", { class: "role", id: "role" }, `My role: ${me.role === "cop" ? "the COP" : "gangster"}`)
+          : null,
+        mine
+          ? h("div", { class: "note" }, `${mine.alive ? `wounds ${mine.wounds}` : "dead"} · ${dollars(mine.money)}`)
+          : null,
+      ),
+    );
+    // the secret bullet
+    if (view.step === "bullet" && mine?.alive) {
+      const cards = Object.entries(me.hand).filter(([, n]) => n > 0);
+      page.append(
+        h(
+          "div",
+          { class: "choose", id: "choose" },
+          h("h3", {}, me.card ? "Change my bullet" : "Choose my bullet"),
+          cards.map(([k]) =>
+            h(
+              "button",
+              {
+                class: `big-btn ${k}`,
+                "data-card": k,
+                onclick: (e) =>
+                  hasTable
+                    ? send("secret.bullet", { card: k }, e.target)
+                    : send("game.decide", { decision: { type: "bullet", seat, card: k } }, e.target),
+              },
+              CARD_LABEL[k],
+            ),
+          ),
+        ),
+      );
+    }
+    // a power revealed by choice at a round's start
+    if (me.power && CHOSEN_REVEAL.includes(me.power) && mine && !mine.power && view.step === "bullet") {
+      page.append(
+        h(
+          "button",
+          {
+            class: "big-btn reveal",
+            id: "reveal",
+            onclick: (e) =>
+              hasTable
+                ? send("power.reveal", { power: me.power }, e.target)
+                : send("game.decide", { decision: { type: "reveal", seat, power: me.power } }, e.target),
+          },
+          `Reveal ${POWER_NAMES[me.power]}`,
+        ),
+      );
+    }
+    page.append(msg);
+    root.replaceChildren(page);
+  };
+  const onChange = (e) => {
+    if (e.detail !== "aim") draw();
+  };
+  link.addEventListener("change", onChange);
+  link.addEventListener("token-refused", draw);
+  draw();
+  return () => link.removeEventListener("change", onChange);
+}

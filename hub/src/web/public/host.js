@@ -1,0 +1,242 @@
+// Host controls, behind the host PIN: start each round, draft picks and the inputs sensors cannot give, and the
+// #/host page (PIN, secrets entered for a seat, seat console links). The hub checks the PIN on every request;
+// the page only hides what it knows the hub would refuse.
+
+import { CARD_NAMES, errText, flash, h } from "./ui.js";
+
+/** Sends one host request from a button, showing the hub's answer in `msg`. */
+async function act(link, msg, op, a, button) {
+  if (button) button.disabled = true;
+  flash(msg, `${op}…`);
+  const res = await link.request(op, a);
+  flash(msg, res.ok ? `${op}: done` : `refused: ${errText(res)}`, res.ok ? "ok" : "error");
+  if (button) button.disabled = false;
+  return res;
+}
+
+const btn = (label, attrs, onclick) => h("button", { ...attrs, onclick }, label);
+
+/** Why a host control is off, shown on it (title) and next to it. */
+const off = (label, why, id) => h("button", { disabled: true, title: why, "data-why": why, id }, label);
+
+/** The host's controls for the game as it stands. */
+export function hostPanel(link) {
+  const msg = h("div", { class: "msg", id: "host-msg", role: "status" });
+  const panel = h("div", { class: "host-panel", id: "host-panel" }, h("h3", {}, "Host"));
+  const st = link.state;
+  const g = st?.game;
+  if (!link.isHost) {
+    panel.append(h("p", { class: "note" }, "Enter the host PIN on the Host page to control the game."));
+    return panel;
+  }
+  if (!g) {
+    panel.append(h("p", {}, h("a", { href: "#/setup" }, "Set up a new game")), msg);
+    return panel;
+  }
+  const hasTable = !!st.table;
+  const decideOp = hasTable ? "host.decide" : "game.decide";
+  const decide = (decision, button) => act(link, msg, decideOp, { decision }, button);
+  const seats = link.seats();
+  const name = (i) => seats[i]?.name ?? `seat ${i}`;
+  const waits = st.table?.waiting ?? [];
+  const hostWaits = waits.filter((w) => w.for === "host");
+  const rows = [];
+
+  // Round start
+  if (!hasTable) rows.push(off("Start round", "this game runs without a table (decisions only)", "start-round"));
+  else if (g.over) rows.push(off("Start round", "the game is over", "start-round"));
+  else {
+    const waitsStart = waits.some((w) => w.for === "start");
+    const b = btn(
+      `Start round ${waitsStart ? g.round : ""}`.trim(),
+      { id: "start-round", class: "primary", disabled: !waitsStart, title: waitsStart ? "" : "the round is running" },
+      () => act(link, msg, "round.start", {}, b),
+    );
+    rows.push(b);
+  }
+
+  // Draft (second edition): whose turn, the cards on the table
+  if (g.step === "draft" && g.turn !== null && g.turn !== undefined) {
+    const seat = g.turn;
+    const cards = "cards" in g.table ? [...new Set(g.table.cards)] : [];
+    if (g.table.token === null) cards.push("godfather");
+    rows.push(
+      h(
+        "div",
+        { class: "draft", id: "draft" },
+        h("div", { class: "label" }, `Pick for ${name(seat)}:`),
+        cards.map((c) => {
+          const b = btn(CARD_NAMES[c] ?? c, { class: "card-btn", "data-card": c }, () =>
+            decide({ type: "pick", seat, card: c }, b),
+          );
+          return b;
+        }),
+      ),
+    );
+  }
+
+  // The Godfather's privilege, when entered by hand (no gun, or the host decides)
+  const priv = hostWaits.find((w) => w.decision === "privilege") ?? (!hasTable && g.step === "privilege");
+  if (priv) {
+    const gf = g.godfather;
+    rows.push(
+      h(
+        "div",
+        { class: "privilege" },
+        h("div", { class: "label" }, `${name(gf)}'s privilege:`),
+        btn("passes", {}, (e) => decide({ type: "privilege", seat: gf, order: null }, e.target)),
+        seats
+          .filter((x) => x.seat !== gf && x.player?.alive)
+          .map((x) =>
+            btn(`orders ${x.name}`, {}, (e) => decide({ type: "privilege", seat: gf, order: x.seat }, e.target)),
+          ),
+      ),
+    );
+  }
+
+  // Other inputs the sensors cannot give
+  for (const w of hostWaits) {
+    const who = w.seat;
+    const row = h("div", { class: "host-input" }, h("div", { class: "label" }, `${name(who)}: ${w.decision}`));
+    if (w.decision === "doesnt-hurt") {
+      row.append(
+        btn("use it", {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: true }, e.target)),
+        btn("don't", {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: false }, e.target)),
+      );
+    } else if (w.decision === "specialist") {
+      for (const c of ["bbb", "bang", "click", null])
+        row.append(btn(c ?? "none", {}, (e) => decide({ type: "specialist", seat: who, discard: c }, e.target)));
+    } else if (w.decision === "take-gun") {
+      row.append(btn("no gun", {}, (e) => decide({ type: "take-gun", seat: who, from: null }, e.target)));
+      for (const x of seats.filter((x) => x.player && !x.player.alive))
+        row.append(btn(`${x.name}'s gun`, {}, (e) => decide({ type: "take-gun", seat: who, from: x.seat }, e.target)));
+    } else if (w.decision === "phone") {
+      row.append(
+        btn("flip", {}, (e) => decide({ type: "phone", seat: who, flip: true }, e.target)),
+        btn("pass", {}, (e) => decide({ type: "phone", seat: who, flip: false }, e.target)),
+      );
+    } else if (w.decision === "pick" || w.decision === "privilege") continue;
+    else row.append(h("span", { class: "note" }, "enter it on the Host page"));
+    rows.push(row);
+  }
+
+  rows.push(
+    h(
+      "div",
+      { class: "later" },
+      off("Pause", "the hub has no game.pause op yet", "pause"),
+      off("Undo last", "the hub has no game.undo op yet", "undo"),
+    ),
+  );
+  panel.append(...rows, msg);
+  return panel;
+}
+
+/** #/host: the PIN, the panel, secrets entered for a seat, console links. */
+export function hostPage(root, link) {
+  let pinNote = ["", "info"];
+  const draw = () => {
+    const page = h("div", { class: "page host-page" }, h("h2", {}, "Host"));
+    if (!link.isHost) {
+      const input = h("input", {
+        type: "password",
+        inputmode: "numeric",
+        autocomplete: "off",
+        id: "pin",
+        placeholder: "host PIN",
+        size: 10,
+      });
+      const msg = h("div", { class: "msg", id: "pin-msg" });
+      flash(msg, pinNote[0], pinNote[1]);
+      const form = h(
+        "form",
+        {
+          class: "pin-form",
+          onsubmit: async (e) => {
+            e.preventDefault();
+            flash(msg, "checking…");
+            const ok = await link.login(input.value.trim());
+            pinNote = ok ? ["", "info"] : ["the hub refused that PIN", "error"];
+            draw();
+          },
+        },
+        h("label", { for: "pin" }, "Host PIN "),
+        input,
+        h("button", { type: "submit", class: "primary", id: "pin-go" }, "Unlock"),
+        msg,
+      );
+      page.append(
+        h("p", {}, "The PIN is printed by `cng hub` when it starts. It is kept in this tab only."),
+        form,
+        hostPanel(link),
+      );
+      root.replaceChildren(page);
+      return;
+    }
+    page.append(
+      h(
+        "p",
+        {},
+        "Host controls unlocked in this tab. ",
+        btn("Lock", { id: "logout" }, () => link.logout()),
+      ),
+      hostPanel(link),
+      secretsBox(link),
+      consoleLinks(link),
+    );
+    root.replaceChildren(page);
+  };
+  const onChange = (e) => {
+    if (e.detail === "aim") return;
+    // keep what is being typed: redraw only on state, link or guns changes
+    if (root.contains(document.activeElement) && document.activeElement?.tagName === "INPUT") return;
+    draw();
+  };
+  link.addEventListener("change", onChange);
+  draw();
+  return () => link.removeEventListener("change", onChange);
+}
+
+/** Secret bullets and power reveals entered by the host for a seat (a player without a phone). */
+function secretsBox(link) {
+  const g = link.state?.game;
+  const box = h("div", { class: "secrets" }, h("h3", {}, "Enter a secret for a seat"));
+  if (!g || !link.state.table) {
+    box.append(h("p", { class: "note" }, "Only for a game run by the table."));
+    return box;
+  }
+  const msg = h("div", { class: "msg" });
+  const cards = g.edition === "classic" ? ["bang", "click", "bbb"] : ["bang", "click"];
+  const waiting = new Set((link.state.table.waiting ?? []).filter((w) => w.for === "secret").map((w) => w.seat));
+  for (const seat of link.seats()) {
+    if (!seat.player?.alive) continue;
+    box.append(
+      h(
+        "div",
+        { class: "host-input" },
+        h("span", { class: "label" }, `${seat.name}${waiting.has(seat.seat) ? " (waited for)" : ""}`),
+        cards.map((c) => btn(c, {}, (e) => act(link, msg, "secret.bullet", { card: c, seat: seat.seat }, e.target))),
+      ),
+    );
+  }
+  box.append(msg);
+  return box;
+}
+
+/** Seat console links: each opens a phone page for one seat (the token is made on first use). */
+function consoleLinks(link) {
+  const box = h("div", { class: "consoles" }, h("h3", {}, "Player consoles"));
+  const msg = h("div", { class: "msg" });
+  const list = h("ul", { id: "console-links" });
+  for (const seat of link.seats()) {
+    const b = btn(`link for ${seat.name}`, { "data-seat": seat.seat }, async () => {
+      const res = await act(link, msg, "seat.token", { seat: seat.seat }, b);
+      if (!res.ok) return;
+      const url = `${location.origin}/#/console?seat=${seat.seat}&token=${encodeURIComponent(res.r.token)}`;
+      list.append(h("li", {}, `${seat.name}: `, h("a", { href: url, target: "_blank", class: "console-url" }, url)));
+    });
+    box.append(b);
+  }
+  box.append(list, msg);
+  return box;
+}

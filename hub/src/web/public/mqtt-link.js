@@ -1,0 +1,393 @@
+// The page's one link to the hub: MQTT over WebSocket (retained table/state, live table/aim, table/events, gun
+// statuses, a seat's private view), request/response commands, and the hub's clock.
+// Views read `link.*` and re-render on its "change" event; nothing here touches the DOM.
+
+import { seatColour } from "./ui.js";
+
+const decoder = new TextDecoder();
+const PIN_KEY = "cng-pin";
+const MAX_EVENT_BATCHES = 200;
+
+/** @typedef {{seat: number, target: number|null, yaw: number|null}} Aim */
+
+/** table/state in the documented shape; an older hub's `{game: id, view}` is mapped onto it. */
+export function normaliseState(m) {
+  if (!m || typeof m !== "object") return null;
+  if (m.view !== undefined || typeof m.game === "number") {
+    return {
+      id: m.game ?? null,
+      decisions: m.decisions ?? 0,
+      game: m.view ?? null,
+      table: null,
+      seats: [],
+      calibration: [],
+    };
+  }
+  return {
+    id: m.id ?? null,
+    decisions: m.decisions ?? 0,
+    game: m.game ?? null,
+    table: m.table ?? null,
+    seats: Array.isArray(m.seats) ? m.seats : [],
+    calibration: Array.isArray(m.calibration) ? m.calibration : [],
+    layout: m.layout ?? null,
+  };
+}
+
+/** Seat positions in metres (y up), the hub's roundTable: seat 0 at the top, clockwise. */
+export function roundLayout(n, r = 0.8) {
+  const seats = [];
+  for (let i = 0; i < n; i++) {
+    const a = Math.PI / 2 - (2 * Math.PI * i) / n;
+    seats.push({ x: r * Math.cos(a), y: r * Math.sin(a) });
+  }
+  return seats;
+}
+
+export class Link extends EventTarget {
+  constructor() {
+    super();
+    /** @type {any} */ this.facts = null;
+    this.root = "";
+    this.cid = `web${Math.random().toString(16).slice(2, 12)}`;
+    /** @type {any} */ this.client = null;
+    /** hub ms − browser ms */
+    this.offset = 0;
+    this.connected = false;
+    /** "viewer" | "host" | "seat" */
+    this.role = "viewer";
+    this.status = "connecting…";
+    /** @type {ReturnType<typeof normaliseState>} */ this.state = null;
+    /** @type {Map<number, Aim>} */ this.aims = new Map();
+    this.aimAt = 0;
+    /** @type {Map<string, any>} gun id → retained status */ this.guns = new Map();
+    /** @type {Map<string, any>} gun id → retained calibration */ this.cals = new Map();
+    /** @type {{at: number, game: any, events: any[]}[]} */ this.events = [];
+    /** @type {any} the seat's own view (console only) */ this.playerView = null;
+    this.seat = null;
+    this.token = null;
+    this.pending = new Map();
+    this.reqN = 0;
+    this.changeQueued = false;
+  }
+
+  get pin() {
+    return sessionStorage.getItem(PIN_KEY);
+  }
+
+  get isHost() {
+    return this.role === "host" && this.connected;
+  }
+
+  hubNow() {
+    return Date.now() + this.offset;
+  }
+
+  changed(what = "all") {
+    this.dispatchEvent(new CustomEvent("change", { detail: what }));
+  }
+
+  /** Starts the link: as the host when a PIN is kept, as a seat's console when given a token. */
+  async start(opts = {}) {
+    try {
+      this.facts = await (await fetch("/api/hub", { cache: "no-store" })).json();
+    } catch {
+      this.status = "cannot reach the hub";
+      this.changed("link");
+      return;
+    }
+    this.root = this.facts.topicRoot;
+    await this.syncClock();
+    if (!this.facts.ws || !window.mqtt) {
+      this.status = `table ${this.facts.table}: the live view needs the hub's embedded broker`;
+      this.changed("link");
+      return;
+    }
+    if (opts.seat !== undefined && opts.token) {
+      this.seat = opts.seat;
+      this.token = opts.token;
+    }
+    this.connect();
+  }
+
+  /** The hub's clock: the offset from the /api/time answer with the shortest round trip. */
+  async syncClock() {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 4; i++) {
+      const t0 = Date.now();
+      try {
+        const { now } = await (await fetch("/api/time", { cache: "no-store" })).json();
+        const t1 = Date.now();
+        if (t1 - t0 < best) {
+          best = t1 - t0;
+          this.offset = now - (t0 + t1) / 2;
+        }
+      } catch {
+        return;
+      }
+    }
+  }
+
+  connect() {
+    if (this.client) this.client.end(true);
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${this.facts.ws}`;
+    /** @type {Record<string, any>} */
+    const o = { clientId: this.cid, reconnectPeriod: 1500, connectTimeout: 5000, protocolVersion: 4, clean: true };
+    if (this.seat !== null) {
+      o.username = `seat-${this.seat}`;
+      o.password = this.token;
+      this.role = "seat";
+    } else if (this.pin) {
+      o.username = "host";
+      o.password = this.pin;
+      this.role = "host";
+    } else this.role = "viewer";
+    const role = this.role;
+    const client = window.mqtt.connect(url, o);
+    this.client = client;
+    client.on("connect", () => {
+      this.connected = true;
+      this.status = `table ${this.facts.table}: live${role === "host" ? " (host)" : role === "seat" ? ` (seat ${this.seat})` : ""}`;
+      const subs = [
+        `${this.root}/table/state`,
+        `${this.root}/table/aim`,
+        `${this.root}/table/events`,
+        `${this.root}/gun/+/status`,
+        `${this.root}/gun/+/cal`,
+        `${this.root}/cmd/${this.cid}/res`,
+      ];
+      if (role === "seat") subs.push(`${this.root}/player/${this.seat}/view`);
+      client.subscribe(subs, { qos: 1 });
+      this.changed("link");
+    });
+    client.on("close", () => {
+      if (this.connected) {
+        this.connected = false;
+        this.status = "disconnected; retrying…";
+        this.changed("link");
+      }
+    });
+    client.on("error", (e) => {
+      // 4: bad user name or password, 5: not authorised
+      if (e && (e.code === 4 || e.code === 5 || /password|authori/i.test(String(e.message)))) {
+        client.end(true);
+        if (role === "host") {
+          sessionStorage.removeItem(PIN_KEY);
+          this.status = "the hub refused that PIN";
+          this.dispatchEvent(new CustomEvent("pin-refused"));
+          this.connect();
+        } else {
+          this.status = "the hub refused this seat link (a new token?)";
+          this.dispatchEvent(new CustomEvent("token-refused"));
+        }
+        this.changed("link");
+      }
+    });
+    client.on("message", (topic, payload) => this.onMessage(topic, payload));
+  }
+
+  /** Keeps the PIN for this tab and reconnects as the host; resolves true once the hub accepts it. */
+  login(pin) {
+    sessionStorage.setItem(PIN_KEY, pin);
+    return new Promise((resolve) => {
+      const done = (ok) => {
+        this.removeEventListener("pin-refused", no);
+        this.removeEventListener("change", yes);
+        resolve(ok);
+      };
+      const no = () => done(false);
+      const yes = () => {
+        if (this.role === "host" && this.connected) done(true);
+      };
+      this.addEventListener("pin-refused", no);
+      this.addEventListener("change", yes);
+      this.connect();
+    });
+  }
+
+  logout() {
+    sessionStorage.removeItem(PIN_KEY);
+    this.connect();
+  }
+
+  onMessage(topic, payload) {
+    const rel = topic.slice(this.root.length + 1).split("/");
+    if (payload.length === 0) {
+      if (rel[0] === "gun" && rel[2] === "status") this.guns.delete(rel[1]);
+      if (rel[0] === "gun" && rel[2] === "cal") this.cals.delete(rel[1]);
+      this.changed("guns");
+      return;
+    }
+    let m;
+    try {
+      m = JSON.parse(decoder.decode(payload));
+    } catch {
+      return;
+    }
+    if (rel[0] === "cmd" && rel[2] === "res") {
+      const p = this.pending.get(m.id);
+      if (p) {
+        this.pending.delete(m.id);
+        clearTimeout(p.timer);
+        p.resolve(m);
+      }
+      return;
+    }
+    if (rel[0] === "table" && rel[1] === "state") {
+      const prev = this.state;
+      this.state = normaliseState(m);
+      if (prev && prev.id !== this.state?.id) this.playerView = null;
+      this.remember();
+      this.changed("state");
+    } else if (rel[0] === "table" && rel[1] === "aim") {
+      this.aimAt = m.at ?? this.hubNow();
+      this.aims = new Map((m.aims ?? []).map((a) => [a.seat, a]));
+      this.changed("aim");
+    } else if (rel[0] === "table" && rel[1] === "events") {
+      this.events.push({ at: this.hubNow(), game: m.game, events: m.events ?? [] });
+      if (this.events.length > MAX_EVENT_BATCHES) this.events.splice(0, this.events.length - MAX_EVENT_BATCHES);
+      this.rememberEvents(m);
+      this.changed("events");
+    } else if (rel[0] === "gun" && rel[2] === "status") {
+      this.guns.set(rel[1], m);
+      this.changed("guns");
+    } else if (rel[0] === "gun" && rel[2] === "cal") {
+      this.cals.set(rel[1], m);
+      this.changed("guns");
+    } else if (rel[0] === "player" && rel[2] === "view") {
+      this.playerView = m;
+      this.changed("player");
+    }
+  }
+
+  /**
+   * One command; resolves with the response ({ok, r} or {ok: false, e}), never rejects.
+   * `auth` defaults to the kept PIN (host) or the seat token (console).
+   */
+  request(op, a, auth) {
+    const id = `w${++this.reqN}`;
+    const msg = { v: 1, id, op };
+    const secret = auth === undefined ? (this.role === "seat" ? this.token : this.pin) : auth;
+    if (secret) msg.auth = secret;
+    if (a !== undefined) msg.a = a;
+    return new Promise((resolve) => {
+      if (!this.client || !this.connected) {
+        resolve({ ok: false, e: { code: "offline", msg: "not connected to the hub" } });
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        resolve({ ok: false, e: { code: "timeout", msg: "the hub did not answer" } });
+      }, 8000);
+      this.pending.set(id, { resolve, timer });
+      this.client.publish(`${this.root}/cmd/${this.cid}/req`, JSON.stringify(msg), { qos: 1 });
+    });
+  }
+
+  // ---- what the views need, derived ----
+
+  /** Seats with everything known about each: name, colour, gun, online, the player's public state. */
+  seats() {
+    const st = this.state;
+    const players = st?.game?.players ?? [];
+    const n = Math.max(players.length, st?.seats?.length ?? 0, st?.table?.live?.length ?? 0);
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const info = st?.seats?.find((x) => x.seat === i) ?? null;
+      const p = players[i] ?? null;
+      out.push({
+        seat: i,
+        name: p?.name ?? info?.name ?? `seat ${i}`,
+        colour: info?.colour ?? seatColour(i),
+        gun: info?.gun ?? this.gunOfSeat(i),
+        online: info?.online ?? st?.table?.online?.[i] ?? this.gunOnline(i),
+        player: p,
+      });
+    }
+    return out;
+  }
+
+  gunOfSeat(seat) {
+    for (const [id, g] of this.guns) if (g.paired && g.seat === seat) return id;
+    return null;
+  }
+
+  gunOnline(seat) {
+    const id = this.gunOfSeat(seat);
+    return id ? !!this.guns.get(id)?.on : false;
+  }
+
+  /** Seat positions (metres, y up): the state's layout when the hub gives one, else a round table. */
+  layout(n) {
+    const l = this.state?.layout;
+    if (l?.points?.length === n) return l.points;
+    if (Array.isArray(l?.seats) && l.seats.length === n) return l.seats;
+    return roundLayout(n);
+  }
+
+  // ---- history kept in this browser (the hub keeps no per-round history it can serve yet) ----
+
+  storeKey(kind, id) {
+    return `cng-${kind}-${this.facts?.table}-${id}`;
+  }
+
+  /** Money / loot value per round per player, as seen by this browser. */
+  history(id = this.state?.id) {
+    try {
+      return JSON.parse(localStorage.getItem(this.storeKey("history", id)) ?? "null");
+    } catch {
+      return null;
+    }
+  }
+
+  remember() {
+    const st = this.state;
+    const g = st?.game;
+    if (!g || st.id === null) return;
+    const h = this.history(st.id) ?? { names: [], edition: g.edition, rounds: {} };
+    h.names = g.players.map((p) => p.name);
+    h.rounds[g.round] = g.players.map((p) => p.money);
+    h.over = g.over;
+    h.final = g.over ? g.players.map((p) => ({ score: p.score ?? p.money, alive: p.alive })) : null;
+    try {
+      localStorage.setItem(this.storeKey("history", st.id), JSON.stringify(h));
+      const list = JSON.parse(localStorage.getItem(`cng-games-${this.facts.table}`) ?? "[]");
+      if (!list.includes(st.id)) {
+        list.push(st.id);
+        localStorage.setItem(`cng-games-${this.facts.table}`, JSON.stringify(list.slice(-50)));
+      }
+    } catch {
+      // storage full or off: the chart shows less
+    }
+  }
+
+  rememberEvents(m) {
+    if (m.game === undefined || m.game === null) return;
+    try {
+      const key = this.storeKey("events", m.game);
+      const list = JSON.parse(localStorage.getItem(key) ?? "[]");
+      list.push(...(m.events ?? []));
+      localStorage.setItem(key, JSON.stringify(list.slice(-2000)));
+    } catch {
+      // as above
+    }
+  }
+
+  /** Every public event of a game this browser saw. */
+  gameEvents(id = this.state?.id) {
+    try {
+      return JSON.parse(localStorage.getItem(this.storeKey("events", id)) ?? "[]");
+    } catch {
+      return [];
+    }
+  }
+
+  /** Games this browser followed. */
+  seenGames() {
+    try {
+      return JSON.parse(localStorage.getItem(`cng-games-${this.facts?.table}`) ?? "[]");
+    } catch {
+      return [];
+    }
+  }
+}

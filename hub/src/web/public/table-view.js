@@ -1,0 +1,427 @@
+// The live table, drawn from above: seats (name, colour, wounds, shame, money or loot, alive/dead, Godfather),
+// live aim lines, the count, the step, the loot, the draft turn and the round's result.
+
+import { hostPanel } from "./host.js";
+import { CARD_NAMES, css, dollars, h, POWER_NAMES, STEP_NAMES, s } from "./ui.js";
+
+const VIEW = 1.5; // half the SVG's width in metres
+const AIM_FRESH_MS = 3000;
+
+/** Mounts the table view into `root`; returns a cleanup function. */
+export function tableView(root, link) {
+  const svg = s("svg", { viewBox: `${-VIEW} ${-VIEW} ${2 * VIEW} ${2 * VIEW}`, class: "table-svg", role: "img" });
+  const side = h("aside", { class: "side" });
+  root.replaceChildren(h("div", { class: "table-page" }, h("section", { class: "table-wrap" }, svg), side));
+  let raf = 0;
+
+  const draw = () => {
+    drawTable(svg, link);
+    drawSide(side, link);
+    tick();
+  };
+  const onChange = (e) => {
+    if (e.detail === "aim") drawAims(svg, link);
+    else draw();
+  };
+  // The count and the reveal window run on the hub's clock, drawn every frame while one runs.
+  const tick = () => {
+    cancelAnimationFrame(raf);
+    if (drawCount(svg, link)) raf = requestAnimationFrame(tick);
+  };
+  link.addEventListener("change", onChange);
+  draw();
+  const stale = setInterval(() => drawAims(svg, link), 1000);
+  return () => {
+    link.removeEventListener("change", onChange);
+    cancelAnimationFrame(raf);
+    clearInterval(stale);
+  };
+}
+
+const pt = (p) => ({ x: p.x, y: -p.y });
+
+function drawTable(svg, link) {
+  const seats = link.seats();
+  const game = link.state?.game;
+  svg.replaceChildren();
+  if (seats.length === 0) {
+    svg.append(
+      s("text", { x: 0, y: 0, class: "big-note", "text-anchor": "middle" }, "no game yet"),
+      s("text", { x: 0, y: 0.14, class: "note", "text-anchor": "middle" }, "set one up on the Setup page"),
+    );
+    return;
+  }
+  const pos = link.layout(seats.length).map(pt);
+  const isRound = !link.state?.layout?.points;
+  svg.append(
+    isRound
+      ? s("circle", { cx: 0, cy: 0, r: 0.62, class: "felt" })
+      : s("polygon", { points: pos.map((p) => `${p.x * 0.78},${p.y * 0.78}`).join(" "), class: "felt" }),
+  );
+  svg.append(s("g", { class: "aims" }));
+  const turn = game?.turn ?? null;
+  for (const seat of seats) {
+    const p = pos[seat.seat];
+    const pl = seat.player;
+    const out = Math.hypot(p.x, p.y) || 1;
+    const ux = p.x / out;
+    const uy = p.y / out;
+    const dead = pl && !pl.alive;
+    const g = s("g", {
+      class: `seat${dead ? " dead" : ""}${pl?.waiting ? " waiting" : ""}${turn === seat.seat ? " turn" : ""}`,
+      "data-seat": seat.seat,
+    });
+    g.append(
+      s("circle", { cx: p.x, cy: p.y, r: 0.13, fill: "#111", stroke: css(seat.colour), "stroke-width": 0.035 }),
+      s("text", { x: p.x, y: p.y + 0.045, class: "seat-no", "text-anchor": "middle" }, String(seat.seat)),
+    );
+    if (game && game.godfather === seat.seat) {
+      g.append(s("text", { x: p.x + 0.1, y: p.y - 0.1, class: "godfather", "text-anchor": "middle" }, "♛"));
+    }
+    if (!seat.online && seat.gun) {
+      g.append(s("text", { x: p.x - 0.11, y: p.y - 0.1, class: "offline-mark", "text-anchor": "middle" }, "⚠"));
+    }
+    // The label block, outside the seat
+    const lx = p.x + ux * 0.26;
+    const ly = p.y + uy * 0.26 + (uy > 0.3 ? 0.06 : uy < -0.3 ? -0.12 : -0.03);
+    const anchor = ux > 0.35 ? "start" : ux < -0.35 ? "end" : "middle";
+    const lines = [s("tspan", { x: lx, dy: 0, class: "name" }, seat.name)];
+    if (pl) {
+      const bits = [];
+      bits.push(dead ? "DEAD" : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, 3 - pl.wounds))}`);
+      if (game.edition === "classic") {
+        bits.push(dollars(pl.money));
+        if (pl.shame) bits.push(`shame ${pl.shame}`);
+      } else {
+        const l = pl.loot;
+        bits.push(dollars(pl.money));
+        if (l)
+          lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, `💵${l.cash} 💎${l.diamonds} 🖼${l.paintings}`));
+      }
+      lines.splice(1, 0, s("tspan", { x: lx, dy: 0.075, class: "stats" }, bits.join("  ")));
+      const extra = [];
+      if (pl.power) extra.push(POWER_NAMES[pl.power] ?? pl.power);
+      if (pl.role) extra.push(pl.role);
+      if (pl.lyingDown) extra.push("lying down");
+      if (pl.hurt) extra.push(`hurt ${pl.hurt}`);
+      if (pl.score !== undefined) extra.push(`score ${dollars(pl.score)}`);
+      if (pl.waiting) extra.push("…choosing");
+      if (turn === seat.seat) extra.push("▶ PICKS");
+      if (extra.length) lines.push(s("tspan", { x: lx, dy: 0.07, class: "sub" }, extra.join(" · ")));
+    } else if (seat.gun) {
+      lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, `gun ${seat.gun}`));
+    }
+    g.append(s("text", { x: lx, y: ly, "text-anchor": anchor, class: "label" }, lines));
+    svg.append(g);
+  }
+  svg.append(
+    s(
+      "g",
+      { class: "centre" },
+      s("circle", { cx: 0, cy: 0, r: 0.3, class: "count-ring", "stroke-dasharray": "1.885 1.885" }),
+      s("text", { x: 0, y: 0.1, class: "count", "text-anchor": "middle" }, ""),
+      s("text", { x: 0, y: 0.22, class: "count-sub", "text-anchor": "middle" }, ""),
+      s("text", { x: 0, y: -0.12, class: "centre-step", "text-anchor": "middle" }, centreStep(link)),
+    ),
+  );
+  drawAims(svg, link);
+}
+
+function centreStep(link) {
+  const g = link.state?.game;
+  if (!g) return "";
+  if (g.over) return "game over";
+  return `round ${g.round}`;
+}
+
+/** The aim each seat shows: the committed aim once the rules show it, else the live one (null = nobody). */
+function aimsNow(link) {
+  const fresh = link.hubNow() - link.aimAt < AIM_FRESH_MS;
+  const live = link.state?.table?.live ?? [];
+  const out = new Map();
+  for (const seat of link.seats()) {
+    const pl = seat.player;
+    if (pl && !pl.alive) continue;
+    if (pl && pl.aim !== undefined) {
+      out.set(seat.seat, { target: pl.aim, yaw: null, committed: true });
+      continue;
+    }
+    const a = fresh ? link.aims.get(seat.seat) : undefined;
+    if (a) out.set(seat.seat, { target: a.target, yaw: a.yaw, committed: false });
+    else if (live[seat.seat] !== undefined && (seat.online || live[seat.seat] !== null))
+      out.set(seat.seat, { target: live[seat.seat], yaw: null, committed: false });
+  }
+  return out;
+}
+
+function drawAims(svg, link) {
+  const layer = svg.querySelector("g.aims");
+  if (!layer) return;
+  layer.replaceChildren();
+  const seats = link.seats();
+  const pos = link.layout(seats.length).map(pt);
+  for (const [seat, a] of aimsNow(link)) {
+    const from = pos[seat];
+    if (!from) continue;
+    const colour = css(seats[seat].colour);
+    const cls = a.committed ? "aim committed" : "aim";
+    if (a.target !== null && pos[a.target]) {
+      const to = pos[a.target];
+      const d = Math.hypot(to.x - from.x, to.y - from.y) || 1;
+      const k = 0.15 / d;
+      layer.append(
+        s("line", {
+          x1: from.x + (to.x - from.x) * k,
+          y1: from.y + (to.y - from.y) * k,
+          x2: to.x - (to.x - from.x) * k,
+          y2: to.y - (to.y - from.y) * k,
+          stroke: colour,
+          class: cls,
+          "marker-end": "url(#arrow)",
+          "data-from": seat,
+          "data-to": a.target,
+        }),
+      );
+    } else {
+      // nobody or ambiguous: a short ray where the gun points (when known), and the word
+      const rad = a.yaw === null ? Math.atan2(-from.y, -from.x) : (-a.yaw * Math.PI) / 180;
+      const x2 = from.x + Math.cos(rad) * 0.32;
+      const y2 = from.y + Math.sin(rad) * 0.32;
+      if (a.yaw !== null)
+        layer.append(s("line", { x1: from.x, y1: from.y, x2, y2, stroke: colour, class: `${cls} nobody` }));
+      const word = a.committed ? "nobody" : a.yaw === null ? "no aim" : "nobody / ambiguous";
+      layer.append(
+        s(
+          "text",
+          { x: x2, y: y2, class: "aim-word", "text-anchor": "middle", "data-from": seat, "data-to": "none" },
+          word,
+        ),
+      );
+    }
+  }
+  if (!svg.querySelector("defs")) {
+    svg.prepend(
+      s(
+        "defs",
+        {},
+        s(
+          "marker",
+          {
+            id: "arrow",
+            viewBox: "0 0 10 10",
+            refX: 8,
+            refY: 5,
+            markerWidth: 5,
+            markerHeight: 5,
+            orient: "auto-start-reverse",
+          },
+          s("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "context-stroke" }),
+        ),
+      ),
+    );
+  }
+}
+
+/** Draws the count or the open window; returns true while something runs on the clock. */
+function drawCount(svg, link) {
+  const count = svg.querySelector("text.count");
+  const sub = svg.querySelector("text.count-sub");
+  const ring = svg.querySelector("circle.count-ring");
+  if (!count || !sub || !ring) return false;
+  const act = link.state?.table?.activity;
+  const now = link.hubNow();
+  let big = "";
+  let small = "";
+  let frac = 0;
+  let running = false;
+  if (act?.kind === "count") {
+    const purpose = { aim: "HOLD-UP", reaim: "RE-AIM", courage: "COURAGE" }[act.purpose] ?? act.purpose;
+    if (act.goAt === null) {
+      big = "…";
+      small = act.waitingGun?.length ? `waiting for gun of seat ${act.waitingGun.join(", ")}` : purpose;
+    } else {
+      const p = act.paceMs || 1000;
+      const t = now - (act.goAt - 2 * p);
+      running = t < 2 * p + 1500;
+      if (t < 0) {
+        big = "";
+        small = `${purpose}: get ready`;
+      } else if (t < p) big = "1";
+      else if (t < 2 * p) big = "2";
+      else big = "3";
+      if (t >= 0) small = act.purpose === "courage" ? "stay up or lie down" : purpose;
+      frac = Math.max(0, Math.min(1, t / (2 * p)));
+    }
+  } else if (act?.kind === "reveal") {
+    running = now < act.closesAt + 500;
+    const left = Math.max(0, act.closesAt - now);
+    big = now < act.opensAt ? "…" : `${Math.ceil(left / 1000)}`;
+    small = act.window === "bbb" ? "REVEAL: Bang! Bang! Bang! — pull now" : "REVEAL: Bang! — pull now";
+    frac = act.closesAt > act.opensAt ? Math.min(1, (now - act.opensAt) / (act.closesAt - act.opensAt)) : 1;
+  } else if (act?.kind === "privilege") {
+    running = now < act.until + 500;
+    big = `${Math.max(0, Math.ceil((act.until - now) / 1000))}`;
+    small = "Godfather: point and pull to order a re-aim";
+  } else if (act?.kind === "phone") {
+    big = "☎";
+    small = `the phone is with ${link.seats()[act.seat]?.name ?? `seat ${act.seat}`}`;
+  }
+  count.textContent = big;
+  count.setAttribute("data-count", big);
+  sub.textContent = small;
+  ring.style.strokeDashoffset = String(1.885 * (1 - frac));
+  ring.classList.toggle("on", big !== "");
+  return running;
+}
+
+// ---- the side panel: step, waiting, loot, draft, round result, host controls ----
+
+function drawSide(side, link) {
+  const st = link.state;
+  const g = st?.game;
+  const seats = link.seats();
+  const name = (i) => (i === null || i === undefined ? "nobody" : (seats[i]?.name ?? `seat ${i}`));
+  side.replaceChildren();
+  if (!g) {
+    side.append(h("h2", {}, "No game running"), h("p", { class: "note" }, "The host starts one from Setup."));
+    if (link.isHost) side.append(hostPanel(link));
+    return;
+  }
+  side.append(
+    h(
+      "div",
+      { class: "step-box", id: "step" },
+      h("div", { class: "round" }, g.over ? "Game over" : `Round ${g.round}`),
+      h("div", { class: "step" }, STEP_NAMES[g.step] ?? g.step),
+      h("div", { class: "edition" }, `${g.edition === "classic" ? "classic" : "2nd edition"}`),
+    ),
+  );
+  if (g.over) {
+    side.append(
+      h(
+        "div",
+        { class: "winners" },
+        `Winner${g.winners.length > 1 ? "s" : ""}: ${g.winners.map(name).join(", ")}`,
+        " ",
+        h("a", { href: "#/games" }, "scores"),
+      ),
+    );
+  }
+  // who the table waits for
+  const waits = st.table?.waiting ?? [];
+  if (waits.length) {
+    const parts = waits.map((w) =>
+      w.for === "start"
+        ? "the host to start the round"
+        : w.for === "secret"
+          ? `${name(w.seat)}: secret bullet`
+          : `host: ${w.decision} for ${name(w.seat)}`,
+    );
+    side.append(h("div", { class: "waiting", id: "waiting" }, "Waiting for ", parts.join("; ")));
+  }
+  if (g.turn !== null && g.turn !== undefined) {
+    side.append(
+      h(
+        "div",
+        { class: "turn", id: "turn" },
+        g.step === "draft" ? `${name(g.turn)} picks` : `the phone: ${name(g.turn)}`,
+      ),
+    );
+  }
+  // the loot on the table
+  const loot = h("div", { class: "loot", id: "loot" }, h("h3", {}, "On the table"));
+  if ("bills" in g.table) {
+    const total = g.table.bills.reduce((a, b) => a + b, 0);
+    loot.append(
+      h(
+        "div",
+        { class: "chips" },
+        g.table.bills.map((b) => h("span", { class: "chip bill" }, dollars(b))),
+      ),
+      h("div", { class: "note" }, `${dollars(total)} · ${g.deckLeft} bills left in the deck`),
+    );
+  } else {
+    loot.append(
+      h(
+        "div",
+        { class: "chips" },
+        g.table.cards.map((c) => h("span", { class: `chip card` }, CARD_NAMES[c] ?? c)),
+      ),
+      h(
+        "div",
+        { class: "note" },
+        g.table.token === null ? "Godfather token available" : `Godfather token: ${name(g.table.token)}`,
+        ` · ${g.deckLeft} cards in the deck`,
+      ),
+    );
+  }
+  side.append(loot);
+  side.append(roundResult(link, name));
+  if (link.isHost) side.append(hostPanel(link));
+}
+
+const CARD_WORD = { bang: "Bang!", click: "Click", bbb: "Bang! Bang! Bang!" };
+
+/** One event in words, or null when it says nothing to the table. */
+export function eventText(e, name) {
+  switch (e.type) {
+    case "shot":
+      return `${name(e.seat)} → ${e.target === null ? "nobody" : name(e.target)}: ${CARD_WORD[e.card] ?? e.card}`;
+    case "wound":
+      return `${name(e.seat)} is wounded${e.by !== null ? ` by ${name(e.by)}` : ""} (${e.wounds})`;
+    case "wound-blocked":
+      return `${name(e.seat)} is not hurt`;
+    case "death":
+      return `💀 ${name(e.seat)} is dead`;
+    case "lie-down":
+      return `${name(e.seat)} lies down`;
+    case "split":
+      return e.sharers.length
+        ? `split: ${e.sharers.map(name).join(", ")} get ${dollars(e.each)} each`
+        : "nobody shares the loot";
+    case "pick":
+      return `${name(e.seat)} takes ${CARD_NAMES[e.card] ?? e.card}${e.effect ? ` (${e.effect})` : ""}`;
+    case "godfather":
+      return `${name(e.seat)} is the Godfather`;
+    case "power-revealed":
+      return `${name(e.seat)} reveals ${POWER_NAMES[e.power] ?? e.power}`;
+    case "grenade":
+      return `${name(e.seat)} throws a grenade`;
+    case "gun-taken":
+      return `${name(e.seat)} takes ${name(e.from)}'s gun`;
+    case "phone":
+      return e.alerted ? "☎ the cop called the police!" : "☎ the phone went round";
+    case "specialist":
+      return `${name(e.seat)} (Specialist) discards`;
+    case "game-over":
+      return `game over: ${e.winners.map(name).join(", ")} win${e.winners.length === 1 ? "s" : ""}`;
+    default:
+      return null;
+  }
+}
+
+/** This round's events, or the last round's when this one has shown nothing yet. */
+function roundResult(link, name) {
+  const all = link.gameEvents();
+  const rounds = [[]];
+  for (const e of all) {
+    if (e.type === "round-start") rounds.push([e]);
+    else rounds[rounds.length - 1].push(e);
+  }
+  let pick = rounds[rounds.length - 1];
+  const said = (list) => list.filter((e) => e.type !== "round-start" && e.type !== "step" && eventText(e, name));
+  if (said(pick).length === 0 && rounds.length > 1) pick = rounds[rounds.length - 2];
+  const lines = said(pick);
+  const head = pick[0]?.type === "round-start" ? `Round ${pick[0].round}` : "Result";
+  const box = h("div", { class: "result", id: "result" }, h("h3", {}, head));
+  if (lines.length === 0) box.append(h("p", { class: "note" }, "nothing yet"));
+  else
+    box.append(
+      h(
+        "ul",
+        {},
+        lines.slice(-14).map((e) => h("li", { class: `ev ev-${e.type}` }, eventText(e, name))),
+      ),
+    );
+  return box;
+}

@@ -1,0 +1,123 @@
+// Whole games over MQTT: the hub runs the table, scripted guns (real mqtt.js clients, paired like hardware)
+// aim and pull, consoles and the host send requests; each game ends exactly as the scenario runner
+// (`cng rules play`) ends it on the same decisions.
+import type { MqttClient } from "mqtt";
+import { afterEach, describe, expect, it } from "vitest";
+import { roundTable } from "../../hub/src/aim/index.js";
+import { playScenario } from "../../hub/src/rules/scenario.js";
+import { connect, request, testHub } from "../hub/helpers.js";
+import { randomScenario, type Scenario } from "../table/rig.js";
+import { Players, type TableState } from "./players.js";
+import { ScriptedGun } from "./scripted-gun.js";
+
+type TestHub = Awaited<ReturnType<typeof testHub>>;
+
+/** On top of FAST_TIMING: shorter counts and windows (still ≥ 10 samples a beat at 50 Hz), so a whole game
+ * stays well under the time limit. */
+const QUICK = { countPaceMs: 200, shortCountPaceMs: 150, revealWindowMs: 450, privilegeWindowMs: 1200 };
+
+function expected(s: Scenario) {
+  const r = playScenario(s);
+  if (!r.ok) throw new Error(r.error.message);
+  return JSON.parse(JSON.stringify(r.output));
+}
+
+describe("a whole game over MQTT", () => {
+  let hub: TestHub;
+  let host: MqttClient;
+  let guns: ScriptedGun[] = [];
+  let players: Players | null = null;
+  afterEach(async () => {
+    players?.stop();
+    for (const g of guns) g.close();
+    guns = [];
+    host?.end(true);
+    await hub?.stop();
+  });
+
+  async function table(
+    scenario: Scenario,
+    secrets: "console" | "physical",
+    extra: { timingOverrides?: Record<string, number>; onState?: (s: TableState) => void } = {},
+  ) {
+    hub = await testHub();
+    host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+    const layout = roundTable(scenario.players.length);
+    guns = [];
+    for (let seat = 0; seat < scenario.players.length; seat++)
+      guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout));
+    const tokens: string[] = [];
+    for (let seat = 0; seat < scenario.players.length; seat++)
+      tokens.push(((await request(host, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token);
+    const setup = { edition: scenario.edition, players: scenario.players, seed: scenario.seed, ...scenario.options };
+    const started = await request(
+      host,
+      hub.table,
+      "game.new",
+      { ...setup, table: { secrets, timing: "fast", timingOverrides: { ...QUICK, ...extra.timingOverrides } } },
+      hub.pin,
+    );
+    expect(started.ok, JSON.stringify(started)).toBe(true);
+    players = new Players(host, hub.table, hub.pin, scenario, guns, {
+      consoles: secrets === "console",
+      tokens,
+      onState: extra.onState,
+    });
+    await players.start();
+    return players;
+  }
+
+  it("classic, console secrets: ends as the scenario runner does", async () => {
+    const scenario = randomScenario("classic", 5, 11);
+    const p = await table(scenario, "console");
+    await p.over(25_000);
+    const st = await request(host, hub.table, "game.state", undefined, hub.pin);
+    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+    // the guns were driven: counts at 50 Hz, quiet at 5 Hz; cues arrived with their own sequence
+    expect(guns[0]!.rates).toContain(50);
+    expect(guns[0]!.rates).toContain(5);
+    expect(guns[0]!.cues.some((c) => c.c === "go" && typeof c.at === "number")).toBe(true);
+  }, 30_000);
+
+  it("second edition, privilege by pointing and pulling, draft on the dashboard: ends as the scenario runner does", async () => {
+    const scenario = randomScenario("second", 5, 21);
+    expect(scenario.rounds.some((r) => r.privilege)).toBe(true);
+    const p = await table(scenario, "console");
+    await p.over(25_000);
+    const st = await request(host, hub.table, "game.state", undefined, hub.pin);
+    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+  }, 30_000);
+
+  it("classic with physical cards learned in the reveal windows: ends as the scenario runner does", async () => {
+    const scenario = randomScenario("classic", 4, 31, { physical: true });
+    const p = await table(scenario, "physical", {});
+    await p.over(25_000);
+    const st = await request(host, hub.table, "game.state", undefined, hub.pin);
+    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+  }, 30_000);
+
+  it("a gun dropping mid-countdown is waited for; it returns and the game ends as planned", async () => {
+    const scenario = randomScenario("classic", 4, 12);
+    let dropped = false;
+    let seenOffline = false;
+    let gunsRef: ScriptedGun[] = [];
+    const p = await table(scenario, "console", {
+      onState: (s) => {
+        if (s.seats[1] && !s.seats[1].online) seenOffline = true;
+        const a = s.table?.activity;
+        if (!dropped && s.table?.round === 2 && a?.kind === "count" && a.purpose === "aim" && a.goAt !== null) {
+          dropped = true;
+          const g = gunsRef[1]!;
+          g.drop();
+          setTimeout(() => void g.connect(), 700);
+        }
+      },
+    });
+    gunsRef = guns;
+    await p.over(25_000);
+    expect(dropped).toBe(true);
+    expect(seenOffline).toBe(true);
+    const st = await request(host, hub.table, "game.state", undefined, hub.pin);
+    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+  }, 30_000);
+});

@@ -1,0 +1,235 @@
+// The dashboard in a real browser (Debian's chromium, playwright-core) against a real hub with guns played by
+// the test over MQTT: a group sets up, pairs, calibrates and plays a round from the page alone.
+import { tableTopic } from "@cng/protocol";
+import type { MqttClient } from "mqtt";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { roundTable } from "../../hub/src/aim/index.js";
+import { connect, testHub } from "../hub/helpers.js";
+import { hasChromium, launch, pageErrors, shot, type TestBrowser } from "./browser.js";
+import { TestGun } from "./gun.js";
+
+type TestHub = Awaited<ReturnType<typeof testHub>>;
+const NAMES = ["Ann", "Bob", "Cid", "Dee"];
+const layout = roundTable(4);
+
+describe.skipIf(!hasChromium())("the dashboard in chromium", () => {
+  let hub: TestHub;
+  let b: TestBrowser;
+  let watcher: MqttClient;
+  let state: any = null;
+  const guns: TestGun[] = [];
+  let viewer: Page;
+  let host: Page;
+  /** what the players do when the table asks (set per test) */
+  let onState: (s: any) => void = () => {};
+
+  beforeAll(async () => {
+    hub = await testHub();
+    b = await launch();
+    watcher = await connect(hub.urls.mqtt, {});
+    watcher.on("message", (t, p) => {
+      if (t === tableTopic(hub.table, "state") && p.length) {
+        state = JSON.parse(p.toString());
+        onState(state);
+      }
+    });
+    await watcher.subscribeAsync(tableTopic(hub.table, "state"), { qos: 1 });
+    for (let i = 0; i < 4; i++) guns.push(new TestGun(hub.urls.mqtt, hub.table, `gun${i}`, layout));
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const g of guns) g.close();
+    watcher?.end(true);
+    await b?.close();
+    await hub?.stop();
+  });
+
+  it("loads, connects, and shows a locked viewer when nobody gave the PIN", async () => {
+    viewer = await b.page(`${hub.urls.dashboard}#/table`);
+    await viewer.getByText("no game yet").waitFor();
+    await expect.poll(() => viewer.locator("#conn").textContent()).toContain("live");
+    expect(await viewer.locator("#lock").textContent()).toContain("viewer");
+    expect(pageErrors(viewer)).toEqual([]);
+  });
+
+  it("the host unlocks with the PIN (a wrong one is refused by the hub)", async () => {
+    host = await b.page(`${hub.urls.dashboard}#/host`);
+    await host.fill("#pin", "not-the-pin");
+    await host.click("#pin-go");
+    await host.locator("#pin-msg", { hasText: "refused" }).waitFor();
+    await host.fill("#pin", hub.pin);
+    await host.click("#pin-go");
+    await host.locator("#lock", { hasText: "host" }).waitFor();
+  });
+
+  it("setup: guns asking to pair show up, the host accepts each to a seat, gun health shows", async () => {
+    await host.goto(`${hub.urls.dashboard}#/setup`);
+    for (const g of guns) await g.switchOn();
+    await expect.poll(() => host.locator(".pair-req").count()).toBe(4);
+    for (let i = 0; i < 4; i++) {
+      const row = host.locator(`.pair-req[data-gun="gun${i}"]`);
+      await row.locator("select").selectOption(String(i));
+      await row.locator("button.primary").click();
+      await row.waitFor({ state: "detached" });
+      await guns[i]!.paired(i);
+    }
+    const rows = host.locator("table.gun-table tbody tr");
+    await expect.poll(() => rows.filter({ hasText: "online" }).count()).toBe(4);
+    const first = await host.locator('tr[data-gun="gun0"]').textContent();
+    expect(first).toContain("80%");
+    expect(first).toContain("-55 dBm");
+    expect(first).toContain("0.1.0");
+    await shot(host, "setup");
+  });
+
+  it("calibration wizard: each gun aims at the named seat and pulls; the residual error shows", async () => {
+    const pulled = new Set<string>();
+    onState = (s) => {
+      for (const c of s.calibration ?? []) {
+        if (c.next === null || c.next === undefined) continue;
+        const g = guns[c.seat]!;
+        g.pose = { kind: "aim", target: c.next };
+        const k = `${c.seat}:${c.poses}:${c.next}`;
+        if (!pulled.has(k)) {
+          pulled.add(k);
+          setTimeout(() => g.pull(), 400);
+        }
+      }
+    };
+    await host.goto(`${hub.urls.dashboard}#/calibrate`);
+    await host.selectOption("#cal-poses", "2");
+    await host.click("#cal-start");
+    await host.locator(".cal-card .aim-at").first().waitFor();
+    await expect.poll(() => host.locator(".cal-card.ok").count(), { timeout: 15_000 }).toBe(4);
+    expect(await host.locator(".cal-card.ok").first().textContent()).toMatch(/residual error \d+\.\d°/);
+    await shot(host, "calibrate");
+    onState = () => {};
+  });
+
+  it("the host starts a game from the setup page; everyone sees the seats", async () => {
+    await host.goto(`${hub.urls.dashboard}#/setup`);
+    await host.selectOption("#setup-edition", "second");
+    await host.selectOption("#setup-secrets", "console");
+    await host.selectOption("#setup-timing", "fast");
+    await host.click("#new-game");
+    await host.waitForURL(/#\/table/);
+    for (const p of [viewer, host]) {
+      await expect.poll(() => p.locator("g.seat").count()).toBe(4);
+      for (const n of NAMES) await p.locator("g.seat text.label", { hasText: n }).first().waitFor();
+    }
+    expect(await viewer.locator("#step").textContent()).toContain("Round 1");
+    expect(await host.locator("#start-round").count()).toBe(1);
+    expect(await viewer.locator("#host-panel").count()).toBe(0);
+  });
+
+  it("aim lines follow the guns, and a gun pointing at nobody says so", async () => {
+    guns[0]!.pose = { kind: "aim", target: 2 };
+    guns[3]!.pose = { kind: "away" };
+    await new Promise((r) => setTimeout(r, 1500));
+    console.log("DUMP", await viewer.locator("g.aims").innerHTML(), await viewer.evaluate(() => JSON.stringify([...(window as any).cng.link.aims], null, 0) + " " + ((window as any).cng.link.hubNow() - (window as any).cng.link.aimAt)));
+    await viewer.locator('line.aim[data-from="0"][data-to="2"]').waitFor();
+    await viewer.locator('text.aim-word[data-from="3"]', { hasText: "nobody" }).waitFor();
+    guns[0]!.pose = { kind: "aim", target: 1 };
+    await viewer.locator('line.aim[data-from="0"][data-to="1"]').waitFor();
+    expect(await viewer.locator('line.aim[data-from="0"]').count()).toBe(1);
+    await shot(viewer, "table-aim");
+  });
+
+  it("a viewer without the PIN has no controls, and the hub itself refuses its requests", async () => {
+    await viewer.goto(`${hub.urls.dashboard}#/host`);
+    expect(await viewer.locator("#start-round").count()).toBe(0);
+    const codes = await viewer.evaluate(async () => {
+      const link = (window as any).cng.link;
+      const none = await link.request("round.start", {}, "");
+      const wrong = await link.request("round.start", {}, "000000");
+      const pick = await link.request("secret.bullet", { card: "bang", seat: 1 }, "");
+      return [none.e?.code, wrong.e?.code, pick.e?.code];
+    });
+    expect(codes[0]).toMatch(/forbidden|auth/);
+    expect(codes[1]).toBe("auth");
+    expect(codes[2]).toMatch(/forbidden|auth/);
+    expect(state.table.activity).toBeNull();
+    await viewer.goto(`${hub.urls.dashboard}#/table`);
+  });
+
+  it("a player console shows that player's own view only, and plays only its own seat", async () => {
+    await host.goto(`${hub.urls.dashboard}#/host`);
+    await host.click('button[data-seat="0"]');
+    const url = await host.locator("a.console-url").first().getAttribute("href");
+    expect(url).toMatch(/#\/console\?seat=0&token=/);
+    const phone = await b.page(url!, { width: 420, height: 800 });
+    await phone.locator("#hand").waitFor();
+    expect(await phone.locator(".console-name").textContent()).toContain("Ann");
+    expect(await phone.locator("#hand").textContent()).toMatch(/BANG! × \d/);
+    const probe = await phone.evaluate(async () => {
+      const link = (window as any).cng.link;
+      const granted = await link.client.subscribeAsync(`${link.root}/player/1/view`).then(
+        (g: any) => g[0].qos,
+        (e: any) => e?.packet?.granted?.[0] ?? "error",
+      );
+      const other = await link.request("secret.bullet", { card: "bang", seat: 1 });
+      return { seat: link.playerView?.seat, granted, other: other.ok ? "ok" : other.e.code };
+    });
+    expect(probe.seat).toBe(0);
+    expect(probe.granted).toBe(128);
+    expect(probe.other).not.toBe("ok");
+    await phone.click('#choose button[data-card="click"]');
+    await phone.locator("#console-msg", { hasText: "sent" }).waitFor();
+    await shot(phone, "console");
+    await phone.context().close();
+  });
+
+  it("the host enters the other secrets and starts the round: the count shows, then the round's result", async () => {
+    // the players: aim during the hold-up, stay up, and Bob (who played Bang!) pulls in the reveal window
+    const aims = [2, 2, 3, 0];
+    let pulledBang = false;
+    onState = (s) => {
+      const a = s.table?.activity;
+      if (a?.kind === "count" && a.purpose !== "courage")
+        for (const seat of a.seats) guns[seat]!.pose = { kind: "aim", target: aims[seat]! };
+      if (a?.kind === "reveal" && a.window === "bang" && !pulledBang) {
+        pulledBang = true;
+        setTimeout(() => guns[1]!.pull(), Math.max(0, a.opensAt - Date.now()) + 80);
+      }
+    };
+    const cards: Record<string, string> = { Bob: "bang", Cid: "click", Dee: "click" };
+    for (const [name, card] of Object.entries(cards)) {
+      await host.locator(".secrets .host-input", { hasText: name }).getByRole("button", { name: card, exact: true }).click();
+      await host.locator(".secrets .msg", { hasText: "done" }).waitFor();
+    }
+    await host.goto(`${hub.urls.dashboard}#/table`);
+    await host.locator("#start-round:not([disabled])").waitFor();
+    await host.click("#start-round");
+    await viewer.waitForFunction(() => ["1", "2", "3"].includes(document.querySelector("text.count")?.textContent ?? ""));
+    await shot(viewer, "countdown");
+    await viewer.locator("#result li", { hasText: "Bob → Cid: Bang!" }).waitFor({ timeout: 15_000 });
+    await viewer.locator("#result li", { hasText: "Cid is wounded" }).waitFor();
+    onState = () => {};
+  });
+
+  it("the host enters a draft pick; a viewer cannot", async () => {
+    await host.locator("#draft button.card-btn").first().waitFor({ timeout: 15_000 });
+    expect(await viewer.locator("#draft").count()).toBe(0);
+    expect(await viewer.locator("#turn").textContent()).toMatch(/picks/);
+    await shot(host, "draft");
+    const before = state.decisions;
+    await host.locator("#draft button.card-btn").first().click();
+    await host.locator("#host-msg", { hasText: "done" }).waitFor();
+    await viewer.locator("#result li", { hasText: "takes" }).waitFor();
+    expect(state.decisions).toBeGreaterThan(before);
+    await shot(viewer, "table-result");
+  });
+
+  it("the scores page shows the standings, the money chart and who shot whom", async () => {
+    await viewer.goto(`${hub.urls.dashboard}#/games`);
+    await viewer.locator("#standings").waitFor();
+    expect(await viewer.locator("#standings tbody tr").count()).toBe(4);
+    await viewer.locator("#money-chart polyline").first().waitFor();
+    expect(await viewer.locator('#shots-chart path.shot[data-from="1"][data-to="2"]').count()).toBe(1);
+    await viewer.locator("#game-list li").first().waitFor();
+    await shot(viewer, "scores");
+    expect(pageErrors(viewer)).toEqual([]);
+    expect(pageErrors(host)).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+// A gun played by the test over real MQTT: switched on unknown (a pairing request the host accepts on the
+// dashboard), it stores its key and reconnects with it, streams aim where its player points at the rate the hub
+// asks, and pulls the trigger.
+import { encAim, encTrig, gunTopic } from "@cng/protocol";
+import type { MqttClient } from "mqtt";
+import { bearing, type SeatLayout } from "../../hub/src/aim/index.js";
+import { connect } from "../hub/helpers.js";
+
+export type Pose = { kind: "aim"; target: number } | { kind: "away" } | { kind: "lowered" };
+
+export class TestGun {
+  private client: MqttClient | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private n = 0;
+  private readonly boot = Date.now() - 40_000;
+  private key: string | null = null;
+  seat: number | null = null;
+  pose: Pose = { kind: "away" };
+
+  constructor(
+    private readonly url: string,
+    private readonly table: string,
+    readonly id: string,
+    private layout: SeatLayout,
+  ) {}
+
+  /** Switched on, unknown: waits for the host to accept it, then reconnects with its key. */
+  async switchOn(): Promise<void> {
+    const c = await connect(this.url, { username: this.id, password: "new", clientId: this.id });
+    const key = new Promise<string>((resolve) => {
+      c.on("message", (_t, p) => {
+        const m = JSON.parse(p.toString());
+        if (m.c === "key") resolve(m.k);
+      });
+    });
+    await c.subscribeAsync(gunTopic(this.table, this.id, "cmd"), { qos: 1 });
+    await c.publishAsync(
+      gunTopic(this.table, this.id, "info"),
+      JSON.stringify({ v: 1, fw: "0.1.0", b: "sim", i: "sim", bat: 80, up: 5, rs: -55 }),
+      { qos: 1, retain: true },
+    );
+    this.pending = { client: c, key };
+  }
+
+  private pending: { client: MqttClient; key: Promise<string> } | null = null;
+
+  /** After the host accepted: store the key, reconnect with it, stream. */
+  async paired(seat: number, layout = this.layout): Promise<void> {
+    if (!this.pending) throw new Error("switch the gun on first");
+    this.key = await this.pending.key;
+    this.pending.client.end(true);
+    this.pending = null;
+    this.seat = seat;
+    this.layout = layout;
+    const c = await connect(this.url, { username: this.id, password: this.key, clientId: this.id, queueQoSZero: false });
+    this.client = c;
+    c.on("message", (_t, p) => {
+      const m = JSON.parse(p.toString());
+      if (m.c === "rate") this.rate(m.hz);
+    });
+    await c.subscribeAsync([gunTopic(this.table, this.id, "cmd"), gunTopic(this.table, this.id, "cue")], { qos: 1 });
+    await c.publishAsync(
+      gunTopic(this.table, this.id, "info"),
+      JSON.stringify({ v: 1, fw: "0.1.0", b: "sim", i: "sim", bat: 80, up: 6, rs: -55 }),
+      { qos: 1, retain: true },
+    );
+    this.rate(10);
+  }
+
+  private rate(hz: number): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = setInterval(() => this.sample(), Math.round(1000 / hz));
+  }
+
+  private sample(): void {
+    if (!this.client?.connected || this.seat === null) return;
+    const L = this.layout.seats.length;
+    const across = bearing(this.layout, this.seat, (this.seat + Math.floor(L / 2)) % L);
+    const p = this.pose;
+    const yaw = p.kind === "aim" ? bearing(this.layout, this.seat, p.target) : across + 180;
+    const wrapped = ((((yaw + 180) % 360) + 360) % 360) - 180;
+    this.client.publish(
+      gunTopic(this.table, this.id, "aim"),
+      encAim(Date.now() - this.boot, wrapped, p.kind === "lowered" ? -70 : 2, 0, false),
+      { qos: 0 },
+    );
+  }
+
+  pull(): void {
+    this.client?.publish(gunTopic(this.table, this.id, "trig"), encTrig(++this.n, "p", Date.now() - this.boot, -1), {
+      qos: 1,
+    });
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.pending?.client.end(true);
+    this.client?.end(true);
+  }
+}
