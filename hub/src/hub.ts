@@ -149,7 +149,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       clock,
     );
     await guns.start();
-    const streams = new GunStreams(bus, config.table, registry, guns, clock);
+    const streams = new GunStreams(bus, config.table, registry, guns, clock, log.child({ part: "guns" }));
     await streams.start();
 
     const session = new GameSession(new GameLog(db), engine, clock);
@@ -158,6 +158,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     if (resumed) log.info({ game: resumed.id, decisions: resumed.decisions }, "resumed the game from its log");
     const play = new PlayService({
       bus,
+      streams,
       table: config.table,
       guns,
       game,

@@ -1,10 +1,18 @@
 // Guns' live streams into the hub: aim samples (QoS 0) and trigger events (QoS 1) from paired guns,
-// decoded and handed to one consumer each (the table, during a game). This is the hot path — up to
-// tens of thousands of aim samples a second — so no logging, no closures, no topic splitting per sample.
-import { type AimMsg, decodeAim, decodeTrigger, gunTopic, type HubMs, type TriggerMsg } from "@cng/protocol";
+// decoded and handed to one consumer each (the table, during a game), and clock probes (`sync`),
+// answered at once with `time`. This is the hot path — up to tens of thousands of aim samples a
+// second — so no logging but for refusals (once per gun and error), no topic splitting per sample.
+import {
+  type AimMsg,
+  decodeAim,
+  decodeSync,
+  decodeTrigger,
+  gunTopic,
+  type HubMs,
+  type TriggerMsg,
+} from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
-import { seatColour } from "../feedback/colours.js";
-import { cuePattern } from "../feedback/cues.js";
+import { type Logger, OncePerKey, silentLogger } from "../log.js";
 import type { GunRegistry } from "./registry.js";
 import type { GunService } from "./service.js";
 import type { GunId, SeatNo } from "./types.js";
@@ -29,12 +37,10 @@ export class GunStreams {
   readonly stats: StreamStats = { aim: 0, trig: 0, refused: 0, unpaired: 0 };
   /** where aim samples go; null = nobody listens (they are counted and dropped) */
   aimConsumer: AimConsumer | null = null;
-  /**
-   * Where triggers go; null = no game is taking them: the hub acknowledges a press with an `ident` cue
-   * (the gun flashes its seat colour), so a player can check their gun is paired and heard.
-   */
+  /** where trigger events go; null = nobody listens (they are counted and dropped) */
   triggerConsumer: TriggerConsumer | null = null;
   private readonly prefix: string;
+  private readonly refusals: OncePerKey;
 
   constructor(
     private readonly bus: Bus,
@@ -42,13 +48,34 @@ export class GunStreams {
     private readonly registry: GunRegistry,
     private readonly guns: GunService,
     private readonly clock: () => number = Date.now,
+    log: Logger = silentLogger(),
   ) {
     this.prefix = gunTopic(table, "", "aim").slice(0, -"/aim".length);
+    this.refusals = new OncePerKey(log);
   }
 
   async start(): Promise<void> {
     await this.bus.subscribe(`${this.prefix}+/aim`, (topic, payload) => this.onAim(topic, payload), 0);
     await this.bus.subscribe(`${this.prefix}+/trig`, (topic, payload) => this.onTrigger(topic, payload), 1);
+    await this.bus.subscribe(`${this.prefix}+/sync`, (topic, payload) => this.onSync(topic, payload), 0);
+  }
+
+  private refuse(gun: GunId, kind: string, code: string): void {
+    this.stats.refused++;
+    this.refusals.warn(`${kind}:${gun}:${code}`, { gun, kind, code }, "refused a gun message");
+  }
+
+  /** A clock probe: answered at once, so the gun's round trip (and its offset estimate) stays tight. */
+  private onSync(topic: string, payload: Buffer): void {
+    const h = this.clock();
+    const gun = this.pairedGun(topic, 4);
+    if (gun === null) return;
+    const d = decodeSync(payload);
+    if (!d.ok) {
+      this.refuse(gun, "sync", d.error.code);
+      return;
+    }
+    this.guns.command(gun, { c: "time", g: d.value.t, h }).catch(() => {});
   }
 
   /** The gun id in `…/gun/<id>/<leaf>`, when the gun is paired; null otherwise. */
@@ -67,7 +94,7 @@ export class GunStreams {
     if (gun === null) return;
     const d = decodeAim(payload);
     if (!d.ok) {
-      this.stats.refused++;
+      this.refuse(gun, "aim", d.error.code);
       return;
     }
     this.stats.aim++;
@@ -80,15 +107,11 @@ export class GunStreams {
     if (gun === null) return;
     const d = decodeTrigger(payload);
     if (!d.ok) {
-      this.stats.refused++;
+      this.refuse(gun, "trig", d.error.code);
       return;
     }
     this.stats.trig++;
-    const seat = this.registry.get(gun)!.seat;
     const c = this.triggerConsumer;
-    if (c !== null) c(gun, seat, d.value, this.clock());
-    else if (d.value.k === "p") {
-      void this.guns.cue(gun, { c: "ident", ...cuePattern("ident", seat === null ? undefined : seatColour(seat)) });
-    }
+    if (c !== null) c(gun, this.registry.get(gun)!.seat, d.value, this.clock());
   }
 }

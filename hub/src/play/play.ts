@@ -7,6 +7,7 @@ import type { Bus } from "../bus/bus.js";
 import type { GameHost } from "../commands/game-host.js";
 import { FeedbackDispatcher, seatColour } from "../feedback/index.js";
 import type { GunService } from "../guns/service.js";
+import type { GunStreams } from "../guns/streams.js";
 import type { Logger } from "../log.js";
 import type { ApplyResult, Bullet, Decision, GameEvent, PowerId, Seat, State } from "../rules/index.js";
 import type { CalibrationStore, StoredCalibration } from "../store/calibrations.js";
@@ -32,6 +33,8 @@ export type PlayResult<T> = { ok: true; r: T } | { ok: false; code: string; msg:
 
 export interface PlayDeps {
   bus: Bus;
+  /** paired guns' decoded aim and trigger streams */
+  streams: GunStreams;
   table: string;
   guns: GunService;
   game: GameHost;
@@ -70,7 +73,7 @@ export class PlayService {
   constructor(private readonly d: PlayDeps) {
     const cues = new CueSender(d.bus, d.table, d.log, (to) => this.gunsFor(to));
     this.dispatcher.subscribe((c) => cues.send(c));
-    this.input = new GunInput(d.bus, d.table, d.guns, d.log, {
+    this.input = new GunInput(d.streams, d.guns, {
       aim: (gun, m, at) => {
         const seat = this.seatOf(gun);
         if (seat === null) return;
@@ -85,7 +88,9 @@ export class PlayService {
         const seat = this.seatOf(gun);
         if (seat === null) return;
         if (this.wizard.active(seat)) this.wizard.pull(seat, m);
-        else this.guard(() => this.running?.table.trigger(seat, { n: m.n, k: m.k, t: m.t }));
+        else if (this.running) this.guard(() => this.running?.table.trigger(seat, { n: m.n, k: m.k, t: m.t }));
+        // no game: a pull flashes the gun in its seat colour, so a player can check it is paired and heard
+        else if (m.k === "p") this.dispatcher.cue(seat, "ident", { colour: seatColour(seat) });
       },
     });
     this.wizard = new CalibrationWizard(this.aimOpts, {
@@ -111,7 +116,7 @@ export class PlayService {
   }
 
   async start(): Promise<void> {
-    await this.input.start();
+    this.input.start();
     this.d.guns.onPresence((gun, on) => this.presence(gun, on));
     this.aimTimer = setInterval(() => this.publishAim(), AIM_EVERY_MS);
     this.aimTimer.unref();
@@ -130,6 +135,7 @@ export class PlayService {
   }
 
   close(): void {
+    this.input.close();
     this.running?.clock.dispose();
     this.running = null;
     if (this.aimTimer) clearInterval(this.aimTimer);

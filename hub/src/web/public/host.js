@@ -19,9 +19,11 @@ const btn = (label, attrs, onclick) => h("button", { ...attrs, onclick }, label)
 /** Why a host control is off, shown on it (title) and next to it. */
 const off = (label, why, id) => h("button", { disabled: true, title: why, "data-why": why, id }, label);
 
-/** The host's controls for the game as it stands. */
-export function hostPanel(link) {
-  const msg = h("div", { class: "msg", id: "host-msg", role: "status" });
+/** A message line that lives across redraws (the answer to a click must stay on screen). */
+export const messageLine = (id) => h("div", { class: "msg", id, role: "status" });
+
+/** The host's controls for the game as it stands; `msg` is kept by the caller across redraws. */
+export function hostPanel(link, msg = messageLine("host-msg")) {
   const panel = h("div", { class: "host-panel", id: "host-panel" }, h("h3", {}, "Host"));
   const st = link.state;
   const g = st?.game;
@@ -135,6 +137,10 @@ export function hostPanel(link) {
 /** #/host: the PIN, the panel, secrets entered for a seat, console links. */
 export function hostPage(root, link) {
   let pinNote = ["", "info"];
+  const hostMsg = messageLine("host-msg");
+  const secretsMsg = messageLine("secrets-msg");
+  const consoleMsg = messageLine("console-links-msg");
+  const consoleList = h("ul", { id: "console-links" });
   const draw = () => {
     const page = h("div", { class: "page host-page" }, h("h2", {}, "Host"));
     if (!link.isHost) {
@@ -168,7 +174,7 @@ export function hostPage(root, link) {
       page.append(
         h("p", {}, "The PIN is printed by `cng hub` when it starts. It is kept in this tab only."),
         form,
-        hostPanel(link),
+        hostPanel(link, hostMsg),
       );
       root.replaceChildren(page);
       return;
@@ -180,9 +186,9 @@ export function hostPage(root, link) {
         "Host controls unlocked in this tab. ",
         btn("Lock", { id: "logout" }, () => link.logout()),
       ),
-      hostPanel(link),
-      secretsBox(link),
-      consoleLinks(link),
+      hostPanel(link, hostMsg),
+      secretsBox(link, secretsMsg),
+      consoleLinks(link, consoleMsg, consoleList),
     );
     root.replaceChildren(page);
   };
@@ -198,14 +204,13 @@ export function hostPage(root, link) {
 }
 
 /** Secret bullets and power reveals entered by the host for a seat (a player without a phone). */
-function secretsBox(link) {
+function secretsBox(link, msg) {
   const g = link.state?.game;
   const box = h("div", { class: "secrets" }, h("h3", {}, "Enter a secret for a seat"));
   if (!g || !link.state.table) {
     box.append(h("p", { class: "note" }, "Only for a game run by the table."));
     return box;
   }
-  const msg = h("div", { class: "msg" });
   const cards = g.edition === "classic" ? ["bang", "click", "bbb"] : ["bang", "click"];
   const waiting = new Set((link.state.table.waiting ?? []).filter((w) => w.for === "secret").map((w) => w.seat));
   for (const seat of link.seats()) {
@@ -224,10 +229,8 @@ function secretsBox(link) {
 }
 
 /** Seat console links: each opens a phone page for one seat (the token is made on first use). */
-function consoleLinks(link) {
+function consoleLinks(link, msg, list) {
   const box = h("div", { class: "consoles" }, h("h3", {}, "Player consoles"));
-  const msg = h("div", { class: "msg" });
-  const list = h("ul", { id: "console-links" });
   for (const seat of link.seats()) {
     const b = btn(`link for ${seat.name}`, { "data-seat": seat.seat }, async () => {
       const res = await act(link, msg, "seat.token", { seat: seat.seat }, b);

@@ -1,7 +1,7 @@
 // The live table, drawn from above: seats (name, colour, wounds, shame, money or loot, alive/dead, Godfather),
 // live aim lines, the count, the step, the loot, the draft turn and the round's result.
 
-import { hostPanel } from "./host.js";
+import { hostPanel, messageLine } from "./host.js";
 import { CARD_NAMES, css, dollars, h, POWER_NAMES, STEP_NAMES, s } from "./ui.js";
 
 const VIEW = 1.5; // half the SVG's width in metres
@@ -13,10 +13,11 @@ export function tableView(root, link) {
   const side = h("aside", { class: "side" });
   root.replaceChildren(h("div", { class: "table-page" }, h("section", { class: "table-wrap" }, svg), side));
   let raf = 0;
+  const hostMsg = messageLine("host-msg");
 
   const draw = () => {
     drawTable(svg, link);
-    drawSide(side, link);
+    drawSide(side, link, hostMsg);
     tick();
   };
   const onChange = (e) => {
@@ -276,7 +277,7 @@ function drawCount(svg, link) {
 
 // ---- the side panel: step, waiting, loot, draft, round result, host controls ----
 
-function drawSide(side, link) {
+function drawSide(side, link, hostMsg) {
   const st = link.state;
   const g = st?.game;
   const seats = link.seats();
@@ -284,7 +285,7 @@ function drawSide(side, link) {
   side.replaceChildren();
   if (!g) {
     side.append(h("h2", {}, "No game running"), h("p", { class: "note" }, "The host starts one from Setup."));
-    if (link.isHost) side.append(hostPanel(link));
+    if (link.isHost) side.append(hostPanel(link, hostMsg));
     return;
   }
   side.append(
@@ -357,7 +358,7 @@ function drawSide(side, link) {
   }
   side.append(loot);
   side.append(roundResult(link, name));
-  if (link.isHost) side.append(hostPanel(link));
+  if (link.isHost) side.append(hostPanel(link, hostMsg));
 }
 
 const CARD_WORD = { bang: "Bang!", click: "Click", bbb: "Bang! Bang! Bang!" };
