@@ -16,6 +16,7 @@ import { GunStreams } from "./guns/streams.js";
 import { type Logger, silentLogger } from "./log.js";
 import { PlayService } from "./play/play.js";
 import type { TimingPreset } from "./play/setup.js";
+import { startSerialGunBridge } from "./serial/index.js";
 import { CalibrationStore } from "./store/calibrations.js";
 import { dbPath, openDb } from "./store/db.js";
 import type { GameEngine } from "./store/engine.js";
@@ -24,6 +25,7 @@ import { GameSession } from "./store/game-session.js";
 import { rulesEngine } from "./store/rules-engine.js";
 import { SecretStore } from "./store/secrets.js";
 import { TableLog } from "./store/table-log.js";
+import { followFeedback, startTableBox } from "./tablebox/index.js";
 import { startWeb, type WebServer } from "./web/server.js";
 
 export interface HubOptions extends Partial<HubConfig> {
@@ -33,6 +35,10 @@ export interface HubOptions extends Partial<HubConfig> {
   engine?: GameEngine;
   /** the table's timing when game.new's `table` names none (default: "default") */
   timing?: TimingPreset;
+  /** serial port of a table box (Arduino with StandardFirmata): counts and results on an LED and a piezo */
+  tableBox?: string;
+  /** serial ports of guns on a USB cable, bridged onto the broker */
+  serialGuns?: string[];
 }
 
 export interface Hub {
@@ -60,7 +66,7 @@ function localHost(bind: string): string {
 }
 
 export async function startHub(options: HubOptions = {}): Promise<Hub> {
-  const { log: givenLog, engine: givenEngine, timing, ...settings } = options;
+  const { log: givenLog, engine: givenEngine, timing, tableBox, serialGuns, ...settings } = options;
   const config = resolveConfig(settings);
   const log = givenLog ?? silentLogger();
   const engine = givenEngine ?? (rulesEngine as GameEngine);
@@ -168,6 +174,21 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       defaultTiming: timing ?? "default",
     });
     cleanups.push(() => play.close());
+    if (tableBox) {
+      // the hub never waits for the box: missing or unplugged, it says so and carries on
+      const box = startTableBox({ port: tableBox, log: log.child({ part: "tablebox" }) });
+      cleanups.push(() => box.close());
+      cleanups.push(play.dispatcher.subscribe(followFeedback(box)));
+    }
+    for (const path of serialGuns ?? []) {
+      const bridge = startSerialGunBridge({
+        path,
+        mqttUrl: busUrl,
+        table: config.table,
+        log: log.child({ part: "serial", path }),
+      });
+      cleanups.push(() => bridge.close());
+    }
     if (resumed) await game.publish(resumed);
     await play.start();
 

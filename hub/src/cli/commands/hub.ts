@@ -18,6 +18,8 @@ interface HubFlags {
   logLevel?: string;
   pretty?: boolean;
   timing?: string;
+  tableBox?: string;
+  serialGun: string[];
 }
 
 const HELP = `
@@ -69,6 +71,16 @@ export function registerHub(program: Command): void {
         "fast",
       ]),
     )
+    .option(
+      "--table-box <port>",
+      "Arduino with StandardFirmata beside the guns: LED + piezo for counts and results, e.g. /dev/ttyACM0",
+    )
+    .option(
+      "--serial-gun <port>",
+      "a gun on a USB cable, bridged onto the broker, e.g. /dev/ttyUSB0 (repeat for more)",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .addHelpText("after", HELP)
     .action(async (flags: HubFlags) => {
       const fromFlags: Partial<HubConfig> = {
@@ -88,7 +100,13 @@ export function registerHub(program: Command): void {
       const level = fromFlags.logLevel ?? readEnv(process.env).logLevel ?? fileLayer.logLevel ?? DEFAULTS.logLevel;
       const log = createLogger({ level, pretty: flags.pretty === false ? false : undefined });
       const merged = Object.assign({}, ...layers.map((l) => stripUndefined(l))) as Partial<HubConfig>;
-      const hub = await startHub({ ...merged, log, timing: flags.timing as "default" | "fast" | undefined });
+      const hub = await startHub({
+        ...merged,
+        log,
+        timing: flags.timing as "default" | "fast" | undefined,
+        tableBox: flags.tableBox,
+        serialGuns: flags.serialGun,
+      });
 
       const lines = [
         `Cash'n Guns hub — table "${hub.table}" (${hub.mode} broker)`,
