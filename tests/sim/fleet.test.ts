@@ -18,7 +18,6 @@ describe("a fleet of virtual guns", () => {
     const { guns } = await fleet.host.request<{ guns: { id: string; paired: boolean; seat: number; on: boolean }[] }>(
       "guns.list",
     );
-    console.log(JSON.stringify(guns));
     expect(guns.filter((g) => g.paired && g.on).map((g) => [g.id, g.seat])).toEqual([
       ["sim0", 0],
       ["sim1", 1],

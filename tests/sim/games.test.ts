@@ -31,7 +31,8 @@ describe("full games with simulated guns and bots", () => {
         // the guns did the aiming: most aims name a player
         expect(log.aims.filter((a) => a.target !== null).length).toBeGreaterThan(log.aims.length / 2);
         expect(wrongTargets(log.aims, r.players)).toEqual([]);
-        if (m.secrets === "physical") expect(r.players.some((p) => p.intents.some((x) => x.kind === "pull"))).toBe(true);
+        if (m.secrets === "physical")
+          expect(r.players.some((p) => p.intents.some((x) => x.kind === "pull"))).toBe(true);
         if (m.edition === "second") expect(log.decisions.some((d) => d.type === "pick")).toBe(true);
       } finally {
         t.remove();

@@ -1,10 +1,10 @@
 // Shared checks of simulated games: the game log read back, replayed through `cng replay`, and compared with
 // what the bots meant to do.
 import { execFileSync } from "node:child_process";
-import { dbPath, openDb } from "../../hub/src/store/db.js";
-import { GameLog } from "../../hub/src/store/game-log.js";
 import { apply, type Decision, type Seat, type State, setup } from "../../hub/src/rules/index.js";
 import type { BotPlayer } from "../../hub/src/sim/player.js";
+import { dbPath, openDb } from "../../hub/src/store/db.js";
+import { GameLog } from "../../hub/src/store/game-log.js";
 
 export const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 

@@ -13,7 +13,8 @@ type TestHub = Awaited<ReturnType<typeof testHub>>;
 const NAMES = ["Ann", "Bob", "Cid", "Dee"];
 const layout = roundTable(4);
 
-describe.skipIf(!hasChromium())("the dashboard in chromium", () => {
+// Skipped only on a machine without chromium; in CI (CI set) a missing browser fails.
+describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", () => {
   let hub: TestHub;
   let b: TestBrowser;
   let watcher: MqttClient;
@@ -207,7 +208,9 @@ describe.skipIf(!hasChromium())("the dashboard in chromium", () => {
     await host.goto(`${hub.urls.dashboard}#/table`);
     await host.locator("#start-round:not([disabled])").waitFor();
     await host.click("#start-round");
-    await viewer.waitForFunction(() => ["1", "2", "3"].includes(document.querySelector("text.count")?.textContent ?? ""));
+    await viewer.waitForFunction(() =>
+      ["1", "2", "3"].includes(document.querySelector("text.count")?.textContent ?? ""),
+    );
     await shot(viewer, "countdown");
     await viewer.locator("#result li", { hasText: "Bob → Cid: Bang!" }).waitFor({ timeout: 15_000 });
     await viewer.locator("#result li", { hasText: "Cid is wounded" }).waitFor();
@@ -229,11 +232,10 @@ describe.skipIf(!hasChromium())("the dashboard in chromium", () => {
 
   it("the scores page shows the standings, the money chart and who shot whom", async () => {
     await viewer.goto(`${hub.urls.dashboard}#/games`);
-    await new Promise((r) => setTimeout(r, 2000));
-    console.log("DUMP", pageErrors(viewer), await viewer.locator("main").innerText());
     await viewer.locator("#standings").waitFor();
     expect(await viewer.locator("#standings tbody tr").count()).toBe(4);
-    await viewer.locator("#money-chart polyline").first().waitFor();
+    await viewer.locator("#money-chart circle.point").first().waitFor();
+    expect(await viewer.locator("#money-chart polyline").count()).toBe(4);
     expect(await viewer.locator('#shots-chart path.shot[data-from="1"][data-to="2"]').count()).toBe(1);
     await viewer.locator("#game-list li").first().waitFor();
     await shot(viewer, "scores");

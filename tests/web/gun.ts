@@ -52,7 +52,12 @@ export class TestGun {
     this.pending = null;
     this.seat = seat;
     this.layout = layout;
-    const c = await connect(this.url, { username: this.id, password: this.key, clientId: this.id, queueQoSZero: false });
+    const c = await connect(this.url, {
+      username: this.id,
+      password: this.key,
+      clientId: this.id,
+      queueQoSZero: false,
+    });
     this.client = c;
     c.on("message", (_t, p) => {
       const m = JSON.parse(p.toString());

@@ -18,6 +18,8 @@ export type Speed = "fast" | "normal";
 
 /** Default (real table) count pace over fast's: how much quicker the simulated people are at fast speed. */
 const FAST_TEMPO = 300 / 700;
+/** the table's fast timing, with counts a person can still follow */
+const FAST_COUNTS = { countPaceMs: 350, shortCountPaceMs: 300 };
 
 export interface GameOptions {
   edition: Edition;
@@ -165,7 +167,8 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
     try {
       await watch.subscribe(tableTopic(hub.table, "events"), (m) => {
         const msg = m as { game: number; events: GameEvent[] };
-        if (gameId === null || msg.game === gameId) for (const line of describeEvents(msg.events, names)) progress(line);
+        if (gameId === null || msg.game === gameId)
+          for (const line of describeEvents(msg.events, names)) progress(line);
       });
       await watch.subscribe(tableTopic(hub.table, "state"), (m) => {
         state = m as TableState;
@@ -197,6 +200,8 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
         table: {
           secrets,
           timing: o.speed === "fast" ? "fast" : "default",
+          // fast counts, but long enough for a brisk swing the gyro can follow (see hand.ts)
+          ...(o.speed === "fast" ? { timingOverrides: FAST_COUNTS } : {}),
           autoRound: false,
         },
       });

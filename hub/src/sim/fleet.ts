@@ -203,9 +203,7 @@ export class Fleet {
       return cal.every((c) => c.result?.verdict === "ok") ? cal : null;
     });
     for (const g of this.guns) g.hand.hold(g.centre, Date.now());
-    this.log(
-      `calibrated: ${result.map((c) => `seat ${c.seat} offset ${c.result!.offset.toFixed(1)}°`).join(", ")}`,
-    );
+    this.log(`calibrated: ${result.map((c) => `seat ${c.seat} offset ${c.result!.offset.toFixed(1)}°`).join(", ")}`);
     return result;
   }
 

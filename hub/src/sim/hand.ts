@@ -9,6 +9,14 @@ import { type Random, uniform } from "./prng.js";
 
 /** Pitch of a gun held low between counts: below the aim floor (nobody), above the lie-down line. */
 const HOLD_PITCH = -35;
+/**
+ * Peak angular speed of a swing, °/s. The firmware runs the MPU-6050 at ±500 °/s: a faster flick clips the gyro
+ * and leaves the yaw off by tens of degrees for good (more than the hub's per-round re-centre learns). People do
+ * flick that fast; the bots swing briskly but within the sensor's range.
+ */
+const MAX_SWING_DEG_PER_S = 430;
+/** peak speed of a minimum-jerk move = 1.875 × distance / duration */
+const MIN_JERK_PEAK = 1.875;
 
 interface Move {
   plan: MovePlan;
@@ -108,11 +116,15 @@ export class Hand {
     const now = this.now();
     const cue = this.gunMs(cueHub);
     const from = this.smooth(Math.max(now, cue));
-    const req = bearing === undefined ? { kind, cueMs: cue, from } : { kind, cueMs: cue, from, targetBearingDeg: bearing };
+    const req =
+      bearing === undefined ? { kind, cueMs: cue, from } : { kind, cueMs: cue, from, targetBearingDeg: bearing };
     const plan = planMove(this.random, this.traits, req);
     if (plan.startMs < now + 5) plan.startMs = now + 5;
     if (pitch !== undefined) plan.to = { ...plan.to, pitch: pitch + uniform(this.random, -3, 3) };
     plan.from = this.smooth(plan.startMs);
+    const dYaw = ((((plan.to.yaw - plan.from.yaw) % 360) + 540) % 360) - 180;
+    const dist = Math.hypot(dYaw, plan.to.pitch - plan.from.pitch) + Math.hypot(plan.overshootYaw, plan.overshootPitch);
+    plan.swingMs = Math.max(plan.swingMs, (MIN_JERK_PEAK * dist * 1000) / MAX_SWING_DEG_PER_S);
     plan.wobble = [];
     const before = this.active(plan.startMs);
     const wobbleFrom = this.factor(before, plan.startMs);

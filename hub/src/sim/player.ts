@@ -87,7 +87,7 @@ export class BotPlayer {
   }
 
   /** Runs `act` once per key; a timeout (the hub away) lets it run again on the next update. */
-  private once(key: string, act: () => Promise<unknown> | void): void {
+  private once(key: string, act: () => unknown): void {
     if (this.done.has(key)) return;
     this.done.add(key);
     Promise.resolve()
@@ -128,7 +128,8 @@ export class BotPlayer {
     const a = s.table.activity;
     if (a === null) return;
     if (a.kind === "count" && a.goAt !== null && a.seats.includes(me)) {
-      const cue = a.goAt - 2 * a.paceMs;
+      // people hear the count start (the lead-in beep, the dashboard) a moment before "1"
+      const cue = Math.min(Date.now(), a.goAt - 2 * a.paceMs);
       const purpose = a.purpose;
       if (purpose === "courage") this.once(`courage:${a.goAt}`, () => this.courageCount(v, cue));
       else this.once(`count:${a.goAt}`, () => this.aimCount(v, purpose, cue));
@@ -136,7 +137,8 @@ export class BotPlayer {
       this.once(`privilege:${a.until}`, () => this.privilege(v));
     } else if (a.kind === "reveal" && a.seats.includes(me)) {
       const card = this.cards.get(round);
-      if (card === a.window) this.once(`reveal:${a.window}:${a.opensAt}`, () => this.revealPull(round, card, a.opensAt));
+      if (card === a.window)
+        this.once(`reveal:${a.window}:${a.opensAt}`, () => this.revealPull(round, card, a.opensAt));
     } else if (a.kind === "phone" && a.seat === me) {
       this.once(`phone:${round}:${s.decisions}`, () => this.phone(v));
     }

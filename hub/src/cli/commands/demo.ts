@@ -55,7 +55,10 @@ export function registerDemo(program: Command): void {
     .option("--cop", "classic: the cop variant", false)
     .option("--strategies <list>", `bots per seat, cycled: ${STRATEGIES.join(", ")}`)
     .addOption(
-      new Option("--secrets <mode>", "how bots give their secret card: console (phone page) or physical (pull to reveal)")
+      new Option(
+        "--secrets <mode>",
+        "how bots give their secret card: console (phone page) or physical (pull to reveal)",
+      )
         .choices(["console", "physical"])
         .default("console"),
     )

@@ -51,7 +51,7 @@ function header() {
   conn.textContent = link.status;
   conn.className = link.connected ? "live" : "down";
   if (lock) {
-    lock.textContent = link.isHost ? "🔓 host" : "🔒 viewer";
+    lock.textContent = link.isHost ? "host (unlocked)" : "viewer (locked)";
     lock.className = link.isHost ? "host" : "viewer";
   }
 }

@@ -35,6 +35,9 @@ export function moneyChart(hist, colours = []) {
     svg.append(
       s("polyline", { points: pts.join(" "), fill: "none", stroke: colour, "stroke-width": 3, "data-seat": seat }),
     );
+    rounds.forEach((r, i) => {
+      svg.append(s("circle", { cx: x(i), cy: y(hist.rounds[r][seat] ?? 0), r: 4, fill: colour, class: "point" }));
+    });
     const last = rounds.length - 1;
     svg.append(
       s("text", { x: x(last) + 4, y: y(hist.rounds[rounds[last]][seat] ?? 0) - 4, fill: colour, class: "axis" }, name),

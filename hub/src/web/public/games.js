@@ -109,9 +109,13 @@ function gameReport(link, id, replayRound, setRound) {
   box.append(charts);
 
   // the replay: the events of one round at a time
+  // events before the first round-start this browser saw belong to the round before it (or the current one)
   const rounds = [];
+  const firstStart = events.find((e) => e.type === "round-start");
   for (const e of events) {
-    if (e.type === "round-start" || rounds.length === 0) rounds.push({ round: e.round ?? 0, events: [] });
+    if (e.type === "round-start") rounds.push({ round: e.round, events: [] });
+    else if (rounds.length === 0)
+      rounds.push({ round: firstStart ? firstStart.round - 1 : (live?.round ?? "?"), events: [] });
     rounds[rounds.length - 1].events.push(e);
   }
   if (rounds.length) {
@@ -145,7 +149,7 @@ function standings(g) {
   const classic = g.edition === "classic";
   const head = classic
     ? ["", "player", "money", "shame", "other", "score"]
-    : ["", "player", "cash/💎/🖼", "loot value", "bonus", "score"];
+    : ["", "player", "cash / diamonds / paintings", "loot value", "bonus", "score"];
   return h(
     "table",
     { class: "standings", id: "standings" },
@@ -163,14 +167,14 @@ function standings(g) {
       {},
       rows.map(({ p, score }, i) => {
         const win = g.winners.includes(p.seat);
-        const status = p.alive ? "" : " 💀";
+        const status = p.alive ? "" : " (dead)";
         if (classic) {
           const shameAmt = (p.power === "super-coward" ? 5000 : -5000) * p.shame;
           const other = p.alive && p.score !== undefined ? p.score - p.money - shameAmt : 0;
           return h(
             "tr",
             { class: win ? "winner" : "" },
-            h("td", {}, win ? "🏆" : `${i + 1}`),
+            h("td", {}, win ? "★" : `${i + 1}`),
             h("td", {}, p.name + status),
             h("td", {}, dollars(p.money)),
             h("td", {}, p.shame ? `${p.shame} (${dollars(shameAmt)})` : "–"),
@@ -182,7 +186,7 @@ function standings(g) {
         return h(
           "tr",
           { class: win ? "winner" : "" },
-          h("td", {}, win ? "🏆" : `${i + 1}`),
+          h("td", {}, win ? "★" : `${i + 1}`),
           h("td", {}, p.name + status),
           h("td", {}, `${l.cash}/${l.diamonds}/${l.paintings}`),
           h("td", {}, dollars(p.money)),

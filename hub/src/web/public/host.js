@@ -78,7 +78,11 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
   }
 
   // The Godfather's privilege, when entered by hand (no gun, or the host decides)
-  const priv = hostWaits.find((w) => w.decision === "privilege") ?? (!hasTable && g.step === "privilege");
+  // (open while the table's privilege window runs: the Godfather may also point and pull)
+  const priv =
+    st.table?.activity?.kind === "privilege" ||
+    hostWaits.some((w) => w.decision === "privilege") ||
+    (!hasTable && g.step === "privilege");
   if (priv) {
     const gf = g.godfather;
     rows.push(

@@ -4,12 +4,18 @@
 import { hostPanel, messageLine } from "./host.js";
 import { CARD_NAMES, css, dollars, h, POWER_NAMES, STEP_NAMES, s } from "./ui.js";
 
-const VIEW = 1.5; // half the SVG's width in metres
+// the SVG's extent in metres: wider than tall, so the names beside the seats fit
+const VIEW_X = 2.05;
+const VIEW_Y = 1.45;
 const AIM_FRESH_MS = 3000;
 
 /** Mounts the table view into `root`; returns a cleanup function. */
 export function tableView(root, link) {
-  const svg = s("svg", { viewBox: `${-VIEW} ${-VIEW} ${2 * VIEW} ${2 * VIEW}`, class: "table-svg", role: "img" });
+  const svg = s("svg", {
+    viewBox: `${-VIEW_X} ${-VIEW_Y} ${2 * VIEW_X} ${2 * VIEW_Y}`,
+    class: "table-svg",
+    role: "img",
+  });
   const side = h("aside", { class: "side" });
   root.replaceChildren(h("div", { class: "table-page" }, h("section", { class: "table-wrap" }, svg), side));
   let raf = 0;
@@ -77,7 +83,9 @@ function drawTable(svg, link) {
       s("text", { x: p.x, y: p.y + 0.045, class: "seat-no", "text-anchor": "middle" }, String(seat.seat)),
     );
     if (game && game.godfather === seat.seat) {
-      g.append(s("text", { x: p.x + 0.1, y: p.y - 0.1, class: "godfather", "text-anchor": "middle" }, "♛"));
+      g.append(
+        s("text", { x: p.x - ux * 0.21, y: p.y - uy * 0.21 + 0.04, class: "godfather", "text-anchor": "middle" }, "♛"),
+      );
     }
     if (!seat.online && seat.gun) {
       g.append(s("text", { x: p.x - 0.11, y: p.y - 0.1, class: "offline-mark", "text-anchor": "middle" }, "⚠"));
@@ -97,7 +105,13 @@ function drawTable(svg, link) {
         const l = pl.loot;
         bits.push(dollars(pl.money));
         if (l)
-          lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, `💵${l.cash} 💎${l.diamonds} 🖼${l.paintings}`));
+          lines.push(
+            s(
+              "tspan",
+              { x: lx, dy: 0.075, class: "sub" },
+              `cash ${l.cash} · diamonds ${l.diamonds} · paintings ${l.paintings}`,
+            ),
+          );
       }
       lines.splice(1, 0, s("tspan", { x: lx, dy: 0.075, class: "stats" }, bits.join("  ")));
       const extra = [];
@@ -191,10 +205,18 @@ function drawAims(svg, link) {
       if (a.yaw !== null)
         layer.append(s("line", { x1: from.x, y1: from.y, x2, y2, stroke: colour, class: `${cls} nobody` }));
       const word = a.committed ? "nobody" : a.yaw === null ? "no aim" : "nobody / ambiguous";
+      // the word sits on the table side of the seat, clear of the names outside
       layer.append(
         s(
           "text",
-          { x: x2, y: y2, class: "aim-word", "text-anchor": "middle", "data-from": seat, "data-to": "none" },
+          {
+            x: from.x * 0.68,
+            y: from.y * 0.68 + 0.02,
+            class: "aim-word",
+            "text-anchor": "middle",
+            "data-from": seat,
+            "data-to": "none",
+          },
           word,
         ),
       );
@@ -264,7 +286,7 @@ function drawCount(svg, link) {
     big = `${Math.max(0, Math.ceil((act.until - now) / 1000))}`;
     small = "Godfather: point and pull to order a re-aim";
   } else if (act?.kind === "phone") {
-    big = "☎";
+    big = "PHONE";
     small = `the phone is with ${link.seats()[act.seat]?.name ?? `seat ${act.seat}`}`;
   }
   count.textContent = big;
@@ -373,7 +395,7 @@ export function eventText(e, name) {
     case "wound-blocked":
       return `${name(e.seat)} is not hurt`;
     case "death":
-      return `💀 ${name(e.seat)} is dead`;
+      return `${name(e.seat)} is DEAD`;
     case "lie-down":
       return `${name(e.seat)} lies down`;
     case "split":
@@ -391,7 +413,7 @@ export function eventText(e, name) {
     case "gun-taken":
       return `${name(e.seat)} takes ${name(e.from)}'s gun`;
     case "phone":
-      return e.alerted ? "☎ the cop called the police!" : "☎ the phone went round";
+      return e.alerted ? "the cop called the police!" : "the phone went round";
     case "specialist":
       return `${name(e.seat)} (Specialist) discards`;
     case "game-over":
