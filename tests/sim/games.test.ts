@@ -25,7 +25,6 @@ describe("full games with simulated guns and bots", () => {
         });
         expect(r.result.over).toBe(true);
         expect(r.result.winners.length).toBeGreaterThan(0);
-        expect(r.ms).toBeLessThan(60_000);
         expect(cliReplay(t.dir)).toEqual(r.result);
         const log = gameLog(t.dir);
         // the guns did the aiming: most aims name a player
