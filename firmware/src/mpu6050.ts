@@ -1,4 +1,4 @@
-// MPU-6050 over I2C, raw registers: ±500 °/s gyro, ±4 g accel, 44 Hz low-pass, fused by Mahony.
+// MPU-6050 over I2C, raw registers: ±2000 °/s gyro (a quick swing must not clip: a clipped turn is a yaw error for good), ±4 g accel, 44 Hz low-pass, fused by Mahony.
 // Gyro bias (all three axes) is the mean of a window of samples taken while the gun is still;
 // it is what keeps the yaw from drifting (0.05 °/s uncorrected = 3° a minute).
 import { ms } from "./clock";
@@ -52,9 +52,9 @@ export function mpu6050(hz: number): Imu {
     var ax = s16(d, 0) / 8192;
     var ay = s16(d, 2) / 8192;
     var az = s16(d, 4) / 8192;
-    var gx = s16(d, 8) / 65.5;
-    var gy = s16(d, 10) / 65.5;
-    var gz = s16(d, 12) / 65.5;
+    var gx = s16(d, 8) / 16.4;
+    var gy = s16(d, 10) / 16.4;
+    var gz = s16(d, 12) / 16.4;
     var wx = gx - bx;
     var wy = gy - by;
     var wz = gz - bz;
@@ -90,7 +90,7 @@ export function mpu6050(hz: number): Imu {
         I2C1.writeTo(a, [0x6b, 1]); // wake, PLL on the gyro clock
         I2C1.writeTo(a, [0x19, 9]); // 1 kHz / 10 = 100 Hz
         I2C1.writeTo(a, [0x1a, 3]); // DLPF 44 Hz
-        I2C1.writeTo(a, [0x1b, 8]); // ±500 °/s
+        I2C1.writeTo(a, [0x1b, 0x18]); // ±2000 °/s
         I2C1.writeTo(a, [0x1c, 8]); // ±4 g
         d = rd();
         level(s16(d, 0), s16(d, 2), s16(d, 4));

@@ -78,3 +78,38 @@ it("keeps the heading within 2° over 60 s despite gyro bias and noise", async (
   expect(stillSeen).toBeGreaterThan(100);
   expect(g.errors).toEqual([]);
 }, 30000);
+
+it("follows a quick swing without losing its heading (the gyro range holds a player's fastest turn)", async () => {
+  const broker = await startBroker();
+  broker.creds.set("f2", "x");
+  const hub = await hubClient(broker.port);
+  cleanup.push(
+    () => broker.close(),
+    () => hub.close(),
+  );
+  // still at 0°, then a 150° snap in 0.2 s (peak ≈ 1,180 °/s), then still at 150° for 3 s
+  const motion: Motion = (t) => {
+    if (t < 3) return { yaw: 0, pitch: 0, roll: 0 };
+    const u = Math.min(1, (t - 3) / 0.2);
+    return { yaw: 150 * ((1 - Math.cos(Math.PI * u)) / 2), pitch: 0, roll: 0 };
+  };
+  const g = createVirtualGun({
+    board: "esp32-mpu6050",
+    clock: "manual",
+    config: { id: "f2", secret: "x", table: "t1", hub: { host: "127.0.0.1", port: broker.port } },
+    imu: { motion, gyroBias: [0.05, -0.05, 0.05], gyroNoise: 0.08, accelNoise: 0.01, seed: 9 },
+  });
+  cleanup.push(() => g.stop());
+  const aimTopic = gunTopic("t1", "f2", "aim");
+  await g.advance(6500);
+  const settled = await until(
+    () => {
+      const a = hub.got.filter((m) => m.topic === aimTopic && m.msg.t >= 4000);
+      return a.length > 20 && a[a.length - 1].msg.t >= 6000 ? a : undefined;
+    },
+    5000,
+    "aim after the swing",
+  );
+  for (const a of settled) expect(Math.abs(angleDiff(a.msg.y, 150))).toBeLessThan(2);
+  expect(g.errors).toEqual([]);
+}, 30000);
