@@ -64,17 +64,24 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await host.locator("#lock", { hasText: "host" }).waitFor();
   });
 
-  it("setup: guns asking to pair show up, the host accepts each to a seat, gun health shows", async () => {
+  it("setup: guns asking to pair show up, the host accepts each to a seat (the last by pulling), gun health shows", async () => {
     await host.goto(`${hub.urls.dashboard}#/setup`);
     for (const g of guns) await g.switchOn();
     await expect.poll(() => host.locator(".pair-req").count()).toBe(4);
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 3; i++) {
       const row = host.locator(`.pair-req[data-gun="gun${i}"]`);
       await row.locator("select").selectOption(String(i));
       await row.locator("button.primary").click();
       await row.waitFor({ state: "detached" });
       await guns[i]!.paired(i);
     }
+    // pair by pulling: seat 3 lights up, its player pulls the new gun's trigger
+    await host.click("#pull-seat-3");
+    await host.locator("#pull-seat-3.lit").waitFor();
+    guns[3]!.pullPending();
+    await host.locator('.pair-req[data-gun="gun3"]').waitFor({ state: "detached" });
+    await host.locator("#pull-seat-3:not(.lit)").waitFor();
+    await guns[3]!.paired(3);
     const rows = host.locator("table.gun-table tbody tr");
     await expect.poll(() => rows.filter({ hasText: "online" }).count()).toBe(4);
     const first = await host.locator('tr[data-gun="gun0"]').textContent();
@@ -230,6 +237,24 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await shot(viewer, "table-result");
   });
 
+  it("the host pauses and resumes the table, and undoes a draft pick", async () => {
+    await host.goto(`${hub.urls.dashboard}#/table`);
+    await host.locator("#pause:not([disabled])", { hasText: "Pause" }).click();
+    await expect.poll(() => state.table.paused).toBe(true);
+    await host.locator("#paused-note").waitFor();
+    await host.locator("#pause", { hasText: "Resume" }).click();
+    await expect.poll(() => state.table.paused).toBe(false);
+    await host.locator("#pause", { hasText: "Pause" }).waitFor();
+
+    const before = state.decisions;
+    await host.click("#undo");
+    await expect.poll(() => state.decisions).toBe(before - 1);
+    await host.locator("#host-msg", { hasText: "game.undo: done" }).waitFor();
+    // the same pick again: the game is where it was
+    await host.locator("#draft button.card-btn").first().click();
+    await expect.poll(() => state.decisions).toBe(before);
+  });
+
   it("the scores page shows the standings, the money chart and who shot whom", async () => {
     await viewer.goto(`${hub.urls.dashboard}#/games`);
     await viewer.locator("#standings").waitFor();
@@ -237,7 +262,10 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await viewer.locator("#money-chart circle.point").first().waitFor();
     expect(await viewer.locator("#money-chart polyline").count()).toBe(4);
     expect(await viewer.locator('#shots-chart path.shot[data-from="1"][data-to="2"]').count()).toBe(1);
-    await viewer.locator("#game-list li").first().waitFor();
+    // the past games come from the hub's logs (game.list)
+    const listed = viewer.locator('#game-list li[data-game="1"]');
+    await listed.waitFor();
+    expect(await listed.textContent()).toMatch(/second · \d+ decisions · Ann, Bob, Cid, Dee/);
     await shot(viewer, "scores");
     expect(pageErrors(viewer)).toEqual([]);
     expect(pageErrors(host)).toEqual([]);

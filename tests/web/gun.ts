@@ -97,6 +97,13 @@ export class TestGun {
     });
   }
 
+  /** A pull while still asking to be paired (pairing by pulling). */
+  pullPending(): void {
+    const c = this.pending?.client;
+    if (!c) throw new Error("the gun is not asking to be paired");
+    c.publish(gunTopic(this.table, this.id, "trig"), encTrig(++this.n, "p", Date.now() - this.boot, -1), { qos: 1 });
+  }
+
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.pending?.client.end(true);

@@ -12,6 +12,16 @@ function no(reason: string): Verdict {
 /** Gun leaves a pending (unpaired) gun's messages are forwarded for; the rest are dropped quietly. */
 export const PENDING_FORWARDED: GunOutLeaf[] = ["info", "will", "err"];
 
+/** Leaves of a pending gun forwarded to the hub alone: its pulls, so the host can pair it by pulling (pair.listen).
+ * The hub hands them to the pairing listener only, never to a game. */
+export const PENDING_TO_HUB: GunOutLeaf[] = ["trig"];
+
+/** Whether a pending gun's message on `leaf` may reach `receiver` (undefined: unknown client). */
+export function pendingForward(leaf: string, receiver: Principal | undefined): boolean {
+  if ((PENDING_FORWARDED as string[]).includes(leaf)) return true;
+  return receiver?.role === "hub" && (PENDING_TO_HUB as string[]).includes(leaf);
+}
+
 /**
  * Subscription patterns each role may use (relative, `%g` = own gun id, `%s` = own seat,
  * `%c` = own client id). A filter is allowed when one pattern covers every topic it matches.

@@ -6,7 +6,7 @@ import { MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from "aedes";
 import type { GunId } from "../guns/types.js";
 import { type Logger, OncePerKey } from "../log.js";
-import { mayPublish, maySubscribe, PENDING_FORWARDED } from "./acl.js";
+import { mayPublish, maySubscribe, pendingForward } from "./acl.js";
 import { authenticate, type CredentialCheck } from "./authenticate.js";
 import { describe, type Principal } from "./principal.js";
 import { guardedStream } from "./size-guard.js";
@@ -96,14 +96,14 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       );
       done(null, null); // negated: SUBACK 0x80, the client stays
     },
-    authorizeForward(_client, packet: AedesPublishPacket) {
-      // An unpaired gun's streams go nowhere: it may announce itself, not play.
+    authorizeForward(client, packet: AedesPublishPacket) {
+      // An unpaired gun's streams go nowhere: it may announce itself, and its pulls reach the hub's pairing.
       const senderId = (packet as { clientId?: string }).clientId;
       const sender = senderId ? aedesClient(senderId) : undefined;
       const p = sender && principals.get(sender);
       if (p?.role === "pending") {
         const t = parseTopic(packet.topic);
-        if (t?.kind !== "gun" || !(PENDING_FORWARDED as string[]).includes(t.leaf)) return null;
+        if (t?.kind !== "gun" || !pendingForward(t.leaf, client ? principals.get(client) : undefined)) return null;
       }
       return packet;
     },

@@ -11,11 +11,15 @@ export interface StateExtra {
   table: unknown;
   seats: unknown[];
   calibration: unknown[];
+  /** the seat layout (`{round: n}` or `{points}`) of the running table, or of the last calibration; null: none */
+  layout: unknown;
+  /** pair.listen: `{seat, until}` while a seat waits for a gun's pull, else null */
+  pairing: unknown;
 }
 
 export class GameHost<S = unknown> {
   /** set by the play service; a game without a table adds nothing */
-  extra: () => StateExtra = () => ({ table: null, seats: [], calibration: [] });
+  extra: () => StateExtra = () => ({ table: null, seats: [], calibration: [], layout: null, pairing: null });
 
   constructor(
     readonly session: GameSession<S>,

@@ -1,12 +1,15 @@
 // Every op the hub answers, by name.
 import type { OpContext } from "./context.js";
-import { gameDecide, gameNew, gameState } from "./ops/game.js";
-import { gunForget, gunSeat, gunsList, pairAccept, pairReject } from "./ops/guns.js";
+import { gameDecide, gameHistory, gameList, gameNew, gameState } from "./ops/game.js";
+import { gunForget, gunSeat, gunsList, pairAccept, pairListen, pairReject } from "./ops/guns.js";
 import { seatToken } from "./ops/seats.js";
 import {
   calibrateCancel,
   calibrateStart,
   calibrateStatus,
+  gamePause,
+  gameResume,
+  gameUndo,
   hostDecide,
   powerReveal,
   roundStart,
@@ -22,12 +25,15 @@ export const OPS: AnyOp[] = [
   gunsList,
   pairAccept,
   pairReject,
+  pairListen,
   gunForget,
   gunSeat,
   seatToken,
   gameNew,
   gameDecide,
   gameState,
+  gameList,
+  gameHistory,
   roundStart,
   secretBullet,
   powerReveal,
@@ -36,6 +42,9 @@ export const OPS: AnyOp[] = [
   calibrateStart,
   calibrateCancel,
   calibrateStatus,
+  gamePause,
+  gameResume,
+  gameUndo,
 ];
 
 export function findOp(name: string): AnyOp | undefined {

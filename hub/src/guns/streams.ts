@@ -39,6 +39,8 @@ export class GunStreams {
   aimConsumer: AimConsumer | null = null;
   /** where trigger events go; null = nobody listens (they are counted and dropped) */
   triggerConsumer: TriggerConsumer | null = null;
+  /** where pulls of guns asking to be paired go (pairing by pulling); never to the game */
+  pendingTriggerConsumer: ((gun: GunId, msg: TriggerMsg) => void) | null = null;
   private readonly prefix: string;
   private readonly refusals: OncePerKey;
 
@@ -104,7 +106,10 @@ export class GunStreams {
 
   private onTrigger(topic: string, payload: Buffer): void {
     const gun = this.pairedGun(topic, 4);
-    if (gun === null) return;
+    if (gun === null) {
+      this.onPendingTrigger(topic, payload);
+      return;
+    }
     const d = decodeTrigger(payload);
     if (!d.ok) {
       this.refuse(gun, "trig", d.error.code);
@@ -113,5 +118,19 @@ export class GunStreams {
     this.stats.trig++;
     const c = this.triggerConsumer;
     if (c !== null) c(gun, this.registry.get(gun)!.seat, d.value, this.clock());
+  }
+
+  /** A pull of a gun that is asking to be paired: only the pairing listener hears it. */
+  private onPendingTrigger(topic: string, payload: Buffer): void {
+    const c = this.pendingTriggerConsumer;
+    const id = topic.slice(this.prefix.length, topic.length - 5);
+    const g = this.registry.get(id);
+    if (c === null || g === undefined || g.paired || !g.on) return;
+    const d = decodeTrigger(payload);
+    if (!d.ok) {
+      this.refuse(id, "trig", d.error.code);
+      return;
+    }
+    c(id, d.value);
   }
 }

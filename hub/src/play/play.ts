@@ -6,6 +6,7 @@ import { type AimOptions, aimOptions, type SeatLayout, startTrack } from "../aim
 import type { Bus } from "../bus/bus.js";
 import type { GameHost } from "../commands/game-host.js";
 import { FeedbackDispatcher, seatColour } from "../feedback/index.js";
+import { PairListener, type PairListening } from "../guns/pair-listen.js";
 import type { GunService } from "../guns/service.js";
 import type { GunStreams } from "../guns/streams.js";
 import type { Logger } from "../log.js";
@@ -13,14 +14,22 @@ import type { ApplyResult, Bullet, Decision, GameEvent, PowerId, Seat, State } f
 import type { CalibrationStore, StoredCalibration } from "../store/calibrations.js";
 import type { Game } from "../store/game-session.js";
 import type { TableLog } from "../store/table-log.js";
-import type { InputResult, TablePorts, TableStatus } from "../table/ports.js";
+import type { InputResult, SecretSource, TablePorts, TableStatus } from "../table/ports.js";
 import type { TableRecord } from "../table/records.js";
 import { Table } from "../table/table.js";
 import { CalibrationWizard } from "./calibration.js";
 import { CueSender } from "./cue-sender.js";
 import { GunInput } from "./gun-input.js";
 import { SafeClock } from "./safe-clock.js";
-import { layoutOf, parseTableSetup, type TableSetup, type TimingPreset, tableConfig } from "./setup.js";
+import {
+  type LayoutSpec,
+  layoutOf,
+  parseTableSetup,
+  type TableSetup,
+  type TimingPreset,
+  tableConfig,
+} from "./setup.js";
+import { undoRefusal } from "./undo.js";
 
 export const FAST_HZ = 50;
 export const SLOW_HZ = 5;
@@ -50,8 +59,14 @@ interface Running {
   clock: SafeClock;
   setup: TableSetup;
   layout: SeatLayout;
+  secrets: readonly SecretSource[];
   game: number;
+  /** the host paused the game: the table's timers are dropped and its inputs refused until resume */
+  paused: boolean;
 }
+
+/** What `table/state`'s `table` is: the table's status, and whether the host paused it. */
+export type PlayStatus = TableStatus & { paused: boolean };
 
 const fail = (code: string, msg: string) => ({ ok: false as const, code, msg });
 
@@ -61,11 +76,15 @@ export class PlayService {
   private readonly input: GunInput;
   private readonly aimOpts: AimOptions = aimOptions();
   readonly wizard: CalibrationWizard;
+  /** pair.listen: the next pending gun pulled is paired to the listening seat */
+  private readonly pairing: PairListener;
   private readonly cals = new Map<string, StoredCalibration>();
   private readonly rates = new Map<string, number>();
   private readonly lastYaw = new Map<Seat, number>();
   /** who the decisions being made now are by, for the log */
   private by = "table";
+  /** the layout of the last calibrate.start (table/state's `layout` when no table runs) */
+  private calLayout: LayoutSpec | null = null;
   private aimDirty = false;
   private aimTimer: ReturnType<typeof setInterval> | null = null;
   private stateTimer: ReturnType<typeof setTimeout> | null = null;
@@ -80,6 +99,7 @@ export class PlayService {
         this.wizard.aim(seat, m);
         this.lastYaw.set(seat, m.y + (this.cals.get(gun)?.off ?? 0));
         this.aimDirty = true;
+        if (this.running?.paused) return;
         this.guard(() =>
           this.running?.table.aim(seat, { t: m.t, yaw: m.y, pitch: m.p, roll: m.r, still: m.s === 1 }, at),
         );
@@ -88,6 +108,7 @@ export class PlayService {
         const seat = this.seatOf(gun);
         if (seat === null) return;
         if (this.wizard.active(seat)) this.wizard.pull(seat, m);
+        else if (this.running?.paused) this.dispatcher.cue(seat, "err");
         else if (this.running) this.guard(() => this.running?.table.trigger(seat, { n: m.n, k: m.k, t: m.t }));
         // no game: a pull flashes the gun in its seat colour, so a player can check it is paired and heard
         else if (m.k === "p") this.dispatcher.cue(seat, "ident", { colour: seatColour(seat) });
@@ -111,12 +132,17 @@ export class PlayService {
       },
       changed: () => this.stateChanged(),
     });
+    this.pairing = new PairListener(d.guns, (paired) => {
+      if (paired) d.log.info(paired, "gun paired by pulling its trigger");
+      this.stateChanged();
+    });
     for (const c of d.calibrations.all()) this.cals.set(c.gun, c);
     d.game.extra = () => this.extra();
   }
 
   async start(): Promise<void> {
     this.input.start();
+    this.d.streams.pendingTriggerConsumer = (gun, m) => this.pairing.pull(gun, m);
     this.d.guns.onPresence((gun, on) => this.presence(gun, on));
     this.aimTimer = setInterval(() => this.publishAim(), AIM_EVERY_MS);
     this.aimTimer.unref();
@@ -136,6 +162,8 @@ export class PlayService {
 
   close(): void {
     this.input.close();
+    this.d.streams.pendingTriggerConsumer = null;
+    this.pairing.close();
     this.running?.clock.dispose();
     this.running = null;
     if (this.aimTimer) clearInterval(this.aimTimer);
@@ -221,23 +249,78 @@ export class PlayService {
     poses: number,
     layoutSpec: unknown,
   ): PlayResult<{ seats: { seat: Seat; gun: string; targets: Seat[] }[] }> {
-    const act = this.running?.table.status.activity;
+    const act = this.status()?.activity;
     if (act && act.kind !== "phone") return fail("table", "a count or window is running; calibrate between rounds");
-    let layout: SeatLayout;
+    let spec: LayoutSpec;
     if (layoutSpec !== undefined) {
       const l = parseTableSetup({ layout: layoutSpec });
       if (!l.ok || l.v.layout === null) return fail("bad-args", l.ok ? "layout is missing" : l.msg);
-      layout = layoutOf(l.v.layout, 0);
-    } else if (this.running) layout = this.running.layout;
+      spec = l.v.layout;
+    } else if (this.running) spec = this.runningLayout(this.running);
     else {
       const most = Math.max(1, ...this.seatedGuns().map((g) => g.seat + 1));
-      layout = layoutOf({ round: Math.max(2, most) }, 0);
+      spec = { round: Math.max(2, most) };
     }
+    const layout = layoutOf(spec, 0);
     const guns = this.seatedGuns().filter((g) => seat === null || g.seat === seat);
     if (guns.length === 0)
       return fail("unknown-gun", seat === null ? "no paired gun has a seat" : `no gun at seat ${seat}`);
     const v = this.wizard.start(guns, poses, layout);
+    this.calLayout = spec;
     return { ok: true, r: { seats: v.map((x) => ({ seat: x.seat, gun: x.gun, targets: x.targets })) } };
+  }
+
+  /** game.pause: the table's clock stops (no count starts or runs, windows hold) until resume. */
+  pause(): PlayResult<{ paused: true }> {
+    const t = this.need(true);
+    if (!t.ok) return t;
+    const run = this.running!;
+    if (!run.paused) {
+      run.clock.dispose();
+      run.paused = true;
+      // beats and a "go" already sent for a future time must not sound
+      this.dispatcher.cue("all", "off");
+      this.d.log.info({ game: run.game }, "game paused");
+      this.stateChanged();
+    }
+    return { ok: true, r: { paused: true } };
+  }
+
+  /** game.resume: the table is rebuilt from the log as after a crash, so a half-run count starts again. */
+  resume(): PlayResult<{ paused: false }> {
+    const t = this.need(true);
+    if (!t.ok) return t;
+    const run = this.running!;
+    if (run.paused) {
+      this.rebuild(false);
+      this.d.log.info({ game: run.game }, "game resumed");
+      this.updateRates();
+      this.stateChanged();
+    }
+    return { ok: true, r: { paused: false } };
+  }
+
+  /** game.undo: takes back the last host-entered decision when nothing since depends on it. */
+  async undo(): Promise<PlayResult<{ game: number; decisions: number; undone: unknown }>> {
+    const session = this.d.game.session;
+    const g = session.game;
+    if (!g) return fail("no-game", "no game has been started");
+    const run = this.running;
+    const act = this.status()?.activity;
+    if (act && act.kind !== "phone") return fail("undo", "a count or window is running: undo between them");
+    const lastRecord = run ? this.d.tableLog.lastAt(g.id) : null;
+    const r = session.undo("host", (last) => undoRefusal(last, { table: run !== null, lastRecordAt: lastRecord }));
+    if (!r.ok) return fail(r.error.code, r.error.message);
+    this.d.log.info({ game: g.id, seq: r.undone.seq, decision: r.undone.decision }, "decision undone");
+    if (run) this.rebuild(run.paused);
+    await this.d.game.publish(r.game);
+    this.updateRates();
+    return { ok: true, r: { game: r.game.id, decisions: r.game.decisions, undone: r.undone.decision } };
+  }
+
+  /** pair.listen: the seat's light is on; the next pending gun pulled is paired there (null: stop). */
+  pairListen(seat: Seat | null): PlayResult<{ listening: PairListening | null }> {
+    return { ok: true, r: { listening: this.pairing.listen(seat) } };
   }
 
   /** The `table/state` payload. */
@@ -247,23 +330,38 @@ export class PlayService {
 
   // ---------------------------------------------------------------- wiring
 
-  private run(game: Game<State>, setup: TableSetup, records: TableRecord[]): void {
+  private run(game: Game<State>, setup: TableSetup, records: TableRecord[], paused = false): void {
     const st = game.state;
     const config = tableConfig(setup, st.players.length, game.id);
     const clock = new SafeClock(this.d.log);
     const ports = this.ports(clock);
     const table = records.length > 0 ? Table.resume(config, ports, st, records) : new Table(config, ports, st);
-    this.running = { table, clock, setup, layout: config.layout, game: game.id };
+    this.running = { table, clock, setup, layout: config.layout, secrets: config.secrets, game: game.id, paused };
+    if (paused) clock.dispose();
     for (let seat = 0; seat < st.players.length; seat++) {
       table.presence(seat, this.seatOnline(seat));
       const gun = this.gunAt(seat);
       const c = gun ? this.cals.get(gun) : undefined;
       if (c) this.applyCalibration(seat, c);
     }
+    if (paused) return;
     this.act("table", () => {
       table.begin();
       return undefined;
     });
+  }
+
+  /** A new table for the same game from the session's state and the table's records (as after a restart). */
+  private rebuild(paused: boolean): void {
+    const run = this.running;
+    const g = this.d.game.session.game;
+    if (!run || !g) return;
+    run.clock.dispose();
+    this.run(g as Game<State>, run.setup, this.d.tableLog.records(g.id) as TableRecord[], paused);
+  }
+
+  private runningLayout(run: Running): LayoutSpec {
+    return run.setup.layout ?? { round: run.layout.seats.length };
   }
 
   private stop(): void {
@@ -276,7 +374,9 @@ export class PlayService {
     return {
       clock: clock ?? new SafeClock(this.d.log),
       decide: (d: Decision): ApplyResult => {
-        const r = this.d.game.session.decide(d, this.by);
+        // a bot's own choices are the bot's, even when a host input set them off (undo must tell them apart)
+        const bot = this.running?.secrets[d.seat]?.kind === "bot" && !["aim", "courage", "privilege"].includes(d.type);
+        const r = this.d.game.session.decide(d, bot ? `bot-${d.seat}` : this.by);
         if (!r.ok) return { ok: false, error: { ...r.error, player: null } } as unknown as ApplyResult;
         void this.d.game.publish(r.game, r.events);
         return { ok: true, state: r.game.state as State, events: r.events as GameEvent[] };
@@ -313,14 +413,19 @@ export class PlayService {
     return r.ok ? { ok: true, r: ok } : fail("table", r.error);
   }
 
-  private need(): PlayResult<Table> {
+  /** The running table; refused while paused unless `evenPaused`. */
+  private need(evenPaused = false): PlayResult<Table> {
     if (!this.d.game.session.game) return fail("no-game", "no game has been started");
     if (!this.running) return fail("no-table", "this game has no table: start it with game.new {table: ...}");
+    if (this.running.paused && !evenPaused) return fail("paused", "the game is paused: game.resume first");
     return { ok: true, r: this.running.table };
   }
 
-  private status(): TableStatus | null {
-    return this.running?.table.status ?? null;
+  private status(): PlayStatus | null {
+    const run = this.running;
+    if (!run) return null;
+    // paused: whatever ran is dropped (it starts again on resume), so nothing runs
+    return run.paused ? { ...run.table.status, activity: null, paused: true } : { ...run.table.status, paused: false };
   }
 
   private applyCalibration(seat: Seat, c: StoredCalibration): void {
@@ -415,7 +520,9 @@ export class PlayService {
       colour: seatColour(seat),
       online: this.seatOnline(seat),
     }));
-    return { table: this.status(), seats, calibration: this.wizard.view() };
+    const run = this.running;
+    const layout = run ? this.runningLayout(run) : this.calLayout;
+    return { table: this.status(), seats, calibration: this.wizard.view(), layout, pairing: this.pairing.listening };
   }
 
   private publishAim(): void {

@@ -35,6 +35,18 @@ CREATE TRIGGER IF NOT EXISTS decisions_no_delete BEFORE DELETE ON decisions
   BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS games_no_update BEFORE UPDATE ON games
   BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+-- Undo entries: a decision named here is left out when the game is replayed (the decision itself stays).
+CREATE TABLE IF NOT EXISTS undos (
+  game INTEGER NOT NULL REFERENCES games(id),
+  seq INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  by TEXT NOT NULL,
+  PRIMARY KEY (game, seq)
+);
+CREATE TRIGGER IF NOT EXISTS undos_no_update BEFORE UPDATE ON undos
+  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS undos_no_delete BEFORE DELETE ON undos
+  BEGIN SELECT RAISE(ABORT, 'the game log is append-only'); END;
 -- A game run by the table: its table setup, and the table's own records (verdicts not yet in the engine).
 CREATE TABLE IF NOT EXISTS table_setups (game INTEGER PRIMARY KEY REFERENCES games(id), setup TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS table_records (

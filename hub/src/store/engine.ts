@@ -9,6 +9,15 @@ export interface EngineError {
 export type SetupResult<S> = { ok: true; state: S } | { ok: false; error: EngineError };
 export type ApplyOutcome<S> = { ok: true; state: S; events: readonly unknown[] } | { ok: false; error: EngineError };
 
+/** What a list of games shows of one (and how a history tells rounds apart). */
+export interface GameSummary {
+  edition: string;
+  players: string[];
+  round: number;
+  over: boolean;
+  winners: number[];
+}
+
 export interface GameEngine<S = unknown> {
   /** Builds the first state from setup options (as given to `game.new`), or says why not. */
   setup(options: unknown): SetupResult<S>;
@@ -20,6 +29,8 @@ export interface GameEngine<S = unknown> {
   playerView(state: S, seat: number): unknown;
   /** The result in the SCENARIOS.md output shape. */
   output(state: S): unknown;
+  /** Edition, names, round, whether it is over and who won: all public. */
+  summary(state: S): GameSummary;
   /** Number of seats in the game. */
   seats(state: S): number;
   /** The seat a decision is made by, or null when it names none (then only the host may make it). */

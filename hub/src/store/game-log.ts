@@ -1,5 +1,6 @@
 // Each game is an append-only log: its setup, then every accepted decision in order.
-// A decision is on disk before anyone is told it was accepted.
+// A decision is on disk before anyone is told it was accepted. An undo is one more entry (in `undos`) naming
+// the decision it takes back; `decisions()` leaves undone ones out, so a replay gives the state after the undo.
 import type { Db } from "./db.js";
 
 export type GameId = number;
@@ -47,7 +48,9 @@ export class GameLog {
   games(): { id: GameId; createdAt: number; decisions: number }[] {
     return this.db
       .prepare<[], { id: number; created_at: number; n: number }>(
-        "SELECT g.id, g.created_at, (SELECT COUNT(*) FROM decisions d WHERE d.game = g.id) AS n FROM games g ORDER BY g.id",
+        `SELECT g.id, g.created_at, (SELECT COUNT(*) FROM decisions d WHERE d.game = g.id
+           AND NOT EXISTS (SELECT 1 FROM undos u WHERE u.game = d.game AND u.seq = d.seq)) AS n
+         FROM games g ORDER BY g.id`,
       )
       .all()
       .map((r) => ({ id: r.id, createdAt: r.created_at, decisions: r.n }));
@@ -68,10 +71,17 @@ export class GameLog {
     return tx();
   }
 
+  /** Records that decision `seq` is taken back (append-only: the decision stays in the log). */
+  undo(game: GameId, seq: number, by: string, now: number): void {
+    this.db.prepare("INSERT INTO undos (game, seq, at, by) VALUES (?, ?, ?, ?)").run(game, seq, now, by);
+  }
+
+  /** The game's decisions in order, without the undone ones: what a replay applies. */
   decisions(game: GameId): LoggedDecision[] {
     return this.db
       .prepare<[number], { seq: number; at: number; by: string; decision: string }>(
-        "SELECT seq, at, by, decision FROM decisions WHERE game = ? ORDER BY seq",
+        `SELECT seq, at, by, decision FROM decisions d WHERE game = ?
+           AND NOT EXISTS (SELECT 1 FROM undos u WHERE u.game = d.game AND u.seq = d.seq) ORDER BY seq`,
       )
       .all(game)
       .map((r) => ({ seq: r.seq, at: r.at, by: r.by, decision: JSON.parse(r.decision) }));

@@ -1,7 +1,17 @@
 // The current game: its state in memory, its log on disk. Decisions go to the log first.
-import type { EngineError, GameEngine } from "./engine.js";
-import type { GameId, GameLog } from "./game-log.js";
+import type { EngineError, GameEngine, GameSummary } from "./engine.js";
+import type { GameId, GameLog, LoggedDecision } from "./game-log.js";
+import { gameHistory, type HistoryResult } from "./history.js";
 import { replay } from "./replay.js";
+
+/** One line of the list of games. */
+export interface GameListing extends Omit<GameSummary, "round"> {
+  id: GameId;
+  createdAt: number;
+  decisions: number;
+}
+
+export type UndoResult<S> = { ok: true; game: Game<S>; undone: LoggedDecision } | { ok: false; error: EngineError };
 
 export interface Game<S> {
   id: GameId;
@@ -15,6 +25,8 @@ export type DecideResult<S> =
 
 export class GameSession<S> {
   private current: Game<S> | null = null;
+  /** summaries of logged games by id, valid while their decision count is the same */
+  private readonly listed = new Map<GameId, { decisions: number; summary: GameSummary | null }>();
 
   constructor(
     private readonly log: GameLog,
@@ -58,5 +70,53 @@ export class GameSession<S> {
     this.log.append(g.id, decision, by, this.clock());
     this.current = { id: g.id, state: r.state, decisions: g.decisions + 1 };
     return { ok: true, game: this.current, events: r.events };
+  }
+
+  /** Every logged game, oldest first; a game whose log does not replay is listed without a summary. */
+  list(): GameListing[] {
+    return this.log.games().map((g) => {
+      let c = this.listed.get(g.id);
+      if (c?.decisions !== g.decisions) {
+        const logged = this.log.game(g.id);
+        const r = logged ? replay(this.engine, logged.setup, this.log.decisions(g.id)) : null;
+        c = { decisions: g.decisions, summary: r?.ok ? this.engine.summary(r.state) : null };
+        this.listed.set(g.id, c);
+      }
+      const s = c.summary ?? { edition: "?", players: [], over: false, winners: [] };
+      return { ...g, edition: s.edition, players: s.players, over: s.over, winners: s.winners };
+    });
+  }
+
+  /** A logged game's public story, round by round; null when there is no such game. */
+  history(id: GameId): HistoryResult | null {
+    const logged = this.log.game(id);
+    return logged ? gameHistory(this.engine, logged.setup, this.log.decisions(id)) : null;
+  }
+
+  /** The last decision that counts now (undone ones left out), or null. */
+  lastDecision(): LoggedDecision | null {
+    const g = this.current;
+    if (!g) return null;
+    return this.log.decisions(g.id).at(-1) ?? null;
+  }
+
+  /**
+   * Takes back the last decision when `refuse` finds no reason not to: an undo entry is logged, and the state is
+   * the replay of the decisions before it (the engine is deterministic, so that is the state before it).
+   */
+  undo(by: string, refuse: (last: LoggedDecision) => string | null): UndoResult<S> {
+    const g = this.current;
+    if (!g) return { ok: false, error: { code: "no-game", message: "no game has been started" } };
+    const decisions = this.log.decisions(g.id);
+    const last = decisions.at(-1);
+    if (!last) return { ok: false, error: { code: "undo", message: "nothing to undo: no decision yet" } };
+    const why = refuse(last);
+    if (why !== null) return { ok: false, error: { code: "undo", message: why } };
+    const logged = this.log.game(g.id)!;
+    const r = replay(this.engine, logged.setup, decisions.slice(0, -1));
+    if (!r.ok) return { ok: false, error: { code: "undo", message: `the game does not replay: ${r.error.message}` } };
+    this.log.undo(g.id, last.seq, by, this.clock());
+    this.current = { id: g.id, state: r.state, decisions: r.decisions };
+    return { ok: true, game: this.current, undone: last };
   }
 }

@@ -39,6 +39,13 @@ export const rulesEngine: GameEngine<State> = {
   playerView: (s, seat) => playerView(s, seat),
   // the SCENARIOS.md output shape, as `cng rules play` prints it
   output: (s) => describe(s),
+  summary: (s) => ({
+    edition: s.edition,
+    players: s.names.slice(),
+    round: s.round,
+    over: s.over,
+    winners: s.winners.slice(),
+  }),
   seats: (s) => s.players.length,
   decisionSeat(d) {
     return isObject(d) && typeof d.seat === "number" ? d.seat : null;

@@ -28,6 +28,14 @@ export class TableLog {
     tx();
   }
 
+  /** When the game's last record was appended, or null when it has none. */
+  lastAt(game: GameId): number | null {
+    const row = this.db
+      .prepare<[number], { at: number | null }>("SELECT MAX(at) AS at FROM table_records WHERE game = ?")
+      .get(game);
+    return row?.at ?? null;
+  }
+
   records(game: GameId): unknown[] {
     return this.db
       .prepare<[number], { record: string }>("SELECT record FROM table_records WHERE game = ? ORDER BY seq")

@@ -54,3 +54,30 @@ export const gameState: Op<Record<string, never>, OpContext> = {
     return { ok: true, r: { game: g.id, decisions: g.decisions, view, ...result } };
   },
 };
+
+export const gameList: Op<Record<string, never>, OpContext> = {
+  name: "game.list",
+  need: "anyone",
+  summary: "every logged game, oldest first: id, when, decisions, edition, players, over, winners",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run: (ctx) => ({ ok: true, r: { games: ctx.game.session.list() } }),
+};
+
+export const gameHistory: Op<{ game: number }, OpContext> = {
+  name: "game.history",
+  need: "anyone",
+  summary: "a game's public view at the end of each round and its public events per round (replayed from its log)",
+  parse(a) {
+    const bad = only(a, ["game"]);
+    if (bad) return bad;
+    const g = a.game;
+    if (typeof g !== "number" || !Number.isSafeInteger(g) || g < 1) return fail("bad-args", "game must be a game id");
+    return { ok: true, args: { game: g } };
+  },
+  run(ctx, _c, args) {
+    const h = ctx.game.session.history(args.game);
+    if (h === null) return fail("unknown-game", `no game ${args.game}`);
+    if (!h.ok) return fail("internal", `game ${args.game} does not replay: ${h.error.message}`);
+    return { ok: true, r: { game: args.game, ...h.history } };
+  },
+};

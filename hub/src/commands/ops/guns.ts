@@ -77,3 +77,17 @@ export const gunSeat: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
     return r.ok ? { ok: true, r: { gun: r.gun, seat: r.seat } } : fail(r.code, r.msg);
   },
 };
+
+export const pairListen: Op<{ seat: SeatNo | null }, OpContext> = {
+  name: "pair.listen",
+  need: "host",
+  summary: "pair by pulling: the next gun asking to be paired whose trigger is pulled gets this seat (null: stop)",
+  parse(a) {
+    const bad = only(a, ["seat"]);
+    if (bad) return bad;
+    if (!("seat" in a)) return fail("bad-args", "seat is a seat number, or null to stop listening");
+    const s = seat(a, "seat", true);
+    return all([s], () => ({ seat: s.ok ? s.v : null }));
+  },
+  run: (ctx, _c, args) => ctx.play.pairListen(args.seat),
+};

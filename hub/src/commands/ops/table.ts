@@ -128,3 +128,27 @@ export const calibrateStatus: Op<Record<string, never>, OpContext> = {
   parse: (a) => only(a, []) ?? { ok: true, args: {} },
   run: (ctx) => ({ ok: true, r: { calibration: ctx.play.wizard.view() } }),
 };
+
+export const gamePause: Op<Record<string, never>, OpContext> = {
+  name: "game.pause",
+  need: "host",
+  summary: "pause the table: no count starts or runs, windows hold, gun inputs are ignored",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run: (ctx) => ctx.play.pause(),
+};
+
+export const gameResume: Op<Record<string, never>, OpContext> = {
+  name: "game.resume",
+  need: "host",
+  summary: "resume a paused table; a count or window it interrupted starts again",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run: (ctx) => ctx.play.resume(),
+};
+
+export const gameUndo: Op<Record<string, never>, OpContext> = {
+  name: "game.undo",
+  need: "host",
+  summary: "take back the last host-entered decision (draft pick, doesnt-hurt, specialist, take-gun, phone)",
+  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  run: (ctx) => ctx.play.undo(),
+};

@@ -1,5 +1,6 @@
 // #/games: after the game — final standings with the scoring broken down, money (or loot value) per round per
-// player, who shot whom — and past games with a round-by-round replay of their events.
+// player, who shot whom — and past games with a round-by-round replay of their events. Lists and histories come
+// from the hub (game.list, game.history: replayed from its logs); what this browser saw is only the fallback.
 
 import { moneyChart, shotsPicture } from "./charts.js";
 import { eventText } from "./table-view.js";
@@ -9,6 +10,18 @@ export function gamesPage(root, link, params) {
   let replayRound = null;
   let hubGames = null; // the hub's list, when it has the op
   let hubNote = "";
+  /** game id → {hist, rounds, decisions} from game.history */
+  const histories = new Map();
+  const loading = new Set();
+  const loadHistory = async (id, decisions) => {
+    if (loading.has(id)) return;
+    loading.add(id);
+    const res = await link.request("game.history", { game: id });
+    loading.delete(id);
+    if (res.ok) histories.set(id, { ...fromHub(res.r), decisions });
+    else histories.set(id, { failed: true, decisions });
+    draw();
+  };
   const loadList = async () => {
     const res = await link.request("game.list", {});
     if (res.ok) hubGames = res.r.games ?? [];
@@ -23,9 +36,15 @@ export function gamesPage(root, link, params) {
     const st = link.state;
     const chosen = params.get("game") !== null ? Number(params.get("game")) : st?.id;
     const page = h("div", { class: "page games-page" }, h("h2", {}, "Scores and games"));
+    if (chosen !== null && chosen !== undefined && link.connected) {
+      // the current game changes with each decision: ask again when it has
+      const want = chosen === st?.id ? st.decisions : null;
+      const have = histories.get(chosen);
+      if (!have || (want !== null && have.decisions !== want)) loadHistory(chosen, want);
+    }
     if (chosen !== null && chosen !== undefined)
       page.append(
-        gameReport(link, chosen, replayRound, (r) => {
+        gameReport(link, chosen, histories.get(chosen), replayRound, (r) => {
           replayRound = r;
           draw();
         }),
@@ -40,13 +59,16 @@ export function gamesPage(root, link, params) {
         { class: "game-list", id: "game-list" },
         [...ids].reverse().map((id) => {
           const meta = hubGames?.find((g) => g.id === id);
-          const hist = link.history(id);
+          const hist = meta ? { names: meta.players, over: meta.over } : link.history(id);
+          const won = meta?.over ? ` · won by ${meta.winners.map((w) => meta.players[w] ?? w).join(" & ")}` : "";
           return h(
             "li",
-            {},
+            { "data-game": id },
             h("a", { href: `#/games?game=${id}` }, `game ${id}`),
             meta?.createdAt ? ` · ${new Date(meta.createdAt).toLocaleString()}` : "",
+            meta ? ` · ${meta.edition} · ${meta.decisions} decisions` : "",
             hist ? ` · ${hist.names.join(", ")}${hist.over ? " · over" : ""}` : "",
+            won,
             id === st?.id ? " (current)" : "",
           );
         }),
@@ -70,11 +92,26 @@ export function gamesPage(root, link, params) {
   return () => link.removeEventListener("change", onChange);
 }
 
-function gameReport(link, id, replayRound, setRound) {
+/** game.history's answer → the chart's history (money per round by seat) and the replay's rounds. */
+function fromHub(r) {
+  const players = r.view?.players ?? [];
+  const hist = {
+    names: players.map((p) => p.name),
+    edition: r.view?.edition,
+    rounds: {},
+    over: !!r.view?.over,
+    final: r.view?.over ? players.map((p) => ({ score: p.score ?? p.money, alive: p.alive })) : null,
+  };
+  for (const x of r.rounds ?? []) hist.rounds[x.round] = (x.view?.players ?? []).map((p) => p.money);
+  return { hist, rounds: (r.rounds ?? []).map((x) => ({ round: x.round, events: x.events ?? [] })) };
+}
+
+function gameReport(link, id, fromServer, replayRound, setRound) {
   const st = link.state;
   const live = st?.id === id ? st.game : null;
-  const hist = link.history(id);
-  const events = link.gameEvents(id);
+  const server = fromServer && !fromServer.failed ? fromServer : null;
+  const hist = server?.hist ?? link.history(id);
+  const events = server ? server.rounds.flatMap((r) => r.events) : link.gameEvents(id);
   const names = live?.players.map((p) => p.name) ?? hist?.names ?? [];
   const colours = link.seats().map((x) => x.colour);
   const box = h(
@@ -95,7 +132,7 @@ function gameReport(link, id, replayRound, setRound) {
         h("figcaption", {}, hist.edition === "second" ? "loot value per round" : "money per round"),
       ),
     );
-  } else charts.append(h("p", { class: "note" }, "No per-round history in this browser for this game."));
+  } else charts.append(h("p", { class: "note" }, "No per-round history for this game yet."));
   const shots = events.filter((e) => e.type === "shot" && e.target !== null && e.card !== "click");
   if (names.length)
     charts.append(
@@ -110,9 +147,9 @@ function gameReport(link, id, replayRound, setRound) {
 
   // the replay: the events of one round at a time
   // events before the first round-start this browser saw belong to the round before it (or the current one)
-  const rounds = [];
+  const rounds = server ? server.rounds.filter((r) => r.events.length > 0) : [];
   const firstStart = events.find((e) => e.type === "round-start");
-  for (const e of events) {
+  for (const e of server ? [] : events) {
     if (e.type === "round-start") rounds.push({ round: e.round, events: [] });
     else if (rounds.length === 0)
       rounds.push({ round: firstStart ? firstStart.round - 1 : (live?.round ?? "?"), events: [] });

@@ -126,12 +126,22 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
     rows.push(row);
   }
 
+  if (st.table?.paused)
+    rows.push(h("p", { class: "note", id: "paused-note" }, "Paused: no count runs and no window opens until Resume."));
   rows.push(
     h(
       "div",
       { class: "later" },
-      off("Pause", "the hub has no game.pause op yet", "pause"),
-      off("Undo last", "the hub has no game.undo op yet", "undo"),
+      !hasTable
+        ? off("Pause", "this game runs without a table: nothing runs on a clock", "pause")
+        : st.table.paused
+          ? btn("Resume", { id: "pause", class: "primary" }, (e) => act(link, msg, "game.resume", {}, e.target))
+          : btn("Pause", { id: "pause", disabled: g.over }, (e) => act(link, msg, "game.pause", {}, e.target)),
+      btn(
+        "Undo last",
+        { id: "undo", title: "takes back the last draft pick or input entered here, if nothing depends on it yet" },
+        (e) => act(link, msg, "game.undo", {}, e.target),
+      ),
     ),
   );
   panel.append(...rows, msg);

@@ -31,6 +31,7 @@ export function normaliseState(m) {
     seats: Array.isArray(m.seats) ? m.seats : [],
     calibration: Array.isArray(m.calibration) ? m.calibration : [],
     layout: m.layout ?? null,
+    pairing: m.pairing ?? null,
   };
 }
 

@@ -285,11 +285,38 @@ function gunsSection(link, d) {
       ),
     );
   }
+  // pair by pulling: the seat lights here, its player pulls the trigger of the new gun
+  const listening = link.state?.pairing ?? null;
   out.push(
     h(
-      "p",
-      { class: "note" },
-      "Pair by pulling (the seat lights, its player pulls) needs a hub op that is not there yet: choose the seat here.",
+      "div",
+      { class: "pair-pull", id: "pair-pull" },
+      h("strong", {}, "Pair by pulling: "),
+      Array.from({ length: nSeats }, (_, i) =>
+        listening?.seat === i
+          ? h(
+              "button",
+              {
+                class: "primary lit",
+                id: `pull-seat-${i}`,
+                style: `outline: 3px solid ${css(seatColour(i))}`,
+                disabled: !host,
+                onclick: (e) => act("pair.listen", { seat: null }, e.target),
+              },
+              `seat ${i} is lit: pull the new gun's trigger (click to stop)`,
+            )
+          : h(
+              "button",
+              {
+                id: `pull-seat-${i}`,
+                style: `border-left: 6px solid ${css(seatColour(i))}`,
+                disabled: !host,
+                title: host ? "then pull the trigger of the gun asking to be paired" : "needs the host PIN",
+                onclick: (e) => act("pair.listen", { seat: i }, e.target),
+              },
+              `seat ${i} ${d.players[i] ?? ""}`.trim(),
+            ),
+      ),
     ),
   );
   out.push(h("h3", {}, "Guns"));

@@ -1,0 +1,26 @@
+// Which decision the host may take back (game.undo): only the last one, only one the host typed in (a draft
+// pick, doesnt-hurt, the Specialist's discard, take-gun, a phone flip; a privilege only without a table), and only
+// while nothing the table did since depends on it. Aims, courage and reveal pulls come from sensors; bullets are
+// secrets: none of them is undoable.
+import type { LoggedDecision } from "../store/game-log.js";
+
+const HOST_TYPES: readonly string[] = ["pick", "doesnt-hurt", "specialist", "take-gun", "phone"];
+
+export interface UndoContext {
+  /** a table runs the game (its privilege comes from its own records: not undoable) */
+  table: boolean;
+  /** when the table last logged a record of its own (a start, a verdict, a window), or null */
+  lastRecordAt: number | null;
+}
+
+/** Why `last` may not be undone, or null when it may. */
+export function undoRefusal(last: LoggedDecision, ctx: UndoContext): string | null {
+  const d = last.decision as { type?: unknown; seat?: unknown };
+  const what = `the last decision (${String(d.type)} of seat ${String(d.seat)}, by ${last.by})`;
+  const types = ctx.table ? HOST_TYPES : [...HOST_TYPES, "privilege"];
+  if (last.by !== "host" || typeof d.type !== "string" || !types.includes(d.type))
+    return `${what} was not entered by the host: only a host's draft pick, doesnt-hurt, specialist, take-gun or phone input can be undone`;
+  if (ctx.lastRecordAt !== null && ctx.lastRecordAt >= last.at)
+    return `the table has gone on since ${what}: it can no longer be undone`;
+  return null;
+}

@@ -1,0 +1,97 @@
+// game.pause / game.resume at a real table over MQTT: paused mid-count, no "go" sounds and nothing moves;
+// resumed, the count starts again and the game ends exactly as the scenario runner ends it.
+import type { MqttClient } from "mqtt";
+import { afterEach, describe, expect, it } from "vitest";
+import { roundTable } from "../../hub/src/aim/index.js";
+import { playScenario } from "../../hub/src/rules/scenario.js";
+import { connect, request, sleep, testHub } from "../hub/helpers.js";
+import { randomScenario } from "../table/rig.js";
+import { Players, type TableState } from "./players.js";
+import { ScriptedGun } from "./scripted-gun.js";
+
+type TestHub = Awaited<ReturnType<typeof testHub>>;
+const QUICK = { countPaceMs: 200, shortCountPaceMs: 150, revealWindowMs: 450, privilegeWindowMs: 1200 };
+
+describe("pausing the table", () => {
+  let hub: TestHub;
+  let host: MqttClient;
+  let guns: ScriptedGun[] = [];
+  let players: Players | null = null;
+  afterEach(async () => {
+    players?.stop();
+    for (const g of guns) g.close();
+    guns = [];
+    host?.end(true);
+    await hub?.stop();
+  });
+
+  it("pause during a count: no go cue, no step change; resume: the count runs and the game ends as planned", async () => {
+    const scenario = randomScenario("classic", 4, 12);
+    hub = await testHub();
+    host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+    const layout = roundTable(4);
+    for (let seat = 0; seat < 4; seat++)
+      guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout));
+    const tokens: string[] = [];
+    for (let seat = 0; seat < 4; seat++)
+      tokens.push(((await request(host, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token);
+    const setup = { edition: scenario.edition, players: scenario.players, seed: scenario.seed, ...scenario.options };
+    // nothing to pause without a game
+    expect(await request(host, hub.table, "game.pause", {}, hub.pin)).toMatchObject({
+      ok: false,
+      e: { code: "no-game" },
+    });
+    const started = await request(
+      host,
+      hub.table,
+      "game.new",
+      { ...setup, table: { secrets: "console", timing: "fast", timingOverrides: QUICK } },
+      hub.pin,
+    );
+    expect(started.ok).toBe(true);
+
+    let pausing: Promise<unknown> | null = null;
+    let last: TableState | null = null;
+    players = new Players(host, hub.table, hub.pin, scenario, guns, {
+      consoles: true,
+      tokens,
+      onState: (s) => {
+        last = s;
+        const a = s.table?.activity;
+        if (!pausing && s.table?.round === 2 && a?.kind === "count" && a.purpose === "aim" && a.goAt !== null)
+          pausing = request(host, hub.table, "game.pause", {}, hub.pin);
+      },
+    });
+    await players.start();
+    for (let i = 0; i < 300 && !pausing; i++) await sleep(50);
+    expect(await pausing).toMatchObject({ ok: true, r: { paused: true } });
+    await sleep(100);
+    const gos = guns.map((g) => g.cues.filter((c) => c.c === "go").length);
+    const at = (await request(host, hub.table, "table.status")).r as TableState;
+    expect(at.table).toMatchObject({ paused: true, activity: null, round: 2 });
+    // the seat layout of the running table is in table/state (a round table by default)
+    expect((at as TableState & { layout: unknown }).layout).toEqual({ round: 4 });
+    // players' inputs are refused while paused
+    expect(await request(host, hub.table, "round.start", {}, hub.pin)).toMatchObject({
+      ok: false,
+      e: { code: "paused" },
+    });
+    await sleep(1200);
+    expect(guns.map((g) => g.cues.filter((c) => c.c === "go").length)).toEqual(gos);
+    // the guns were told to stop whatever beats they had
+    expect(guns.every((g) => g.cues.some((c) => c.c === "off"))).toBe(true);
+    const still = (await request(host, hub.table, "table.status")).r as TableState;
+    expect(still.decisions).toBe(at.decisions);
+    expect(still.table).toMatchObject({ step: at.table!.step, paused: true });
+    expect(last!.table?.paused).toBe(true);
+
+    expect(await request(host, hub.table, "game.resume", {}, hub.pin)).toMatchObject({ ok: true });
+    await players.over(25_000);
+    expect(guns[0]!.cues.filter((c) => c.c === "go").length).toBeGreaterThan(gos[0]!);
+    const st = await request(host, hub.table, "game.state", undefined, hub.pin);
+    const want = playScenario(scenario);
+    if (!want.ok) throw new Error(want.error.message);
+    expect((st.r as { result: unknown }).result).toEqual(JSON.parse(JSON.stringify(want.output)));
+    expect(players.errors).toEqual([]);
+  }, 30_000);
+});
