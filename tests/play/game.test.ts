@@ -82,10 +82,23 @@ describe("a whole game over MQTT", () => {
   it("second edition, privilege by pointing and pulling, draft on the dashboard: ends as the scenario runner does", async () => {
     const scenario = randomScenario("second", 5, 21);
     expect(scenario.rounds.some((r) => r.privilege)).toBe(true);
-    const p = await table(scenario, "console");
+    // every table/state a viewer sees tells one story: the table's round and step are the game's
+    const mismatched: string[] = [];
+    let seen = 0;
+    const p = await table(scenario, "console", {
+      onState: (s) => {
+        const g = s.game as { round: number; step: string } | null;
+        if (!g || !s.table) return;
+        seen++;
+        if (s.table.round !== g.round || s.table.step !== g.step)
+          mismatched.push(`table ${s.table.round}/${s.table.step} vs game ${g.round}/${g.step}`);
+      },
+    });
     await p.over(25_000);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
     expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+    expect(seen).toBeGreaterThan(20);
+    expect(mismatched).toEqual([]);
   }, 30_000);
 
   it("classic with physical cards learned in the reveal windows: ends as the scenario runner does", async () => {

@@ -52,7 +52,11 @@ export class GameHost<S = unknown> {
     }
   }
 
-  async publish(game: Game<S>, events: readonly unknown[] = []): Promise<void> {
+  /**
+   * Views and events of a decision, and `table/state` unless `withState` is false: a running table publishes
+   * that itself once it has taken the decision in, so `game` and `table` in one message always agree.
+   */
+  async publish(game: Game<S>, events: readonly unknown[] = [], withState = true): Promise<void> {
     const e = this.session.engine;
     try {
       const seats = e.seats(game.state);
@@ -72,7 +76,7 @@ export class GameHost<S = unknown> {
           this.bus.publish(tableTopic(this.table, "events"), { v: 1, game: game.id, events: pub }, { qos: 1 }),
         );
       }
-      views.push(this.publishState());
+      if (withState) views.push(this.publishState());
       await Promise.all(views);
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, "could not publish the game");

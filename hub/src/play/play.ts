@@ -378,7 +378,9 @@ export class PlayService {
         const bot = this.running?.secrets[d.seat]?.kind === "bot" && !["aim", "courage", "privilege"].includes(d.type);
         const r = this.d.game.session.decide(d, bot ? `bot-${d.seat}` : this.by);
         if (!r.ok) return { ok: false, error: { ...r.error, player: null } } as unknown as ApplyResult;
-        void this.d.game.publish(r.game, r.events);
+        // table/state goes out (coalesced) after the table has taken the decision in, never half-way
+        void this.d.game.publish(r.game, r.events, false);
+        this.stateChanged();
         return { ok: true, state: r.game.state as State, events: r.events as GameEvent[] };
       },
       record: (rec: TableRecord) => {
