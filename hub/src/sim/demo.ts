@@ -76,7 +76,9 @@ export function describeEvents(events: readonly GameEvent[], names: readonly str
   for (const e of events) {
     switch (e.type) {
       case "round-start":
-        out.push(`round ${e.round}: Godfather ${n(e.godfather)}, loot ${e.loot.join(" ")}`);
+        out.push(
+          `round ${e.round}: Godfather ${n(e.godfather)}, loot ${e.loot.map((l) => (typeof l === "number" ? `$${l.toLocaleString("en-US")}` : l)).join(" ")}`,
+        );
         break;
       case "shot":
         if (e.target !== null) out.push(`  ${n(e.seat)} fires a ${e.card} at ${n(e.target)}`);
@@ -91,7 +93,9 @@ export function describeEvents(events: readonly GameEvent[], names: readonly str
         out.push(`  ${n(e.seat)} dies`);
         break;
       case "split":
-        out.push(`  ${e.sharers.map(n).join(", ")} share: ${e.each} each`);
+        if (e.sharers.length === 0) out.push("  nobody shares: the bills stay on the table");
+        else if (e.each === 0) out.push(`  ${e.sharers.map(n).join(", ")} cannot split the bills equally: they stay`);
+        else out.push(`  ${e.sharers.map(n).join(", ")} take $${e.each.toLocaleString("en-US")} each`);
         break;
       case "pick":
         out.push(`  ${n(e.seat)} takes ${e.card}`);
