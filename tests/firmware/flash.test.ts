@@ -1,10 +1,11 @@
-// Flashing over a serial port that answers like an Espruino console (serialport's MockBinding).
+// `cng flash` uploads through EspruinoTools (the espruino npm package) in a child process, which
+// opens the serial device by path: so the board here is a fake Espruino console on a
+// pseudo-terminal (fake_espruino_pty.py), and what it stored is compared with the bundle.
 import { readFileSync } from "node:fs";
-import { expect, it } from "vitest";
-import { FlashError } from "../../hub/src/flash/console.js";
-import { flash, planFlash } from "../../hub/src/flash/flash.js";
+import { describe, expect, it } from "vitest";
+import { FlashError, flash, planFlash } from "../../hub/src/flash/flash.js";
 import { bundlePathFor } from "../../hub/src/sim/espruino/index.js";
-import { fakeEspruino } from "./fake-espruino.js";
+import { fakeEspruinoPty, hasPython } from "./fake-espruino-pty.js";
 
 const config = {
   id: "g1",
@@ -14,34 +15,58 @@ const config = {
   wifi: { ssid: "party", pass: 'pa"ss' },
 };
 
-it("writes exactly the bundle to .bootcde and the config to gun.json, verifies and restarts", async () => {
-  const board = fakeEspruino("/dev/ttyFAKE0");
-  const plan = planFlash("esp32-mpu6050", config);
-  const steps: string[] = [];
-  const r = await flash(plan, {
-    path: "/dev/ttyFAKE0",
-    binding: board.binding,
-    onProgress: (p) => steps.push(`${p.step} ${p.done}/${p.total}`),
-  });
-  const bundle = readFileSync(bundlePathFor("esp32-mpu6050"), "latin1");
-  expect(board.storage.get(".bootcde")).toBe(bundle);
-  expect(JSON.parse(board.storage.get("gun.json") ?? "")).toEqual(config);
-  expect(r).toEqual({ version: "2v25", bytes: bundle.length });
-  expect(board.loads).toBe(1);
-  expect(steps[0]).toBe("hello 0/1");
-  expect(steps).toContain(`bundle ${plan.chunks - 1}/${plan.chunks - 1}`);
-  expect(steps.at(-1)).toBe("done 1/1");
-  // nothing but console commands went over the line: no files other than the two
-  expect([...board.storage.keys()].sort()).toEqual([".bootcde", "gun.json"]);
-});
+const python = hasPython();
+if (!python) console.warn("flash tests skipped: python3 (with its pty module) is needed for the fake board");
 
-it("fails clearly when no board answers", async () => {
-  const board = fakeEspruino("/dev/ttyFAKE1", false);
-  const plan = planFlash("esp8266-mpu6050", config);
-  const err = await flash(plan, { path: "/dev/ttyFAKE1", binding: board.binding, timeoutMs: 300 }).catch((e) => e);
-  expect(err).toBeInstanceOf(FlashError);
-  expect(err.code).toBe("no-answer");
-  expect(err.message).toMatch(/no answer from an Espruino console/);
+describe.skipIf(!python)("flashing through EspruinoTools to a fake Espruino on a pty", () => {
+  it("writes exactly the bundle to .bootcde and the config to gun.json, offline, verifies and restarts", async () => {
+    const board = await fakeEspruinoPty();
+    const plan = planFlash("esp32-mpu6050", config);
+    const steps: string[] = [];
+    const r = await flash(plan, {
+      path: board.path,
+      onProgress: (p) => steps.push(`${p.step} ${p.done}/${p.total}`),
+    });
+    const seen = await board.stop();
+    const bundle = readFileSync(bundlePathFor("esp32-mpu6050"), "latin1");
+    expect(seen.storage[".bootcde"] === bundle).toBe(true); // (not toBe: the diff would be the bundle)
+    expect(JSON.parse(seen.storage["gun.json"] ?? "")).toEqual(config);
+    // nothing else was written, nothing the fake did not understand was sent
+    expect(Object.keys(seen.storage).sort()).toEqual([".bootcde", "gun.json"]);
+    expect(seen.unknown).toEqual([]);
+    expect(r).toEqual({ version: "2v25", bytes: bundle.length });
+    expect(seen.resets).toBe(1); // EspruinoTools resets before sending
+    expect(seen.loads).toBe(1); // and the gun is started after the read-back
+    expect(seen.repl).toBe(1); // a gun on its serial link is asked for the console first
+    expect(steps[0]).toBe("hello 0/1");
+    expect(steps).toContain("hello 1/1");
+    const send = steps.filter((s) => s.startsWith("send "));
+    expect(send.length).toBeGreaterThan(3);
+    const [done, total] = send.at(-1)!.slice(5).split("/").map(Number);
+    expect(done).toBe(total);
+    expect(total).toBeGreaterThan(bundle.length);
+    expect(steps.slice(-2)).toEqual(["verify 1/1", "done 1/1"]);
+  }, 30000);
+
+  it("fails clearly, within seconds, when no board answers", async () => {
+    const board = await fakeEspruinoPty({ silent: true });
+    const plan = planFlash("esp8266-mpu6050", config);
+    const t0 = Date.now();
+    const err = await flash(plan, { path: board.path }).catch((e) => e);
+    await board.stop();
+    expect(err).toBeInstanceOf(FlashError);
+    expect(err.code).toBe("no-answer");
+    expect(err.message).toMatch(/no answer from an Espruino console/);
+    expect(Date.now() - t0).toBeLessThan(10000);
+  }, 20000);
+
+  it("says when the port cannot be opened", async () => {
+    const plan = planFlash("esp32-mpu6050", config);
+    const err = await flash(plan, { path: "/dev/cng-no-such-port" }).catch((e) => e);
+    expect(err).toBeInstanceOf(FlashError);
+    expect(err.code).toBe("port");
+    expect(err.message).toMatch(/cng-no-such-port/);
+  }, 20000);
 });
 
 it("refuses a bad config before touching the port", () => {
@@ -49,13 +74,11 @@ it("refuses a bad config before touching the port", () => {
   expect(() => planFlash("nope", config)).toThrow(/unknown board "nope"/);
 });
 
-it("flashes a gun for the serial link without a hub address, only where the firmware has that link", async () => {
+it("plans a gun for the serial link without a hub address, only where the firmware has that link", () => {
   const serial = { id: "g2", secret: "s3cret", table: "main", link: "serial" as const };
   expect(() => planFlash("esp32-mpu6050", { ...serial, link: undefined })).toThrow(/--hub is required/);
   expect(() => planFlash("esp8266-mpu6050", serial)).toThrow(/no serial link/);
-  const board = fakeEspruino("/dev/ttyFAKE2");
-  await flash(planFlash("esp32-mpu6050", serial), { path: "/dev/ttyFAKE2", binding: board.binding });
-  expect(JSON.parse(board.storage.get("gun.json") ?? "")).toEqual(serial);
-  // a gun already on its serial link is asked for the console first
-  expect(board.lines.some((l) => l.startsWith("repl "))).toBe(true);
+  const plan = planFlash("esp32-mpu6050", serial);
+  expect(JSON.parse(plan.configText)).toEqual(serial);
+  expect(plan.boardJson).toMatch(/hardware\/boards\/espruino\/ESP32\.json$/);
 });

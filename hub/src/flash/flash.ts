@@ -1,16 +1,29 @@
 // `cng flash`: put a gun's firmware bundle (Storage `.bootcde`) and its config (`gun.json`) on an
-// Espruino board over serial, then read both back to verify.
+// Espruino board over serial through EspruinoTools (the `espruino` npm package), then read both
+// back to verify.
 //
-// Talks the Espruino console protocol itself over serialport 13 instead of using EspruinoTools:
-// EspruinoTools loads its modules into a global, fetches board files from the web unless told
-// otherwise, and brings its own serial layer; writing Storage in chunks and reading back is a few
-// lines of console protocol, works offline, and runs against serialport's MockBinding in tests.
-import { readFileSync } from "node:fs";
+// EspruinoTools runs as a library in a child Node process (./driver.ts says why and how), offline:
+// it gets a local board file (hardware/boards/espruino/<chip>.json) instead of downloading one,
+// does not minify (the build already did), and may not fetch anything from the web.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { isName } from "@cng/protocol";
-import { SerialPortStream } from "@serialport/stream";
 import { SerialPort } from "serialport";
-import { type BoardProfile, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
-import { EspruinoConsole, FlashError } from "./console.js";
+import { type BoardProfile, boardsDir, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
+import { DRIVER_SOURCE } from "./driver.js";
+
+export class FlashError extends Error {
+  constructor(
+    readonly code: "no-answer" | "board-error" | "verify" | "port" | "config" | "offline",
+    message: string,
+  ) {
+    super(message);
+    this.name = "FlashError";
+  }
+}
 
 /** What goes into Storage `gun.json` (see firmware/README.md). */
 export interface GunConfig {
@@ -32,17 +45,16 @@ export interface FlashPlan {
   bundlePath: string;
   bundle: string;
   configText: string;
-  /** lines sent, in order */
-  chunks: number;
+  /** the local Espruino board file EspruinoTools gets (hardware/boards/espruino/<chip>.json) */
+  boardJson: string;
 }
 
 export interface FlashProgress {
-  step: "hello" | "bundle" | "config" | "verify" | "done";
+  /** send: bytes of console code sent (both files, as EspruinoTools' Storage.write lines) */
+  step: "hello" | "send" | "verify" | "done";
   done: number;
   total: number;
 }
-
-const CHUNK = 256;
 
 export function checkConfig(c: GunConfig): void {
   const bad = (m: string) => {
@@ -72,64 +84,122 @@ export function planFlash(boardName: string, config: GunConfig, bundlePath?: str
     throw new FlashError("config", `no bundle at ${path}: run \`npm run build\` first`);
   }
   const configText = JSON.stringify(config);
-  return { board, bundlePath: path, bundle, configText, chunks: Math.ceil(bundle.length / CHUNK) + 1 };
+  return { board, bundlePath: path, bundle, configText, boardJson: espruinoBoardFile(board) };
 }
 
-/** Storage writes for a file, chunked: the first call gives the total size. */
-export function storageWrites(name: string, data: string): string[] {
-  const out: string[] = [];
-  for (let off = 0; off < data.length || off === 0; off += CHUNK) {
-    const part = JSON.stringify(data.slice(off, off + CHUNK));
-    out.push(`require("Storage").write(${JSON.stringify(name)},${part},${off},${data.length})`);
-    if (data.length === 0) break;
-  }
-  return out;
+/** The local Espruino board file for a profile's chip. */
+export function espruinoBoardFile(board: BoardProfile): string {
+  return join(boardsDir, "espruino", `${board.chip}.json`);
 }
 
 export interface FlashOptions {
   path: string;
   baud?: number;
-  /** for tests: a serialport binding (MockBinding) */
-  binding?: ConstructorParameters<typeof SerialPortStream>[0]["binding"];
+  /** seconds to wait for the board's first answer (EspruinoTools' minimum is 2) */
+  answerSeconds?: number;
+  /** give up on the whole upload after this long (default 3 minutes) */
   timeoutMs?: number;
   onProgress?: (p: FlashProgress) => void;
   /** start the new code when done (default true) */
   run?: boolean;
+  /** EspruinoTools' own messages on stderr */
+  verbose?: boolean;
 }
 
+interface DriverMessage {
+  hello?: { version: string; board?: string };
+  step?: "send" | "verify";
+  done?: number | true;
+  total?: number;
+  error?: FlashError["code"];
+  message?: string;
+}
+
+const require = createRequire(import.meta.url);
+
 export async function flash(plan: FlashPlan, o: FlashOptions): Promise<{ version: string; bytes: number }> {
-  const port = o.binding
-    ? new SerialPortStream({ binding: o.binding, path: o.path, baudRate: o.baud ?? 115200, autoOpen: false })
-    : new SerialPort({ path: o.path, baudRate: o.baud ?? plan.board.baud ?? 115200, autoOpen: false });
-  await new Promise<void>((res, rej) =>
-    port.open((e) => (e ? rej(new FlashError("port", `cannot open ${o.path}: ${e.message}`)) : res())),
-  );
-  const progress = o.onProgress ?? (() => {});
+  const dir = mkdtempSync(join(tmpdir(), "cng-flash-"));
   try {
-    const con = new EspruinoConsole(port, o.timeoutMs ?? 3000);
-    progress({ step: "hello", done: 0, total: 1 });
-    const hello = await con.hello();
-    if (typeof hello?.version !== "string") throw new FlashError("no-answer", "the board did not say its version");
-    const writes = storageWrites(".bootcde", plan.bundle);
-    for (let i = 0; i < writes.length; i++) {
-      // Storage.write answers true; anything else means the flash is full or failed
-      const ok = await con.call<boolean>("var ok=" + writes[i], "ok");
-      if (ok !== true) throw new FlashError("board-error", "Storage.write failed");
-      progress({ step: "bundle", done: i + 1, total: writes.length });
-    }
-    await con.call(`require("Storage").write("gun.json",${JSON.stringify(plan.configText)})`);
-    progress({ step: "config", done: 1, total: 1 });
-    const back = await con.call<string>("0", 'require("Storage").read(".bootcde")');
-    const cfg = await con.call<string>("0", 'require("Storage").read("gun.json")');
-    if (back !== plan.bundle) throw new FlashError("verify", ".bootcde read back differs from the bundle");
-    if (cfg !== plan.configText) throw new FlashError("verify", "gun.json read back differs from the config");
-    progress({ step: "verify", done: 1, total: 1 });
-    if (o.run !== false) await con.restart();
-    progress({ step: "done", done: 1, total: 1 });
-    return { version: hello.version, bytes: plan.bundle.length };
+    writeFileSync(join(dir, "upload.cjs"), DRIVER_SOURCE);
+    writeFileSync(join(dir, "gun.json"), plan.configText, "latin1");
+    const job = {
+      espruino: require.resolve("espruino"),
+      port: o.path,
+      baud: o.baud ?? plan.board.baud ?? 115200,
+      boardJson: plan.boardJson,
+      bundle: plan.bundlePath,
+      config: join(dir, "gun.json"),
+      run: o.run !== false,
+      answerSeconds: o.answerSeconds ?? 2,
+      verbose: o.verbose ?? false,
+    };
+    writeFileSync(join(dir, "job.json"), JSON.stringify(job));
+    return await runDriver(dir, plan, o);
   } finally {
-    await new Promise<void>((r) => port.close(() => r()));
+    rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function runDriver(dir: string, plan: FlashPlan, o: FlashOptions): Promise<{ version: string; bytes: number }> {
+  const progress = o.onProgress ?? (() => {});
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(dir, "upload.cjs"), join(dir, "job.json")], {
+      stdio: ["ignore", "ignore", o.verbose ? "inherit" : "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2000);
+    });
+    let version: string | undefined;
+    let failure: FlashError | undefined;
+    let ok = false;
+    let buf = "";
+    const timer = setTimeout(() => {
+      failure = new FlashError(
+        "no-answer",
+        `the upload did not finish in ${Math.round((o.timeoutMs ?? 180000) / 1000)} s`,
+      );
+      child.kill();
+    }, o.timeoutMs ?? 180000);
+    const channel = child.stdio[3] as NodeJS.ReadableStream;
+    channel.on("data", (d: Buffer) => {
+      buf += d.toString("utf8");
+      for (let i = buf.indexOf("\n"); i >= 0; i = buf.indexOf("\n")) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        let m: DriverMessage;
+        try {
+          m = JSON.parse(line) as DriverMessage;
+        } catch {
+          continue;
+        }
+        if (m.error) failure = new FlashError(m.error, m.message ?? m.error);
+        else if (m.hello) {
+          version = m.hello.version;
+          progress({ step: "hello", done: 1, total: 1 });
+        } else if (m.step === "send") progress({ step: "send", done: Number(m.done), total: m.total ?? 0 });
+        else if (m.step === "verify") progress({ step: "verify", done: 0, total: 1 });
+        else if (m.done === true) ok = true;
+      }
+    });
+    child.on("error", (e) => {
+      failure ??= new FlashError("port", `cannot run EspruinoTools: ${e.message}`);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (ok && code === 0 && version !== undefined) {
+        progress({ step: "verify", done: 1, total: 1 });
+        progress({ step: "done", done: 1, total: 1 });
+        resolve({ version, bytes: plan.bundle.length });
+      } else {
+        const tail = stderr.trim().split("\n").slice(-3).join(" / ");
+        reject(
+          failure ?? new FlashError("board-error", `EspruinoTools stopped (exit ${code})${tail ? `: ${tail}` : ""}`),
+        );
+      }
+    });
+    progress({ step: "hello", done: 0, total: 1 });
+  });
 }
 
 /** Serial ports that may hold a board; a clear error where they cannot be listed (no udev). */

@@ -1,8 +1,7 @@
 // `cng flash`: put the firmware and a gun's config on an Espruino board over USB serial.
 import { randomBytes } from "node:crypto";
 import { type Command, InvalidArgumentError } from "commander";
-import { FlashError } from "../../flash/console.js";
-import { flash, type GunConfig, listPorts, planFlash, storageWrites } from "../../flash/flash.js";
+import { FlashError, flash, type GunConfig, listPorts, planFlash } from "../../flash/flash.js";
 import { boardNames } from "../../sim/espruino/board.js";
 
 function int(value: string): number {
@@ -25,6 +24,7 @@ interface FlashOpts {
   hz?: number;
   baud?: number;
   dryRun: boolean;
+  verbose: boolean;
 }
 
 export function registerFlash(program: Command): void {
@@ -44,6 +44,7 @@ export function registerFlash(program: Command): void {
     .option("--hz <n>", "aim rate, 1-50 Hz", int)
     .option("--baud <n>", "serial baud rate (default: the board's, 115200)", int)
     .option("--dry-run", "print what would be sent, send nothing", false)
+    .option("--verbose", "show EspruinoTools' own messages", false)
     .action(async (o: FlashOpts) => {
       try {
         await run(o);
@@ -87,13 +88,13 @@ async function run(o: FlashOpts): Promise<void> {
     ...(config.wifi ? { wifi: { ...config.wifi, pass: "********" } } : {}),
   });
   console.log(`board      ${plan.board.name} (${plan.board.chip}, IMU ${plan.board.imu.kind})`);
-  console.log(
-    `firmware   ${plan.bundlePath}, ${plan.bundle.length} bytes → Storage .bootcde (${plan.chunks - 1} chunks)`,
-  );
+  console.log(`firmware   ${plan.bundlePath}, ${plan.bundle.length} bytes → Storage .bootcde`);
   console.log(`config     ${shown} → Storage gun.json`);
+  console.log(`uploader   EspruinoTools (espruino npm package), offline, board file ${plan.boardJson}`);
   if (o.dryRun) {
-    const first = storageWrites(".bootcde", plan.bundle)[0];
-    console.log(`each chunk is sent as a console line, e.g. ${first.slice(0, 60)}…${first.slice(-12)}`);
+    console.log(
+      'EspruinoTools sends reset(), then both files as require("Storage").write(…) lines in 1 KB chunks, unminified',
+    );
     console.log("then both files are read back and compared, and load() starts the gun");
     console.log("dry run: nothing sent");
     return;
@@ -102,13 +103,15 @@ async function run(o: FlashOpts): Promise<void> {
   const r = await flash(plan, {
     path: o.port!,
     baud: o.baud,
+    verbose: o.verbose,
     onProgress: (p) => {
       const line = `${p.step} ${p.total > 1 ? `${Math.round((100 * p.done) / p.total)}%` : ""}`.trim();
       if (line !== last) process.stdout.write(`\r${line.padEnd(20)}`);
       last = line;
     },
+  }).finally(() => {
+    if (last) process.stdout.write("\n");
   });
-  process.stdout.write("\n");
   console.log(`flashed gun ${config.id}: Espruino ${r.version}, ${r.bytes} bytes verified; the gun restarts now`);
   if (generated) console.log(`gun secret (MQTT password for user ${config.id}): ${config.secret}`);
   if (serial) {
