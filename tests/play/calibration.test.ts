@@ -49,6 +49,7 @@ describe("calibration wizard", () => {
   async function follow(t: Awaited<ReturnType<typeof table>>, onPose?: (g: ScriptedGun, pose: number) => void) {
     const deadline = Date.now() + 15_000;
     const pulledAt = new Map<string, number>();
+    const pulled = new Set<string>();
     while (Date.now() < deadline) {
       const open = t.view().filter((v) => v.next !== null);
       if (t.view().length > 0 && open.length === 0) return;
@@ -59,7 +60,15 @@ describe("calibration wizard", () => {
         if (!pulledAt.has(key)) {
           pulledAt.set(key, Date.now());
           onPose?.(g, v.poses);
-        } else if (Date.now() - pulledAt.get(key)! > 400 && Date.now() - pulledAt.get(key)! < 450) g.pull();
+        } else if (Date.now() - pulledAt.get(key)! > 400 && !pulled.has(key)) {
+          // once per pose, after holding still; the hub answers with the next pose, a redo, or "again"
+          pulled.add(key);
+          g.pull();
+        } else if (Date.now() - pulledAt.get(key)! > 2500 && pulled.has(key)) {
+          // nothing changed after the pull (a reading with no steady samples): aim and pull again
+          pulledAt.set(key, Date.now());
+          pulled.delete(key);
+        }
       }
       await sleep(50);
     }

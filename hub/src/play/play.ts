@@ -490,6 +490,7 @@ export class PlayService {
     const fast = new Set<Seat>();
     if (act?.kind === "count") for (const s of act.seats) fast.add(s);
     if (act?.kind === "privilege") fast.add(act.godfather);
+    if (act?.kind === "recentre") for (const s of act.seats) fast.add(s);
     for (const { seat } of this.seatedGuns()) if (this.wizard.active(seat)) fast.add(seat);
     for (const g of this.d.guns.registry.all()) {
       if (!g.paired || !g.on || g.seat === null) continue;
@@ -515,14 +516,16 @@ export class PlayService {
     const st = this.running?.table.state ?? (this.d.game.session.game?.state as State | undefined);
     const names: string[] = st?.names ?? [];
     const count = names.length > 0 ? names.length : Math.max(0, ...this.seatedGuns().map((g) => g.seat + 1));
+    const run = this.running;
     const seats = Array.from({ length: count }, (_, seat) => ({
       seat,
       name: names[seat] ?? null,
       gun: this.gunAt(seat),
       colour: seatColour(seat),
       online: this.seatOnline(seat),
+      // You-don't-need-it-anymore: this dead seat's gun is now that seat's gun 2 (it stays paired here)
+      gun2Of: run?.table.status.guns2.find((g) => g.from === seat)?.seat ?? null,
     }));
-    const run = this.running;
     const layout = run ? this.runningLayout(run) : this.calLayout;
     return { table: this.status(), seats, calibration: this.wizard.view(), layout, pairing: this.pairing.listening };
   }

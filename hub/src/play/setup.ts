@@ -5,6 +5,7 @@ import type { BotStyle } from "../rules/index.js";
 import { RANDOM_STYLE } from "../rules/index.js";
 import { randomBot } from "../table/bots.js";
 import type { SecretSource, TableConfig } from "../table/ports.js";
+import type { Recentre } from "../table/recentre.js";
 import { DEFAULT_TIMING, FAST_TIMING, type TableTiming } from "../table/timing.js";
 
 export type TimingPreset = "default" | "fast";
@@ -25,6 +26,8 @@ export interface TableSetup {
   timing: TimingPreset;
   timingOverrides: Partial<TableTiming>;
   autoRound: boolean;
+  /** absent: "snapshots" */
+  recentre?: Recentre;
 }
 
 type Checked<T> = { ok: true; v: T } | { ok: false; msg: string };
@@ -74,7 +77,7 @@ export function parseTableSetup(x: unknown, defaultTiming: TimingPreset = "defau
   if (x === true) x = {};
   if (!isObj(x)) return bad("table must be an object");
   for (const k of Object.keys(x))
-    if (!["layout", "secrets", "timing", "timingOverrides", "autoRound"].includes(k))
+    if (!["layout", "secrets", "timing", "timingOverrides", "autoRound", "recentre"].includes(k))
       return bad(`unknown table option ${k.slice(0, 24)}`);
   const layout = parseLayout(x.layout);
   if (!layout.ok) return layout;
@@ -107,7 +110,11 @@ export function parseTableSetup(x: unknown, defaultTiming: TimingPreset = "defau
   }
   const autoRound = x.autoRound ?? false;
   if (typeof autoRound !== "boolean") return bad("table.autoRound must be true or false");
-  return { ok: true, v: { layout: layout.v, secrets, timing, timingOverrides: overrides, autoRound } };
+  const recentre = x.recentre ?? "snapshots";
+  if (recentre !== "pose" && recentre !== "snapshots") return bad('table.recentre is "pose" or "snapshots"');
+  const v: TableSetup = { layout: layout.v, secrets, timing, timingOverrides: overrides, autoRound };
+  if (recentre === "pose") v.recentre = recentre;
+  return { ok: true, v };
 }
 
 export function layoutOf(spec: LayoutSpec | null, seats: number): SeatLayout {
@@ -135,5 +142,6 @@ export function tableConfig(setup: TableSetup, players: number, seedBase: number
     secrets,
     timing: { ...base, ...setup.timingOverrides },
     autoStart: setup.autoRound,
+    recentre: setup.recentre ?? "snapshots",
   };
 }

@@ -2,8 +2,11 @@
 export * from "./bots.js";
 export * from "./clock.js";
 export * from "./gun-clock.js";
+export * from "./guns.js";
 export * from "./plan.js";
 export type * from "./ports.js";
+export * from "./powers.js";
+export * from "./recentre.js";
 export type * from "./records.js";
 export * from "./reveal.js";
 export * from "./sensors.js";

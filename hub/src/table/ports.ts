@@ -6,6 +6,7 @@ import type { CueOptions, CueTarget } from "../feedback/index.js";
 import type { ApplyResult, Decision, DecisionType, Seat, Step } from "../rules/index.js";
 import type { BotStrategy } from "./bots.js";
 import type { Clock } from "./clock.js";
+import type { Recentre } from "./recentre.js";
 import type { RevealWindow, TableRecord } from "./records.js";
 import type { TableTiming } from "./timing.js";
 
@@ -36,6 +37,11 @@ export interface TableConfig {
   secrets: readonly SecretSource[];
   timing?: Partial<TableTiming>;
   aim?: Partial<AimOptions>;
+  /**
+   * how guns' yaw offsets are kept: "snapshots" (default) learns from clear hold-up snapshots only; "pose" adds a
+   * re-centre pose at each round's start (point at the Godfather and pull; recentre.ts)
+   */
+  recentre?: Recentre;
   /** start each round's hold-up without waiting for the host (demos, bot tables) */
   autoStart?: boolean;
 }
@@ -47,7 +53,9 @@ export type TableActivity =
   | { kind: "count"; purpose: CountPurpose; seats: Seat[]; goAt: HubMs | null; paceMs: number; waitingGun: Seat[] }
   | { kind: "privilege"; godfather: Seat; until: HubMs }
   | { kind: "reveal"; window: RevealWindow; seats: Seat[]; opensAt: HubMs; closesAt: HubMs; waitingGun: Seat[] }
-  | { kind: "phone"; seat: Seat };
+  | { kind: "phone"; seat: Seat }
+  /** the re-centre pose: `seats` (gun slots) still to point at the Godfather and pull */
+  | { kind: "recentre"; godfather: Seat; seats: Seat[]; until: HubMs };
 
 /** Who the table waits for outside an activity. */
 export type Waiting =
@@ -64,6 +72,8 @@ export interface TableStatus {
   /** per seat: the seat its gun points at now */
   live: (Seat | null)[];
   online: boolean[];
+  /** You-don't-need-it-anymore: the gun paired to `from` (a dead seat) is `seat`'s gun 2 */
+  guns2: { seat: Seat; from: Seat }[];
 }
 
 export type InputResult = { ok: true } | { ok: false; error: string };

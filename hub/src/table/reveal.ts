@@ -1,6 +1,7 @@
 // Physical cards: the table learns a card only when its player pulls in a reveal window. Which seats may
 // reveal in a window, and the cards to hand the engine afterwards, are worked out by applying the round
-// hypothetically to the (pure, cheap) engine: the engine stays the referee.
+// hypothetically to the (pure, cheap) engine: the engine stays the referee. Guns are named by slot (guns.ts):
+// a taken gun reveals its owner's gun-2 card.
 import {
   apply,
   BULLET_INDEX,
@@ -11,6 +12,7 @@ import {
   type Seat,
   type State,
 } from "../rules/index.js";
+import { handOfSlot, type SecondGuns, slotOf } from "./guns.js";
 import { planned, type RoundPlan } from "./plan.js";
 import type { RevealWindow } from "./records.js";
 
@@ -46,9 +48,14 @@ export function simulate(state: State, plan: RoundPlan, bullets: Map<Seat, Bulle
   }
 }
 
-function shooters(events: readonly GameEvent[], cards: readonly Bullet[]): Set<Seat> {
+/** The slots of the guns that shot one of `cards`. */
+function shooters(events: readonly GameEvent[], cards: readonly Bullet[], guns: SecondGuns): Set<Seat> {
   const out = new Set<Seat>();
-  for (const e of events) if (e.type === "shot" && e.gun === 1 && cards.includes(e.card)) out.add(e.seat);
+  for (const e of events) {
+    if (e.type !== "shot" || !cards.includes(e.card)) continue;
+    const slot = slotOf(guns, e.seat, e.gun);
+    if (slot !== undefined) out.add(slot);
+  }
   return out;
 }
 
@@ -66,7 +73,7 @@ export function windowSeats(
   const probe = new Map<Seat, Bullet>();
   const nobody: Seat[] = [];
   for (const seat of physical) {
-    const hand = state.players[seat]!.hand;
+    const hand = handOfSlot(state, plan.guns, seat);
     if (window === "bbb") probe.set(seat, has(hand, "bbb") ? "bbb" : permissiveCard(hand));
     else if (bbb.includes(seat)) probe.set(seat, "bbb");
     else if (has(hand, "bang")) probe.set(seat, "bang");
@@ -76,13 +83,17 @@ export function windowSeats(
       nobody.push(seat);
     }
   }
-  const shot = shooters(simulate(state, plan, probe, nobody), window === "bbb" ? ["bbb"] : ["bang", "click"]);
+  const shot = shooters(
+    simulate(state, plan, probe, nobody),
+    window === "bbb" ? ["bbb"] : ["bang", "click"],
+    plan.guns,
+  );
   return physical.filter((s) => shot.has(s) && (window === "bang" || !bbb.includes(s)));
 }
 
 /** Whether a pull in this window is a card the player still holds (a fourth Bang! is not). */
-export function pullAllowed(state: State, seat: Seat, window: RevealWindow): boolean {
-  return has(state.players[seat]!.hand, window);
+export function pullAllowed(state: State, guns: SecondGuns, slot: Seat, window: RevealWindow): boolean {
+  return has(handOfSlot(state, guns, slot), window);
 }
 
 export interface LearnedCards {
@@ -104,7 +115,7 @@ export function learnedCards(
   const bullets = new Map<Seat, Bullet>();
   const nobody: Seat[] = [];
   for (const seat of physical) {
-    const hand = state.players[seat]!.hand;
+    const hand = handOfSlot(state, plan.guns, seat);
     if (bbb.includes(seat)) bullets.set(seat, "bbb");
     else if (bang.includes(seat)) bullets.set(seat, "bang");
     else if (has(hand, "click")) bullets.set(seat, "click");

@@ -30,6 +30,7 @@ import {
   type Step,
 } from "../rules/index.js";
 import type { TimerHandle } from "./clock.js";
+import { aimOfShooter, armed2, cardOf, type SecondGuns, type Shooter, shooterOf } from "./guns.js";
 import { absorb, newPlan, planned, type RoundPlan } from "./plan.js";
 import type {
   CountPurpose,
@@ -41,6 +42,8 @@ import type {
   TableStatus,
   Waiting,
 } from "./ports.js";
+import { revealRefusal } from "./powers.js";
+import { recentred } from "./recentre.js";
 import type { RevealWindow, TableRecord } from "./records.js";
 import { learnedCards, pullAllowed, windowSeats } from "./reveal.js";
 import { type AimInput, SeatSensors, type TriggerInput } from "./sensors.js";
@@ -93,7 +96,16 @@ interface PhoneJob {
   double: TimerHandle | null;
 }
 
-type Job = CountJob | PrivilegeJob | RevealJob | PhoneJob;
+interface RecentreJob {
+  kind: "recentre";
+  godfather: Seat;
+  /** slots still to pull */
+  todo: Set<Seat>;
+  until: HubMs;
+  timer: TimerHandle;
+}
+
+type Job = CountJob | PrivilegeJob | RevealJob | PhoneJob | RecentreJob;
 
 export class Table {
   readonly timing: TableTiming;
@@ -106,6 +118,8 @@ export class Table {
   private waiting: Waiting[] = [];
   private advancing = false;
   private turnCued = "";
+  /** You-don't-need-it-anymore: owner → the slot of the gun they took (guns.ts) */
+  private readonly guns: SecondGuns = new Map();
   private wonCued = false;
 
   constructor(
@@ -117,16 +131,12 @@ export class Table {
     if (config.layout.seats.length !== n)
       throw new Error(`the layout has ${config.layout.seats.length} seats, the game ${n}`);
     if (config.secrets.length !== n) throw new Error(`give a secret source for each of the ${n} seats`);
-    if (state.powers && config.secrets.some((s) => s.kind === "physical"))
-      throw new Error(
-        "Super Powers need consoles or bots: physical cards cannot play the Kid, the Cunning or two guns",
-      );
     this.timing = tableTiming(config.timing);
     this.aimOpts = aimOptions(config.aim);
     this.bearings = bearings(config.layout);
     this.sensors = state.players.map((_, seat) => new SeatSensors(seat, this.timing.clockWindowMs));
     this.current = state;
-    this.plan = newPlan(state.round, config.autoStart === true);
+    this.plan = newPlan(state.round, config.autoStart === true, this.guns);
   }
 
   /** Rebuilds a table after a restart: `state` replayed from the game log, `records` the table's own. */
@@ -154,6 +164,7 @@ export class Table {
       waiting: this.waiting.slice(),
       live: this.sensors.map((s) => s.live),
       online: this.sensors.map((s) => s.online),
+      guns2: [...this.guns].filter(([seat]) => armed2(this.current, seat)).map(([seat, from]) => ({ seat, from })),
     };
   }
 
@@ -164,12 +175,13 @@ export class Table {
     const sen = this.sensors[seat];
     if (!sen?.addAim(sample, hubRecv)) return;
     if (!sen.online) this.presence(seat, true);
+    const from = this.shooter(seat)?.seat ?? seat;
     const live = liveAim(
       sen.window,
       sample.t,
       sen.offsetAt(sample.t),
-      this.bearings[seat]!,
-      seat,
+      this.bearings[from]!,
+      from,
       sen.live,
       this.aimOpts,
       (s) => this.alive(s),
@@ -192,7 +204,8 @@ export class Table {
     if (!sen?.firstTime(e)) return;
     const job = this.job;
     if (job === null) return;
-    if (job.kind === "privilege" && seat === job.godfather && e.k === "p") this.privilegePull(job, e);
+    if (job.kind === "recentre" && e.k === "p") this.recentrePull(job, seat, e);
+    else if (job.kind === "privilege" && seat === job.godfather && e.k === "p") this.privilegePull(job, e);
     else if (job.kind === "reveal" && e.k === "p") this.revealPull(job, seat, e);
     else if (job.kind === "phone" && seat === job.seat) {
       if (e.k === "2") this.phoneDecide(job, true);
@@ -225,6 +238,11 @@ export class Table {
 
   /** A Super Power revealed by choice (console or host). */
   revealPower(seat: Seat, power: PowerId): InputResult {
+    const job = this.job;
+    const phase =
+      job === null ? null : job.kind === "count" ? { kind: job.kind, purpose: job.purpose } : { kind: job.kind };
+    const why = revealRefusal(power, this.plan, phase);
+    if (why !== null) return { ok: false, error: why };
     return this.submitAndGo({ type: "reveal", seat, power });
   }
 
@@ -282,7 +300,7 @@ export class Table {
           return;
         }
         if (this.plan.round !== s.round) {
-          this.plan = newPlan(s.round, this.config.autoStart === true);
+          this.plan = newPlan(s.round, this.config.autoStart === true, this.guns);
           continue;
         }
         const p = pending(s);
@@ -330,15 +348,23 @@ export class Table {
       this.waiting = [{ seat: s.godfather, for: "start" }];
       return false;
     }
+    if (!this.plan.recentred && this.config.recentre === "pose") return this.startRecentre();
     const alive = this.aliveSeats();
     const kid = alive.find((seat) => s.players[seat]!.power === "the-kid" && s.players[seat]!.revealed);
-    const aims = alive.filter((seat) => seat !== kid && !this.aimKnown(seat));
+    const guns = this.activeSlots();
+    // the Kid aims after everyone else: a count of its own once the others' aims are known
+    const aims = guns.filter((slot) => this.shooter(slot)!.seat !== kid && !this.aimKnown(slot));
     if (aims.length > 0) return this.startCount("aim", aims);
-    if (kid !== undefined && !this.aimKnown(kid) && s.step === "kid-aim") return this.startCount("aim", [kid]);
+    const kidAims = guns.filter((slot) => this.shooter(slot)!.seat === kid && !this.aimKnown(slot));
+    if (kidAims.length > 0) return this.startCount("aim", kidAims);
     if (s.edition === "second" && !this.privilegeKnown()) return this.startPrivilege();
+    // with two guns the owner lies down as one player: their own gun (gun 1) says it
     const courage = alive.filter((seat) => !this.courageKnown(seat));
     if (courage.length > 0) return this.startCount("courage", courage);
-    const physical = alive.filter((seat) => this.source(seat).kind === "physical" && s.card[seat] === null);
+    const physical = guns.filter((slot) => {
+      const sh = this.shooter(slot)!;
+      return this.source(sh.seat).kind === "physical" && cardOf(s, sh) === null;
+    });
     if (physical.length > 0) return this.reveal(physical);
     throw new Error(`the table is stuck in step ${s.step}`);
   }
@@ -388,6 +414,12 @@ export class Table {
     for (const e of events) {
       if (e.type === "wound") this.cue(e.seat, "wound");
       else if (e.type === "death") this.cue(e.seat, "dead");
+      else if (e.type === "gun-taken") {
+        // the dead seat's gun (still paired there) is the owner's gun 2 from now on
+        this.guns.set(e.seat, e.from);
+        this.record({ kind: "gun-taken", round: this.current.round, seat: e.seat, from: e.from });
+        this.cue(e.from, "turn", { colour: seatColour(e.seat) });
+      }
     }
   }
 
@@ -419,7 +451,7 @@ export class Table {
     const paceMs = job.purpose === "reaim" ? this.timing.shortCountPaceMs : this.timing.countPaceMs;
     const t0 = clock.now() + this.timing.leadInMs;
     const goAt = t0 + 2 * paceMs;
-    const everyone = job.purpose !== "reaim" && seats.length === this.aliveSeats().length;
+    const everyone = job.purpose !== "reaim" && this.aliveSeats().every((s) => seats.includes(s));
     const targets: CueTarget[] = everyone ? ["all"] : seats;
     for (const to of targets) {
       this.cue(to, "beat", { at: t0 });
@@ -448,16 +480,18 @@ export class Table {
         this.courageVerdict(job, seat, down);
         continue;
       }
+      // a taken gun is held at its new owner's seat
+      const from = this.shooter(seat)?.seat ?? seat;
       const r =
         gunT === null
           ? null
-          : resolveTarget(sen.window, gunT, sen.offsetAt(gunT), this.bearings[seat]!, seat, this.aimOpts, (s) =>
+          : resolveTarget(sen.window, gunT, sen.offsetAt(gunT), this.bearings[from]!, from, this.aimOpts, (s) =>
               this.alive(s),
             );
       const target = r?.kind === "target" ? r.seat : null;
       if (r !== null && gunT !== null && r.kind === "target" && sen.track !== null) {
-        // per-round re-centre: a clear snapshot is one more measurement of the gun's yaw offset
-        sen.track = learnFromSnapshot(sen.track, gunT, r, this.bearings[seat]!, this.aimOpts).track;
+        // a clear snapshot is one more measurement of the gun's yaw offset
+        sen.track = learnFromSnapshot(sen.track, gunT, r, this.bearings[from]!, this.aimOpts).track;
       }
       if (job.purpose === "aim") {
         if (r?.kind === "ambiguous" && this.retry(job, seat, "ambig")) continue;
@@ -655,7 +689,7 @@ export class Table {
     const at = this.sensors[seat]!.clock.toHub(e.t) ?? this.ports.clock.now();
     if (at < w.opensAt || at > w.closesAt || job.pulls.has(seat)) return;
     // a pull out of turn, or a card the player no longer holds (a fourth Bang!): refused, counts as a click
-    if (job.seats.includes(seat) && pullAllowed(this.current, seat, job.window)) job.pulls.add(seat);
+    if (job.seats.includes(seat) && pullAllowed(this.current, this.guns, seat, job.window)) job.pulls.add(seat);
     else this.cue(seat, "err");
   }
 
@@ -705,6 +739,60 @@ export class Table {
     this.record({ kind: "pulls", round: this.plan.round, window, seats });
   }
 
+  // ---------------------------------------------------------------- the re-centre pose (recentre.ts)
+
+  private startRecentre(): boolean {
+    const gf = this.current.godfather;
+    const seats = this.activeSlots().filter((slot) => this.shooter(slot)!.seat !== gf);
+    if (!this.alive(gf) || seats.length === 0) {
+      this.endRecentre(null);
+      return true;
+    }
+    const clock = this.ports.clock;
+    const job: RecentreJob = {
+      kind: "recentre",
+      godfather: gf,
+      todo: new Set(seats),
+      until: clock.now() + this.timing.recentreWindowMs,
+      timer: 0,
+    };
+    job.timer = clock.setTimer(this.timing.recentreWindowMs, () => this.endRecentre(job));
+    this.job = job;
+    for (const slot of seats) this.cue(slot, "turn", { colour: seatColour(gf) });
+    return false;
+  }
+
+  /** A pull while pointing at the Godfather: read the pose once the samples around it are in. */
+  private recentrePull(job: RecentreJob, slot: Seat, e: TriggerInput): void {
+    if (!job.todo.has(slot)) return;
+    job.todo.delete(slot);
+    this.ports.clock.setTimer(this.timing.sampleSlackMs, () => {
+      const sen = this.sensors[slot]!;
+      const from = this.shooter(slot)?.seat ?? slot;
+      const track = recentred(sen, e.t, this.bearings[from]![job.godfather]!, this.aimOpts);
+      if (track !== null) sen.track = track;
+      if (this.job === job) {
+        if (track === null && sen.track !== null) {
+          // no steady reading: the player may pull again
+          job.todo.add(slot);
+          this.cue(slot, "ambig");
+        } else this.cue(slot, "lock", { colour: seatColour(job.godfather) });
+        if (job.todo.size === 0) this.endRecentre(job);
+      }
+    });
+  }
+
+  private endRecentre(job: RecentreJob | null): void {
+    if (job !== null) {
+      if (this.job !== job) return;
+      this.ports.clock.clearTimer(job.timer);
+      this.job = null;
+    }
+    this.plan.recentred = true;
+    this.record({ kind: "recentred", round: this.plan.round });
+    if (job !== null) this.advance();
+  }
+
   // ---------------------------------------------------------------- the cop's phone
 
   private startPhone(seat: Seat): void {
@@ -747,8 +835,22 @@ export class Table {
     return this.current.round === this.plan.round;
   }
 
-  private aimKnown(seat: Seat): boolean {
-    return this.plan.aims.has(seat) || (this.sameRound() && this.current.aim[seat] !== -2);
+  /** Whether the aim of the gun in this slot is known. */
+  private aimKnown(slot: Seat): boolean {
+    const sh = this.shooter(slot);
+    return this.plan.aims.has(slot) || sh === null || (this.sameRound() && aimOfShooter(this.current, sh) !== -2);
+  }
+
+  /** The shooter the gun in this slot acts as (null: a dead player's gun nobody took). */
+  private shooter(slot: Seat): Shooter | null {
+    return shooterOf(this.current, this.guns, slot);
+  }
+
+  /** The slots of every gun in play: each living player's own, then any taken gun still armed. */
+  private activeSlots(): Seat[] {
+    const out: Seat[] = [];
+    for (let slot = 0; slot < this.current.players.length; slot++) if (this.shooter(slot) !== null) out.push(slot);
+    return out;
   }
 
   private courageKnown(seat: Seat): boolean {
@@ -808,6 +910,8 @@ export class Table {
         };
       case "phone":
         return { kind: "phone", seat: job.seat };
+      case "recentre":
+        return { kind: "recentre", godfather: job.godfather, seats: [...job.todo], until: job.until };
     }
   }
 

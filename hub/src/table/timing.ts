@@ -18,6 +18,8 @@ export interface TableTiming {
   maxRecounts: number;
   /** how long the Godfather has to point and pull for the privilege */
   privilegeWindowMs: number;
+  /** how long the round-start re-centre pose waits for pulls (table option recentre: "pose") */
+  recentreWindowMs: number;
   /** how long each reveal window stays open */
   revealWindowMs: number;
   /** a gun that dropped: how long the round waits for it before it counts as too slow */
@@ -41,6 +43,7 @@ export const DEFAULT_TIMING: Readonly<TableTiming> = Object.freeze({
   recountPauseMs: 800,
   maxRecounts: 2,
   privilegeWindowMs: 6000,
+  recentreWindowMs: 6000,
   revealWindowMs: 3000,
   dropWaitMs: 5000,
   phoneDoubleMs: 600,
@@ -59,6 +62,7 @@ export const FAST_TIMING: Readonly<TableTiming> = Object.freeze({
   sampleSlackMs: 60,
   recountPauseMs: 200,
   privilegeWindowMs: 1500,
+  recentreWindowMs: 1500,
   revealWindowMs: 800,
   dropWaitMs: 1500,
   phoneDoubleMs: 300,

@@ -1,0 +1,56 @@
+// The round-start re-centre pose: drifted guns point at the Godfather and pull; their offset is re-learned.
+import { describe, expect, it } from "vitest";
+import { aimOptions, startTrack } from "../../hub/src/aim/index.js";
+import { seatColour } from "../../hub/src/feedback/index.js";
+import { newGame } from "../../hub/src/rules/index.js";
+import type { SecretSource } from "../../hub/src/table/index.js";
+import { PowerRig } from "./power-rig.js";
+
+describe("recentre: pose", () => {
+  it("cues `turn` in the Godfather's colour, re-centres the guns that pull, then runs the hold-up", () => {
+    const g = newGame({ edition: "classic", players: ["A", "B", "C", "D"], seed: 5 });
+    if (!g.ok) throw new Error(g.error.message);
+    const secrets: SecretSource[] = [0, 1, 2, 3].map(() => ({ kind: "console" }));
+    const rig = new PowerRig(g.state, secrets, { recentre: "pose" });
+    const gf = g.state.godfather;
+    const opts = aimOptions();
+    // every gun's offset was calibrated as 0 but has drifted 20° since: snapshots alone would read a neighbour
+    for (let slot = 0; slot < 4; slot++) {
+      rig.bias[slot] = 20;
+      rig.table.calibrate(slot, startTrack(0, rig.clock.now() - rig.gunDelta(slot), opts, 2));
+    }
+    rig.table.begin();
+    for (let s = 0; s < 4; s++) rig.table.secret(s, "click");
+    expect(rig.table.startRound().ok).toBe(true);
+    const act = rig.table.status.activity;
+    expect(act?.kind).toBe("recentre");
+    const others = [0, 1, 2, 3].filter((s) => s !== gf);
+    for (const s of others)
+      expect(rig.cues).toContainEqual(
+        expect.objectContaining({ to: s, name: "turn", opts: { colour: seatColour(gf) } }),
+      );
+    for (const s of others) rig.aim(s, s, gf);
+    const silent = others[0]!;
+    const pulled = new Set<number>();
+    const from = rig.clock.now();
+    rig.run(
+      () => rig.table.status.activity?.kind === "count",
+      () => {
+        if (rig.clock.now() < from + 400) return; // the pose is held for a moment first
+        for (const s of others) {
+          if (s === silent || pulled.has(s)) continue;
+          pulled.add(s);
+          rig.pull(s);
+        }
+      },
+    );
+    expect(rig.records).toContainEqual({ kind: "recentred", round: 1 });
+    // re-centred guns now aim true; the silent gun kept its (drifted) offset
+    for (const s of others) rig.aim(s, s, (s + 1) % 4);
+    rig.aim(gf, gf, (gf + 1) % 4);
+    rig.run(() => rig.table.state.step !== "aim" && rig.table.state.step !== "bullet");
+    for (const s of others.filter((x) => x !== silent))
+      expect(rig.decisions).toContainEqual({ type: "aim", seat: s, target: (s + 1) % 4 });
+    expect(rig.decisions).not.toContainEqual({ type: "aim", seat: silent, target: (silent + 1) % 4 });
+  });
+});
