@@ -155,7 +155,8 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       clock,
     );
     await guns.start();
-    const streams = new GunStreams(bus, config.table, registry, guns, clock, log.child({ part: "guns" }));
+    // embedded: the hot streams come straight from the broker; external: through the hub's client
+    const streams = new GunStreams(broker ?? bus, config.table, registry, guns, clock, log.child({ part: "guns" }));
     await streams.start();
 
     const session = new GameSession(new GameLog(db), engine, clock);

@@ -1,4 +1,5 @@
 // Shared test helpers: a hub on free ports in a temp folder, real MQTT clients, requests.
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -140,4 +141,30 @@ export async function granted(client: MqttClient, filter: string): Promise<numbe
     if (codes?.length) return codes[0]!;
     throw e;
   }
+}
+
+const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
+
+/** `cng hub` as a child process (so a test can SIGKILL it), resolved once it prints its MQTT URL and PIN. */
+export function spawnHub(
+  data: string,
+  opts: { pin: string; mqttPort?: number; extra?: string[] },
+): Promise<{ child: ChildProcess; mqtt: string }> {
+  const args = [CLI, "hub", "--data", data, "--mqtt-port", String(opts.mqttPort ?? 0), "--http-port", "0"];
+  const child = spawn(
+    process.execPath,
+    [...args, "--bind", "127.0.0.1", "--pin", opts.pin, "--no-pretty", ...(opts.extra ?? [])],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stderr!.on("data", (d) => (err += d));
+    child.stdout!.on("data", (d) => {
+      out += d;
+      const m = /MQTT:\s+(mqtt:\/\/\S+)/.exec(out);
+      if (m && /host PIN:\s+(\S+)/.test(out)) resolve({ child, mqtt: m[1]! });
+    });
+    child.on("exit", (code) => reject(new Error(`hub exited (${code}): ${err}`)));
+  });
 }

@@ -1,50 +1,17 @@
 // kill -9 the hub in the middle of a stream of decisions; a restarted hub resumes with every
 // acknowledged decision, and `cng replay` prints the same result as the engine.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { cmdTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { decide } from "../../hub/src/rules/bot.js";
 import { apply, type Decision, owedDecisions, publicView, Rng, type State, setup } from "../../hub/src/rules/index.js";
 import { describe as outcome } from "../../hub/src/rules/scenario.js";
-import { connect, request, tempDir } from "./helpers.js";
+import { connect, request, spawnHub, tempDir } from "./helpers.js";
 
 const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 const SETUP = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee", "Eve"], seed: 11 };
 const PIN = "424242";
-
-function startCli(data: string): Promise<{ child: ChildProcess; mqtt: string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      CLI,
-      "hub",
-      "--data",
-      data,
-      "--mqtt-port",
-      "0",
-      "--http-port",
-      "0",
-      "--bind",
-      "127.0.0.1",
-      "--pin",
-      PIN,
-      "--no-pretty",
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /MQTT:\s+(mqtt:\/\/\S+)/.exec(out);
-      if (m && /host PIN:\s+(\S+)/.test(out)) resolve({ child, mqtt: m[1]! });
-    });
-    child.on("exit", (code) => reject(new Error(`hub exited (${code}): ${err}`)));
-  });
-}
 
 /** The decisions of a whole random game, each legal after the ones before. */
 function randomGame(): Decision[] {
@@ -84,7 +51,7 @@ describe("crash recovery", () => {
   it("after kill -9 mid-stream, a restarted hub has every acknowledged decision and goes on", async () => {
     const game = randomGame();
     expect(game.length).toBeGreaterThan(60);
-    const first = await startCli(t.dir);
+    const first = await spawnHub(t.dir, { pin: PIN });
     children.push(first.child);
     const host: MqttClient = await connect(first.mqtt, { username: "host", password: PIN });
     expect((await request(host, "main", "game.new", SETUP, PIN)).ok).toBe(true);
@@ -114,7 +81,7 @@ describe("crash recovery", () => {
     expect(acked).toBeGreaterThan(20);
     host.end(true);
 
-    const second = await startCli(t.dir);
+    const second = await spawnHub(t.dir, { pin: PIN });
     children.push(second.child);
     const host2 = await connect(second.mqtt, { username: "host", password: PIN });
     const st = (await request(host2, "main", "game.state", undefined, PIN)).r as any;

@@ -5,7 +5,7 @@
 import { tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import type { Decision } from "../../hub/src/rules/index.js";
-import type { TableStatus } from "../../hub/src/table/ports.js";
+import type { PlayStatus } from "../../hub/src/play/play.js";
 import { request } from "../hub/helpers.js";
 import type { Scenario, ScenarioRound } from "../table/rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
@@ -14,7 +14,7 @@ export interface TableState {
   id: number | null;
   decisions: number;
   game: unknown;
-  table: TableStatus | null;
+  table: PlayStatus | null;
   seats: { seat: number; name: string | null; gun: string | null; colour: number; online: boolean }[];
   calibration: unknown[];
 }

@@ -1,36 +1,18 @@
 // The hub process killed with SIGKILL mid-round (through the CLI) and restarted: the table resumes at the same
 // step from the game log and its own records, the guns and consoles reconnect, and the game ends as the
 // scenario runner ends it.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
 import { playScenario } from "../../hub/src/rules/scenario.js";
-import { connect, request, tempDir } from "../hub/helpers.js";
+import { connect, request, spawnHub, tempDir } from "../hub/helpers.js";
 import { randomScenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
 import { ScriptedGun } from "./scripted-gun.js";
 
-const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
+const _CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 const PIN = "515151";
-
-function startCli(data: string): Promise<{ child: ChildProcess; mqtt: string }> {
-  const args = [CLI, "hub", "--data", data, "--mqtt-port", "0", "--http-port", "0", "--bind", "127.0.0.1"];
-  const child = spawn(process.execPath, [...args, "--pin", PIN, "--timing", "fast", "--no-pretty"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /MQTT:\s+(mqtt:\/\/\S+)/.exec(out);
-      if (m && /host PIN:\s+(\S+)/.test(out)) resolve({ child, mqtt: m[1]! });
-    });
-    child.on("exit", (code) => reject(new Error(`hub exited (${code}): ${err}`)));
-  });
-}
 
 describe("the hub killed mid-round", () => {
   const t = tempDir();
@@ -47,7 +29,7 @@ describe("the hub killed mid-round", () => {
   it("resumes at the same step after kill -9 and finishes with the same result", async () => {
     const scenario = randomScenario("classic", 4, 13);
     const layout = roundTable(4);
-    const first = await startCli(t.dir);
+    const first = await spawnHub(t.dir, { pin: PIN, extra: ["--timing", "fast"] });
     children.push(first.child);
     const host = await connect(first.mqtt, { username: "host", password: PIN });
     clients.push(host);
@@ -78,7 +60,7 @@ describe("the hub killed mid-round", () => {
     expect(killedAt).not.toBeNull();
     const before = killedAt! as TableState;
 
-    const second = await startCli(t.dir);
+    const second = await spawnHub(t.dir, { pin: PIN, extra: ["--timing", "fast"] });
     children.push(second.child);
     const host2 = await connect(second.mqtt, { username: "host", password: PIN });
     clients.push(host2);

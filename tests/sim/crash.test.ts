@@ -1,35 +1,17 @@
 // kill -9 the hub in the middle of a round of a simulated game: restarted on the same data, it resumes, the guns
 // and bots reconnect on their own, and the game ends exactly as an uninterrupted game with the same seed does.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { type GameOptions, playGame } from "../../hub/src/sim/demo.js";
 import { Fleet } from "../../hub/src/sim/fleet.js";
 import { DEFAULT_HUMAN } from "../../hub/src/sim/human.js";
-import { tempDir, testHub } from "../hub/helpers.js";
-import { CLI, cliReplay, gameLog } from "./helpers.js";
+import { spawnHub, tempDir, testHub } from "../hub/helpers.js";
+import { cliReplay, gameLog } from "./helpers.js";
 
 const PIN = "515151";
 const GAME: GameOptions = { edition: "classic", players: 4, seed: 13, speed: "fast" };
 // steady people: what they mean is what the sensors see, so two runs make the same decisions
 const FLEET = { guns: 4, seed: 13, tempo: 300 / 700, traits: { ...DEFAULT_HUMAN, slowProb: 0, aimErrorDeg: 0.5 } };
-
-function startCli(data: string, port: number): Promise<{ child: ChildProcess; url: string }> {
-  const args = [CLI, "hub", "--data", data, "--mqtt-port", String(port), "--http-port", "0"];
-  const child = spawn(process.execPath, [...args, "--bind", "127.0.0.1", "--pin", PIN, "--no-pretty"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stderr!.on("data", (d) => (err += d));
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const m = /MQTT:\s+(mqtt:\/\/\S+)/.exec(out);
-      if (m && /host PIN:/.test(out)) resolve({ child, url: m[1]! });
-    });
-    child.on("exit", (code) => reject(new Error(`hub exited (${code}): ${err}`)));
-  });
-}
 
 describe("the hub killed mid-round", () => {
   const children: ChildProcess[] = [];
@@ -56,10 +38,10 @@ describe("the hub killed mid-round", () => {
     // the same game on a hub in its own process, killed during round 3's count
     const t = tempDir("cng-crash-");
     dirs.push(t);
-    let hub = await startCli(t.dir, 0);
+    let hub = await spawnHub(t.dir, { pin: PIN, mqttPort: 0 });
     children.push(hub.child);
-    const port = Number(new URL(hub.url).port);
-    const conn = { url: hub.url, table: "main", pin: PIN };
+    const port = Number(new URL(hub.mqtt).port);
+    const conn = { url: hub.mqtt, table: "main", pin: PIN };
     const fleet = await Fleet.start({ ...conn, ...FLEET });
     let killedAt = 0;
     const watch = setInterval(() => {
@@ -68,7 +50,7 @@ describe("the hub killed mid-round", () => {
       if (killedAt === 0 && s?.game?.round === 3 && a?.kind === "count" && a.goAt !== null) {
         killedAt = s.decisions;
         hub.child.kill("SIGKILL");
-        void startCli(t.dir, port).then((h) => {
+        void spawnHub(t.dir, { pin: PIN, mqttPort: port }).then((h) => {
           hub = h;
           children.push(h.child);
         });

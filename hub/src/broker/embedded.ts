@@ -36,6 +36,11 @@ export interface EmbeddedBroker {
   handle(stream: Duplex): void;
   /** closes every connection of a gun (forgotten, rejected, or re-keyed) */
   kick(gun: GunId): void;
+  /**
+   * In-process subscription for the hub's hot streams: the message goes straight from the broker to the
+   * handler, without the loopback MQTT client's encode → TCP → parse. Same signature as the Bus's.
+   */
+  subscribe(filter: string, handler: (topic: string, payload: Buffer) => void, qos: 0 | 1): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -185,6 +190,23 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     handle,
     kick(gun) {
       for (const c of gunClients.get(gun) ?? []) c.close();
+    },
+    subscribe(filter, handler) {
+      const log = o.log;
+      return new Promise<void>((resolve) =>
+        aedes.subscribe(
+          filter,
+          (packet, done) => {
+            try {
+              handler(packet.topic, packet.payload as Buffer);
+            } catch (e) {
+              log.warn({ topic: packet.topic, err: (e as Error).message }, "a stream handler failed");
+            }
+            done();
+          },
+          resolve,
+        ),
+      );
     },
     async close() {
       await new Promise<void>((resolve) => {

@@ -1,7 +1,6 @@
 // Guns on the bus: presence and info in, retained status and commands out, pairing.
 import {
   type CommandMsg,
-  type CueMsg,
   decodeGunError,
   decodeInfo,
   decodeWill,
@@ -20,7 +19,6 @@ import { payloadVersion, versionWarning } from "./warnings.js";
 export type BrokerMode = "embedded" | "external";
 
 /** A cue the hub sends, minus the version and sequence number it adds. */
-export type CueBody = Omit<CueMsg, "n" | "v">;
 
 /** Commands the hub sends, minus the sequence number it adds. */
 type CommandBody = CommandMsg extends infer C ? (C extends CommandMsg ? Omit<C, "n" | "v"> : never) : never;
@@ -163,16 +161,6 @@ export class GunService {
     this.seq = (this.seq + 1) % 4294967296;
     const msg = { v: 1, n: this.seq, ...body };
     await this.bus.publish(gunTopic(this.table, gun, "cmd"), msg, { qos: 1 });
-  }
-
-  /** Sends a feedback cue to one gun (QoS 1); cues and commands share one sequence. Never throws. */
-  async cue(gun: GunId, body: CueBody): Promise<void> {
-    this.seq = (this.seq + 1) % 4294967296;
-    try {
-      await this.bus.publish(gunTopic(this.table, gun, "cue"), { v: 1, n: this.seq, ...body }, { qos: 1 });
-    } catch (e) {
-      this.log.warn({ gun, err: (e as Error).message }, "could not send a cue");
-    }
   }
 
   /** Accepts a pairing request: a new secret, stored (hashed) and sent to the gun as `key`. */

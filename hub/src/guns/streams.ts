@@ -11,7 +11,6 @@ import {
   type HubMs,
   type TriggerMsg,
 } from "@cng/protocol";
-import type { Bus } from "../bus/bus.js";
 import { type Logger, OncePerKey, silentLogger } from "../log.js";
 import type { GunRegistry } from "./registry.js";
 import type { GunService } from "./service.js";
@@ -33,6 +32,11 @@ export interface StreamStats {
   unpaired: number;
 }
 
+/** Where the streams come from: the hub's MQTT client, or the embedded broker itself (no loopback). */
+export interface StreamSource {
+  subscribe(filter: string, handler: (topic: string, payload: Buffer) => void, qos: 0 | 1): Promise<unknown>;
+}
+
 export class GunStreams {
   readonly stats: StreamStats = { aim: 0, trig: 0, refused: 0, unpaired: 0 };
   /** where aim samples go; null = nobody listens (they are counted and dropped) */
@@ -45,7 +49,7 @@ export class GunStreams {
   private readonly refusals: OncePerKey;
 
   constructor(
-    private readonly bus: Bus,
+    private readonly source: StreamSource,
     table: string,
     private readonly registry: GunRegistry,
     private readonly guns: GunService,
@@ -57,9 +61,9 @@ export class GunStreams {
   }
 
   async start(): Promise<void> {
-    await this.bus.subscribe(`${this.prefix}+/aim`, (topic, payload) => this.onAim(topic, payload), 0);
-    await this.bus.subscribe(`${this.prefix}+/trig`, (topic, payload) => this.onTrigger(topic, payload), 1);
-    await this.bus.subscribe(`${this.prefix}+/sync`, (topic, payload) => this.onSync(topic, payload), 0);
+    await this.source.subscribe(`${this.prefix}+/aim`, (topic, payload) => this.onAim(topic, payload), 0);
+    await this.source.subscribe(`${this.prefix}+/trig`, (topic, payload) => this.onTrigger(topic, payload), 1);
+    await this.source.subscribe(`${this.prefix}+/sync`, (topic, payload) => this.onSync(topic, payload), 0);
   }
 
   private refuse(gun: GunId, kind: string, code: string): void {

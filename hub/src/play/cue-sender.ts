@@ -1,5 +1,5 @@
 // Cues to guns: the feedback dispatcher's deliveries, mapped from seats to the guns sitting there, each with
-// its own sequence number `n` (the gun drops an `n` it has seen since it connected).
+// its own sequence number `n` per gun (so a QoS 1 repeat is recognisable as one).
 import { type CueMsg, gunTopic } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import type { CueDelivery } from "../feedback/index.js";
@@ -18,8 +18,9 @@ export class CueSender {
     private readonly gunsFor: (to: CueDelivery["to"]) => string[],
   ) {}
 
-  send(d: CueDelivery): void {
-    for (const gun of this.gunsFor(d.to)) {
+  /** Sends to the guns at the delivery's seat(s), or to `guns` when given (a paired gun with no seat). */
+  send(d: CueDelivery, guns: readonly string[] = this.gunsFor(d.to)): void {
+    for (const gun of guns) {
       const n = (this.seq.get(gun) ?? this.base) + 1;
       this.seq.set(gun, n);
       const msg: CueMsg = { v: 1, n, c: d.c };

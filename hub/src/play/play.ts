@@ -5,7 +5,7 @@ import { gunTopic, tableTopic } from "@cng/protocol";
 import { type AimOptions, aimOptions, type SeatLayout, startTrack } from "../aim/index.js";
 import type { Bus } from "../bus/bus.js";
 import type { GameHost } from "../commands/game-host.js";
-import { FeedbackDispatcher, seatColour } from "../feedback/index.js";
+import { cuePattern, FeedbackDispatcher, seatColour } from "../feedback/index.js";
 import { PairListener, type PairListening } from "../guns/pair-listen.js";
 import type { GunService } from "../guns/service.js";
 import type { GunStreams } from "../guns/streams.js";
@@ -92,6 +92,8 @@ export class PlayService {
   constructor(private readonly d: PlayDeps) {
     const cues = new CueSender(d.bus, d.table, d.log, (to) => this.gunsFor(to));
     this.dispatcher.subscribe((c) => cues.send(c));
+    // a paired gun with no seat yet: a pull still flashes it, so the host can tell it is heard
+    const identSeatless = (gun: string) => cues.send({ to: "all", c: "ident", ...cuePattern("ident") }, [gun]);
     this.input = new GunInput(d.streams, d.guns, {
       aim: (gun, m, at) => {
         const seat = this.seatOf(gun);
@@ -106,7 +108,10 @@ export class PlayService {
       },
       trigger: (gun, m) => {
         const seat = this.seatOf(gun);
-        if (seat === null) return;
+        if (seat === null) {
+          if (m.k === "p") identSeatless(gun);
+          return;
+        }
         if (this.wizard.active(seat)) this.wizard.pull(seat, m);
         else if (this.running?.paused) this.dispatcher.cue(seat, "err");
         else if (this.running) this.guard(() => this.running?.table.trigger(seat, { n: m.n, k: m.k, t: m.t }));
