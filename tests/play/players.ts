@@ -4,8 +4,8 @@
 // windows, and the Godfather orders or passes.
 import { tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
-import type { Decision } from "../../hub/src/rules/index.js";
 import type { PlayStatus } from "../../hub/src/play/play.js";
+import type { Decision } from "../../hub/src/rules/index.js";
 import { request } from "../hub/helpers.js";
 import type { Scenario, ScenarioRound } from "../table/rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
