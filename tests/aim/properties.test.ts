@@ -64,6 +64,9 @@ describe("properties", () => {
         const layout = roundTable(n);
         const b = bearings(layout);
         const br = bearings(rotate(layout, turn));
+        const kindAt = (x: number) => resolveTarget(steady(x), 1000, offset, b[shooter], shooter, opts).kind;
+        // on a decision boundary a rounding error may fall either way: nothing to compare there
+        if (kindAt(raw - 0.01) !== kindAt(raw + 0.01)) return;
         const a = resolveTarget(steady(raw), 1000, offset, b[shooter], shooter, opts);
         const c = resolveTarget(steady(raw), 1000, offset + turn, br[shooter], shooter, opts);
         expect(c.kind).toBe(a.kind);

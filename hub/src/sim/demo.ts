@@ -32,6 +32,8 @@ export interface GameOptions {
   strategies?: StrategyName[];
   /** per seat, or one for all (default console) */
   secrets?: SecretMode | SecretMode[];
+  /** the table's per-round re-centre (default: snapshots only) */
+  recentre?: "pose" | "snapshots";
   /** pause before each round's count, ms (default: fast 150, normal 2500) */
   roundPauseMs?: number;
   /** give up after this long (default 10 minutes) */
@@ -107,7 +109,11 @@ export function describeEvents(events: readonly GameEvent[], names: readonly str
         if (e.alerted) out.push("  the cop calls the reinforcements");
         break;
       case "game-over":
-        out.push(`game over: ${e.winners.map(n).join(", ")} win`);
+        out.push(
+          e.winners.length === 0
+            ? "game over: nobody wins"
+            : `game over: ${e.winners.map(n).join(", ")} win${e.winners.length === 1 ? "s" : ""}`,
+        );
         break;
     }
   }
@@ -207,6 +213,7 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           // fast counts, but long enough for a brisk swing the gyro can follow (see hand.ts)
           ...(o.speed === "fast" ? { timingOverrides: FAST_COUNTS } : {}),
           autoRound: false,
+          ...(o.recentre ? { recentre: o.recentre } : {}),
         },
       });
       gameId = r.game;

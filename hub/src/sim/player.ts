@@ -141,6 +141,8 @@ export class BotPlayer {
         this.once(`reveal:${a.window}:${a.opensAt}`, () => this.revealPull(round, card, a.opensAt));
     } else if (a.kind === "phone" && a.seat === me) {
       this.once(`phone:${round}:${s.decisions}`, () => this.phone(v));
+    } else if (a.kind === "recentre" && a.seats.includes(me)) {
+      this.once(`recentre:${round}:${a.until}`, () => this.recentre(a.godfather));
     }
   }
 
@@ -243,6 +245,13 @@ export class BotPlayer {
     }
     const g = this.o.gun;
     g.hand.aim(g.bearings[order]!, Date.now());
+    await g.hand.pull(g.hand.settledAtHub() + 200 - Date.now());
+  }
+
+  /** The round's re-centre pose: point at the Godfather, settle, pull. */
+  private async recentre(godfather: Seat): Promise<void> {
+    const g = this.o.gun;
+    g.hand.aim(g.bearings[godfather]!, Date.now());
     await g.hand.pull(g.hand.settledAtHub() + 200 - Date.now());
   }
 

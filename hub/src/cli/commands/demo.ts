@@ -14,6 +14,7 @@ interface DemoFlags {
   edition: Edition;
   seed: string;
   speed: Speed;
+  recentre: "pose" | "snapshots";
   powers: boolean;
   cop: boolean;
   strategies?: string;
@@ -47,7 +48,7 @@ export function registerDemo(program: Command): void {
   program
     .command("demo")
     .description("play a whole game on this machine: hub, dashboard, simulated guns and bots")
-    .option("-p, --players <n>", "players, 4-8 (second edition 4-8, classic 4-8)", "6")
+    .option("-p, --players <n>", "players: 4-6 in classic, 4-8 in the second edition", "6")
     .addOption(new Option("-e, --edition <edition>", "rules edition").choices(["classic", "second"]).default("classic"))
     .option("-s, --seed <n>", "seed of the deal, the people and the bots", "7")
     .addOption(new Option("--speed <speed>", "pace of the counts").choices(["fast", "normal"]).default("normal"))
@@ -63,6 +64,11 @@ export function registerDemo(program: Command): void {
         .default("console"),
     )
     .option("--board <name>", "board profile of the guns, or mixed", "mixed")
+    .addOption(
+      new Option("--recentre <how>", "per-round re-centre: snapshots, or pose (everyone points at the Godfather)")
+        .choices(["snapshots", "pose"])
+        .default("snapshots"),
+    )
     .option("--json", "print only the result (JSON) on stdout", false)
     .option("--keep", "keep the hub and dashboard running after the game, until Ctrl-C", false)
     .option("--mqtt-port <port>", "embedded broker port, 0 = any", "0")
@@ -89,6 +95,7 @@ export function registerDemo(program: Command): void {
         players,
         seed,
         speed: f.speed,
+        recentre: f.recentre,
         powers: f.powers,
         cop: f.cop,
         strategies: strategies as StrategyName[],
