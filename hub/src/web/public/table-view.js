@@ -21,9 +21,22 @@ export function tableView(root, link) {
   let raf = 0;
   const hostMsg = messageLine("host-msg");
 
+  // The side panel holds the host's buttons: redraw it only when what it shows changes, never for the live
+  // aim that rides along in table/state — a button replaced under a click would swallow the click.
+  let sideKey = "";
   const draw = () => {
     drawTable(svg, link);
-    drawSide(side, link, hostMsg);
+    const st = link.state;
+    const key = JSON.stringify([
+      st?.game,
+      st?.table && { ...st.table, live: null },
+      link.seats().map((x) => [x.name, x.gun, x.online, x.player?.alive]),
+      link.isHost,
+    ]);
+    if (key !== sideKey) {
+      sideKey = key;
+      drawSide(side, link, hostMsg);
+    }
     tick();
   };
   const onChange = (e) => {
