@@ -206,10 +206,22 @@ export function hostPage(root, link) {
     );
     root.replaceChildren(page);
   };
+  // redraw only when what the page shows changes: the live aim riding in table/state would otherwise replace
+  // the buttons under the host's click (and swallow it)
+  let shown = "";
   const onChange = (e) => {
     if (e.detail === "aim") return;
     // keep what is being typed: redraw only on state, link or guns changes
     if (root.contains(document.activeElement) && document.activeElement?.tagName === "INPUT") return;
+    const st = link.state;
+    const key = JSON.stringify([
+      st && { ...st, table: st.table && { ...st.table, live: null } },
+      [...(link.guns?.entries?.() ?? [])],
+      link.isHost,
+      link.status,
+    ]);
+    if (key === shown) return;
+    shown = key;
     draw();
   };
   link.addEventListener("change", onChange);
