@@ -16,17 +16,26 @@ export const gunsList: Op<Record<string, never>, OpContext> = {
   },
 };
 
+/** `{gun}`: a gun id and nothing else. */
+function parseGun(a: Record<string, unknown>) {
+  const g = gunId(a);
+  return only(a, ["gun"]) ?? all([g], () => ({ gun: g.ok ? g.v : "" }));
+}
+
+/** `{gun, seat}`: a gun id and a seat (null: none). */
+function parseGunSeat(a: Record<string, unknown>) {
+  const bad = only(a, ["gun", "seat"]);
+  if (bad) return bad;
+  const g = gunId(a);
+  const s = seat(a, "seat", true);
+  return all([g, s], () => ({ gun: g.ok ? g.v : "", seat: s.ok ? s.v : null }));
+}
+
 export const pairAccept: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
   name: "pair.accept",
   need: "host",
   summary: "accept a connected gun's pairing request; it gets its secret as a `key` command",
-  parse(a) {
-    const bad = only(a, ["gun", "seat"]);
-    if (bad) return bad;
-    const g = gunId(a);
-    const s = seat(a, "seat", true);
-    return all([g, s], () => ({ gun: g.ok ? g.v : "", seat: s.ok ? s.v : null }));
-  },
+  parse: parseGunSeat,
   async run(ctx, _c, args) {
     const r = await ctx.guns.pair(args.gun, args.seat);
     return r.ok ? { ok: true, r: { gun: r.gun, seat: r.seat } } : fail(r.code, r.msg);
@@ -37,10 +46,7 @@ export const pairReject: Op<{ gun: GunId }, OpContext> = {
   name: "pair.reject",
   need: "host",
   summary: "refuse a pairing request and close that gun's connection",
-  parse(a) {
-    const g = gunId(a);
-    return only(a, ["gun"]) ?? all([g], () => ({ gun: g.ok ? g.v : "" }));
-  },
+  parse: parseGun,
   async run(ctx, _c, args) {
     const r = await ctx.guns.reject(args.gun);
     return r.ok ? { ok: true, r: { gun: r.gun } } : fail(r.code, r.msg);
@@ -51,10 +57,7 @@ export const gunForget: Op<{ gun: GunId }, OpContext> = {
   name: "gun.forget",
   need: "host",
   summary: "delete a paired gun's credentials and disconnect it; it must pair again",
-  parse(a) {
-    const g = gunId(a);
-    return only(a, ["gun"]) ?? all([g], () => ({ gun: g.ok ? g.v : "" }));
-  },
+  parse: parseGun,
   async run(ctx, _c, args) {
     const r = await ctx.guns.forget(args.gun);
     return r.ok ? { ok: true, r: { gun: r.gun } } : fail(r.code, r.msg);
@@ -65,13 +68,7 @@ export const gunSeat: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
   name: "gun.seat",
   need: "host",
   summary: "move a paired gun to another seat (null: none)",
-  parse(a) {
-    const bad = only(a, ["gun", "seat"]);
-    if (bad) return bad;
-    const g = gunId(a);
-    const s = seat(a, "seat", true);
-    return all([g, s], () => ({ gun: g.ok ? g.v : "", seat: s.ok ? s.v : null }));
-  },
+  parse: parseGunSeat,
   async run(ctx, _c, args) {
     const r = await ctx.guns.setSeat(args.gun, args.seat);
     return r.ok ? { ok: true, r: { gun: r.gun, seat: r.seat } } : fail(r.code, r.msg);
