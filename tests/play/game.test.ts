@@ -70,14 +70,14 @@ describe("a whole game over MQTT", () => {
   it("classic, console secrets: ends as the scenario runner does", async () => {
     const scenario = randomScenario("classic", 5, 11);
     const p = await table(scenario, "console");
-    await p.over(25_000);
+    await p.over(60_000);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
     expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
     // the guns were driven: counts at 50 Hz, quiet at 5 Hz; cues arrived with their own sequence
     expect(guns[0]!.rates).toContain(50);
     expect(guns[0]!.rates).toContain(5);
     expect(guns[0]!.cues.some((c) => c.c === "go" && typeof c.at === "number")).toBe(true);
-  }, 30_000);
+  }, 90_000);
 
   it("second edition, privilege by pointing and pulling, draft on the dashboard: ends as the scenario runner does", async () => {
     const scenario = randomScenario("second", 5, 21);
@@ -94,20 +94,20 @@ describe("a whole game over MQTT", () => {
           mismatched.push(`table ${s.table.round}/${s.table.step} vs game ${g.round}/${g.step}`);
       },
     });
-    await p.over(25_000);
+    await p.over(60_000);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
     expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
     expect(seen).toBeGreaterThan(20);
     expect(mismatched).toEqual([]);
-  }, 30_000);
+  }, 90_000);
 
   it("classic with physical cards learned in the reveal windows: ends as the scenario runner does", async () => {
     const scenario = randomScenario("classic", 4, 31, { physical: true });
     const p = await table(scenario, "physical", {});
-    await p.over(25_000);
+    await p.over(60_000);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
     expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
-  }, 30_000);
+  }, 90_000);
 
   it("a gun dropping mid-countdown is waited for; it returns and the game ends as planned", async () => {
     const scenario = randomScenario("classic", 4, 12);
@@ -127,10 +127,10 @@ describe("a whole game over MQTT", () => {
       },
     });
     gunsRef = guns;
-    await p.over(25_000);
+    await p.over(60_000);
     expect(dropped).toBe(true);
     expect(seenOffline).toBe(true);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
     expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
-  }, 30_000);
+  }, 90_000);
 });

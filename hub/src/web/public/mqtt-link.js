@@ -64,6 +64,7 @@ export class Link extends EventTarget {
     /** @type {Map<string, any>} gun id → retained status */ this.guns = new Map();
     /** @type {Map<string, any>} gun id → retained calibration */ this.cals = new Map();
     /** @type {{at: number, game: any, events: any[]}[]} */ this.events = [];
+    /** event batches received so far (this.events is capped; views key their redraws on this) */ this.eventBatches = 0;
     /** @type {any} the seat's own view (console only) */ this.playerView = null;
     this.seat = null;
     this.token = null;
@@ -246,6 +247,7 @@ export class Link extends EventTarget {
       this.changed("aim");
     } else if (rel[0] === "table" && rel[1] === "events") {
       this.events.push({ at: this.hubNow(), game: m.game, events: m.events ?? [] });
+      this.eventBatches++;
       if (this.events.length > MAX_EVENT_BATCHES) this.events.splice(0, this.events.length - MAX_EVENT_BATCHES);
       this.rememberEvents(m);
       this.changed("events");

@@ -22,7 +22,8 @@ export function tableView(root, link) {
   const hostMsg = messageLine("host-msg");
 
   // The side panel holds the host's buttons: redraw it only when what it shows changes, never for the live
-  // aim that rides along in table/state — a button replaced under a click would swallow the click.
+  // aim that rides along in table/state — a button replaced under a click would swallow the click. The round's
+  // result comes on table/events, which may arrive after the state it belongs to: it is part of the key.
   let sideKey = "";
   const draw = () => {
     drawTable(svg, link);
@@ -32,6 +33,7 @@ export function tableView(root, link) {
       st?.table && { ...st.table, live: null },
       link.seats().map((x) => [x.name, x.gun, x.online, x.player?.alive]),
       link.isHost,
+      link.eventBatches,
     ]);
     if (key !== sideKey) {
       sideKey = key;
