@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cmdTopic, type ResponseMsg } from "@cng/protocol";
 import type { IClientOptions, MqttClient } from "mqtt";
+import { topicMatches } from "../../hub/src/bus/bus.js";
 import { connectMqtt } from "../../hub/src/bus/connect.js";
 import { type Hub, type HubOptions, startHub } from "../../hub/src/hub.js";
 
@@ -59,7 +60,7 @@ export function nextMessage(
       reject(new Error(`no matching message on ${filter} within ${timeoutMs} ms`));
     }, timeoutMs);
     const on = (topic: string, payload: Buffer) => {
-      if (!matches(filter, topic) || payload.length === 0) return;
+      if (!topicMatches(filter, topic) || payload.length === 0) return;
       let v: unknown;
       try {
         v = JSON.parse(payload.toString());
@@ -74,16 +75,6 @@ export function nextMessage(
     client.on("message", on);
     client.subscribe(filter, { qos: 1 });
   });
-}
-
-function matches(filter: string, topic: string): boolean {
-  const f = filter.split("/");
-  const t = topic.split("/");
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === "#") return true;
-    if (f[i] !== "+" && f[i] !== t[i]) return false;
-  }
-  return f.length === t.length;
 }
 
 let reqN = 0;

@@ -3,29 +3,17 @@
 // (`cng rules play`) ends it on the same decisions.
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
-import { roundTable } from "../../hub/src/aim/index.js";
-import { playScenario } from "../../hub/src/rules/scenario.js";
-import { connect, request, testHub } from "../hub/helpers.js";
+import { request } from "../hub/helpers.js";
 import { randomScenario, type Scenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
-import { ScriptedGun } from "./scripted-gun.js";
-
-type TestHub = Awaited<ReturnType<typeof testHub>>;
-
-/** On top of FAST_TIMING: shorter counts and windows (still ≥ 10 samples a beat at 50 Hz), so a whole game
- * stays well under the time limit. */
-const QUICK = { countPaceMs: 200, shortCountPaceMs: 150, revealWindowMs: 450, privilegeWindowMs: 1200 };
-
-function expected(s: Scenario) {
-  const r = playScenario(s);
-  if (!r.ok) throw new Error(r.error.message);
-  return JSON.parse(JSON.stringify(r.output));
-}
+import { expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
+import type { ScriptedGun } from "./scripted-gun.js";
 
 describe("a whole game over MQTT", () => {
   let hub: TestHub;
   let host: MqttClient;
   let guns: ScriptedGun[] = [];
+  let tokens: string[] = [];
   let players: Players | null = null;
   afterEach(async () => {
     players?.stop();
@@ -40,21 +28,12 @@ describe("a whole game over MQTT", () => {
     secrets: "console" | "physical",
     extra: { timingOverrides?: Record<string, number>; onState?: (s: TableState) => void } = {},
   ) {
-    hub = await testHub();
-    host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
-    const layout = roundTable(scenario.players.length);
-    guns = [];
-    for (let seat = 0; seat < scenario.players.length; seat++)
-      guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout));
-    const tokens: string[] = [];
-    for (let seat = 0; seat < scenario.players.length; seat++)
-      tokens.push(((await request(host, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token);
-    const setup = { edition: scenario.edition, players: scenario.players, seed: scenario.seed, ...scenario.options };
+    ({ hub, host, guns, tokens } = await pairedTable(scenario.players.length));
     const started = await request(
       host,
       hub.table,
       "game.new",
-      { ...setup, table: { secrets, timing: "fast", timingOverrides: { ...QUICK, ...extra.timingOverrides } } },
+      setupOf(scenario, { secrets, timing: "fast", timingOverrides: { ...QUICK, ...extra.timingOverrides } }),
       hub.pin,
     );
     expect(started.ok, JSON.stringify(started)).toBe(true);
@@ -72,7 +51,7 @@ describe("a whole game over MQTT", () => {
     const p = await table(scenario, "console");
     await p.over(60_000);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
-    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+    expect((st.r as { result: unknown }).result).toEqual(expectedResult(scenario));
     // the guns were driven: counts at 50 Hz, quiet at 5 Hz; cues arrived with their own sequence
     expect(guns[0]!.rates).toContain(50);
     expect(guns[0]!.rates).toContain(5);
@@ -96,7 +75,7 @@ describe("a whole game over MQTT", () => {
     });
     await p.over(60_000);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
-    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+    expect((st.r as { result: unknown }).result).toEqual(expectedResult(scenario));
     expect(seen).toBeGreaterThan(20);
     expect(mismatched).toEqual([]);
   }, 90_000);
@@ -106,7 +85,7 @@ describe("a whole game over MQTT", () => {
     const p = await table(scenario, "physical", {});
     await p.over(60_000);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
-    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+    expect((st.r as { result: unknown }).result).toEqual(expectedResult(scenario));
   }, 90_000);
 
   it("a gun dropping mid-countdown is waited for; it returns and the game ends as planned", async () => {
@@ -131,6 +110,6 @@ describe("a whole game over MQTT", () => {
     expect(dropped).toBe(true);
     expect(seenOffline).toBe(true);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
-    expect((st.r as { result: unknown }).result).toEqual(expected(scenario));
+    expect((st.r as { result: unknown }).result).toEqual(expectedResult(scenario));
   }, 90_000);
 });

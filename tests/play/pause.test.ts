@@ -2,15 +2,11 @@
 // resumed, the count starts again and the game ends exactly as the scenario runner ends it.
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
-import { roundTable } from "../../hub/src/aim/index.js";
-import { playScenario } from "../../hub/src/rules/scenario.js";
-import { connect, request, sleep, testHub } from "../hub/helpers.js";
+import { request, sleep } from "../hub/helpers.js";
 import { randomScenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
-import { ScriptedGun } from "./scripted-gun.js";
-
-type TestHub = Awaited<ReturnType<typeof testHub>>;
-const QUICK = { countPaceMs: 200, shortCountPaceMs: 150, revealWindowMs: 450, privilegeWindowMs: 1200 };
+import { expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
+import type { ScriptedGun } from "./scripted-gun.js";
 
 describe("pausing the table", () => {
   let hub: TestHub;
@@ -27,15 +23,8 @@ describe("pausing the table", () => {
 
   it("pause during a count: no go cue, no step change; resume: the count runs and the game ends as planned", async () => {
     const scenario = randomScenario("classic", 4, 12);
-    hub = await testHub();
-    host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
-    const layout = roundTable(4);
-    for (let seat = 0; seat < 4; seat++)
-      guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout));
-    const tokens: string[] = [];
-    for (let seat = 0; seat < 4; seat++)
-      tokens.push(((await request(host, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token);
-    const setup = { edition: scenario.edition, players: scenario.players, seed: scenario.seed, ...scenario.options };
+    let tokens: string[];
+    ({ hub, host, guns, tokens } = await pairedTable(4));
     // nothing to pause without a game
     expect(await request(host, hub.table, "game.pause", {}, hub.pin)).toMatchObject({
       ok: false,
@@ -45,7 +34,7 @@ describe("pausing the table", () => {
       host,
       hub.table,
       "game.new",
-      { ...setup, table: { secrets: "console", timing: "fast", timingOverrides: QUICK } },
+      setupOf(scenario, { secrets: "console", timing: "fast", timingOverrides: QUICK }),
       hub.pin,
     );
     expect(started.ok).toBe(true);
@@ -89,9 +78,7 @@ describe("pausing the table", () => {
     await players.over(60_000);
     expect(guns[0]!.cues.filter((c) => c.c === "go").length).toBeGreaterThan(gos[0]!);
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
-    const want = playScenario(scenario);
-    if (!want.ok) throw new Error(want.error.message);
-    expect((st.r as { result: unknown }).result).toEqual(JSON.parse(JSON.stringify(want.output)));
+    expect((st.r as { result: unknown }).result).toEqual(expectedResult(scenario));
     expect(players.errors).toEqual([]);
   }, 90_000);
 });

@@ -2,9 +2,9 @@
 // through the hub (decoded and handed to its aim consumer) and through the bare broker (a plain client),
 // on the embedded aedes and on an external mosquitto. The load comes from a worker thread.
 import type { Bench, BenchOptions } from "./index.js";
-import { LoadWorker } from "./load/driver.js";
+import type { LoadWorker } from "./load/driver.js";
 import type { Spread } from "./load/stats.js";
-import { type BrokerKind, benchBrokers, type Mode, openTarget, type Target } from "./load/targets.js";
+import { type BrokerKind, benchBrokers, type Mode, type Target, withLoad } from "./load/targets.js";
 
 const GUNS = 100;
 const RATES = [5_000, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 100_000];
@@ -79,44 +79,29 @@ async function step(target: Target, load: LoadWorker, rate: number, seconds: num
 }
 
 async function ramp(broker: BrokerKind, mode: Mode, seconds: number): Promise<Row> {
-  const epochMs = performance.timeOrigin + performance.now();
-  const target = await openTarget(broker, mode, GUNS, epochMs);
   const row: Row = { broker, mode, best: 0, lossless: 0, bestStep: null, failed: null };
-  try {
-    const load = await LoadWorker.start({
-      url: target.url,
-      root: target.root,
-      guns: target.guns,
-      epochMs,
-      probes: false,
-    });
-    try {
-      await load.run({ rate: 5_000, seconds: 1, tickMs: 5, probeGapMs: null }); // warm up
-      await sleep(300);
-      for (const rate of RATES) {
-        let s = await step(target, load, rate, seconds);
-        // The machine is shared: a failure is confirmed once before it counts.
-        if (!s.ok && row.failed === null) {
-          await sleep(500);
-          s = await step(target, load, rate, seconds);
-        }
-        say(
-          `  ${broker} ${mode} ${rate}/s: ${s.received}/${s.sent} in, p99 ${s.latency.p99.toFixed(1)} ms → ${s.ok ? "ok" : s.lossless ? "p99 miss" : "LOSS"}`,
-        );
-        if (s.ok && row.failed === null) {
-          row.best = rate;
-          row.bestStep = s;
-        } else row.failed ??= s;
-        if (!s.lossless || s.latency.p99 > 1000) break;
-        row.lossless = rate;
-        await sleep(300);
+  await withLoad(broker, mode, GUNS, false, async (target, load) => {
+    await load.run({ rate: 5_000, seconds: 1, tickMs: 5, probeGapMs: null }); // warm up
+    await sleep(300);
+    for (const rate of RATES) {
+      let s = await step(target, load, rate, seconds);
+      // The machine is shared: a failure is confirmed once before it counts.
+      if (!s.ok && row.failed === null) {
+        await sleep(500);
+        s = await step(target, load, rate, seconds);
       }
-    } finally {
-      await load.close();
+      say(
+        `  ${broker} ${mode} ${rate}/s: ${s.received}/${s.sent} in, p99 ${s.latency.p99.toFixed(1)} ms → ${s.ok ? "ok" : s.lossless ? "p99 miss" : "LOSS"}`,
+      );
+      if (s.ok && row.failed === null) {
+        row.best = rate;
+        row.bestStep = s;
+      } else row.failed ??= s;
+      if (!s.lossless || s.latency.p99 > 1000) break;
+      row.lossless = rate;
+      await sleep(300);
     }
-  } finally {
-    await target.close();
-  }
+  });
   return row;
 }
 

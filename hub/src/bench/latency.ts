@@ -1,9 +1,8 @@
 // `cng bench latency`: trigger → cue round trip while 8 and 100 guns stream aim at 50 Hz, through the hub
 // (embedded aedes, and an external mosquitto), each beside the bare broker with a plain echo client.
 import type { Bench, BenchOptions } from "./index.js";
-import { LoadWorker } from "./load/driver.js";
 import { type Spread, spread } from "./load/stats.js";
-import { type BrokerKind, benchBrokers, type Mode, openTarget } from "./load/targets.js";
+import { type BrokerKind, benchBrokers, type Mode, withLoad } from "./load/targets.js";
 
 const GUN_COUNTS = [8, 100];
 const HZ = 50;
@@ -30,45 +29,30 @@ const say = (s: string) => process.stderr.write(`${s}\n`);
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(2).padStart(7) : "     - ");
 
 async function measure(broker: BrokerKind, mode: Mode, guns: number, seconds: number): Promise<Row> {
-  const epochMs = performance.timeOrigin + performance.now();
-  const target = await openTarget(broker, mode, guns, epochMs);
-  try {
-    const load = await LoadWorker.start({
-      url: target.url,
-      root: target.root,
-      guns: target.guns,
-      epochMs,
-      probes: true,
-    });
-    try {
-      // Warm up (JIT, connections), then measure.
-      await load.run({ rate: guns * HZ, seconds: 1, tickMs: 2, probeGapMs: 10 });
-      await new Promise((res) => setTimeout(res, 200));
-      const before = target.sink.count;
-      const cpu0 = target.brokerCpu();
-      const elu0 = performance.eventLoopUtilization();
-      const r = await load.run({ rate: guns * HZ, seconds, tickMs: 2, probeGapMs: 10 });
-      const mainBusy = performance.eventLoopUtilization(elu0).utilization;
-      await new Promise((res) => setTimeout(res, 300));
-      const cpu1 = target.brokerCpu();
-      return {
-        broker,
-        guns,
-        mode,
-        rtt: spread(r.rtts),
-        probesLost: r.probesLost,
-        aimSent: r.sent,
-        aimReceived: target.sink.count - before,
-        generatorBusy: r.elu,
-        mainBusy,
-        brokerCpu: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / r.seconds,
-      };
-    } finally {
-      await load.close();
-    }
-  } finally {
-    await target.close();
-  }
+  return withLoad(broker, mode, guns, true, async (target, load) => {
+    // Warm up (JIT, connections), then measure.
+    await load.run({ rate: guns * HZ, seconds: 1, tickMs: 2, probeGapMs: 10 });
+    await new Promise((res) => setTimeout(res, 200));
+    const before = target.sink.count;
+    const cpu0 = target.brokerCpu();
+    const elu0 = performance.eventLoopUtilization();
+    const r = await load.run({ rate: guns * HZ, seconds, tickMs: 2, probeGapMs: 10 });
+    const mainBusy = performance.eventLoopUtilization(elu0).utilization;
+    await new Promise((res) => setTimeout(res, 300));
+    const cpu1 = target.brokerCpu();
+    return {
+      broker,
+      guns,
+      mode,
+      rtt: spread(r.rtts),
+      probesLost: r.probesLost,
+      aimSent: r.sent,
+      aimReceived: target.sink.count - before,
+      generatorBusy: r.elu,
+      mainBusy,
+      brokerCpu: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / r.seconds,
+    };
+  });
 }
 
 export const latencyBench: Bench = {

@@ -8,6 +8,7 @@ import { SerialPort, type SerialPortMock } from "serialport";
 import { connectMqtt } from "../bus/connect.js";
 import { type Logger, OncePerKey } from "../log.js";
 import { type Hello, LineSplitter, lineForGun, MAX_LINE, parseGunLine, SERIAL_GUN_BAUD } from "./lines.js";
+import { PortRetry } from "./retry.js";
 
 type Port = SerialPort | SerialPortMock;
 
@@ -64,8 +65,8 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
 
   let closed = false;
   let port: Port | null = null;
-  let reopen: NodeJS.Timeout | null = null;
-  let portFailures = 0;
+  // (openPort is a function declaration below: called only once the bridge is built)
+  const retry = new PortRetry(retryMs, log, () => openPort());
   let hello: Hello | null = null;
   let mqtt: MqttClient | null = null;
   /** `id:secret` of the MQTT session, to see when a hello changes who we are */
@@ -234,19 +235,11 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
 
   /** Counts a port failure, says so once, and tries again later. */
   const failed = (why: string, gun?: string) => {
-    portFailures++;
-    const again = retryMs > 0 ? `; trying again every ${Math.round(retryMs / 1000)} s` : "";
     const who = gun ? `serial gun ${gun} on ${path}` : `serial gun port ${path}`;
-    if (portFailures === 1) log.warn({ port: path, gun }, `${who}: ${why}${again}`);
-    else log.debug({ port: path, failures: portFailures }, `${who}: ${why}`);
-    if (retryMs > 0) {
-      reopen = setTimeout(openPort, retryMs);
-      reopen.unref();
-    }
+    retry.failed({ port: path, gun }, `${who}: ${why}`);
   };
 
   function openPort(): void {
-    reopen = null;
     if (closed) return;
     let p: Port;
     try {
@@ -265,8 +258,7 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
         lost(p, explain(path, e));
         return;
       }
-      if (portFailures > 0) log.info({ port: path }, `serial gun port ${path} is back`);
-      portFailures = 0;
+      if (retry.ok()) log.info({ port: path }, `serial gun port ${path} is back`);
       log.info({ port: path, baud }, `listening for a gun on ${path} at ${baud} baud`);
       lastWho = 0;
       askWho();
@@ -289,7 +281,7 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
     async close() {
       if (closed) return;
       closed = true;
-      if (reopen) clearTimeout(reopen);
+      retry.stop();
       if (idle) clearTimeout(idle);
       const p = port;
       port = null;

@@ -2,6 +2,7 @@
 // `cmd/<client>/req`, answers on `cmd/<client>/res`, plus subscriptions to the table's topics. It reconnects on
 // its own (a restarted hub), so a bot simply carries on.
 import { cmdTopic, type ResponseMsg } from "@cng/protocol";
+import { topicMatches } from "../bus/bus.js";
 import { connectMqtt, type MqttClient } from "../bus/connect.js";
 
 /** A refused request: the hub's error code and message. */
@@ -27,16 +28,6 @@ export interface CommandClientOptions {
 }
 
 type Handler = (payload: unknown, topic: string) => void;
-
-function matches(filter: string, topic: string): boolean {
-  const f = filter.split("/");
-  const t = topic.split("/");
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === "#") return true;
-    if (f[i] !== "+" && f[i] !== t[i]) return false;
-  }
-  return f.length === t.length;
-}
 
 export class CommandClient {
   private n = 0;
@@ -111,7 +102,7 @@ export class CommandClient {
       this.waiting.delete(m.id);
       return;
     }
-    for (const h of this.handlers) if (matches(h.filter, topic)) h.fn(v, topic);
+    for (const h of this.handlers) if (topicMatches(h.filter, topic)) h.fn(v, topic);
   }
 
   async close(): Promise<void> {

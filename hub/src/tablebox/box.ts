@@ -4,6 +4,7 @@
 // serial path it is reopened every `retryMs` until it answers again.
 import { SerialPort, type SerialPortMock } from "serialport";
 import type { Logger } from "../log.js";
+import { PortRetry } from "../serial/retry.js";
 import { type TableCue, toTableCue, type WireCue } from "./cue.js";
 import { type FirmataIo, type FivePiezo, type FiveRgbLed, firmataOver, loadFive } from "./five.js";
 import { CuePlayer } from "./player.js";
@@ -96,8 +97,7 @@ export function startTableBox(o: TableBoxOptions): TableBox {
   const retryMs = o.io ? 0 : (o.retryMs ?? 5000);
   let closed = false;
   let live: Session | null = null;
-  let retry: NodeJS.Timeout | null = null;
-  let failures = 0;
+  const retry = new PortRetry(retryMs, log, () => connect());
   let settle: ((ok: boolean) => void) | null = null;
   const ready = new Promise<boolean>((resolve) => {
     settle = resolve;
@@ -140,19 +140,10 @@ export function startTableBox(o: TableBoxOptions): TableBox {
     if (s.port?.isOpen) s.port.close(() => {});
     firstResult(false);
     if (closed) return;
-    failures++;
-    const again = retryMs > 0 ? `; trying again every ${Math.round(retryMs / 1000)} s` : "";
-    // The first failure is news; the retries after it are not.
-    if (failures === 1) log.warn({ port: where }, `table box ${where}: ${why}; the hub carries on without it${again}`);
-    else log.debug({ port: where, failures }, `table box ${where}: ${why}`);
-    if (retryMs > 0) {
-      retry = setTimeout(connect, retryMs);
-      retry.unref();
-    }
+    retry.failed({ port: where }, `table box ${where}: ${why}`, "; the hub carries on without it");
   };
 
   function connect(): void {
-    retry = null;
     if (closed) return;
     const s: Session = { lost: false, led: null, piezo: null, port: null };
     if (o.io) {
@@ -202,9 +193,8 @@ export function startTableBox(o: TableBoxOptions): TableBox {
         s.piezo = new five.Piezo({ pin: pins.piezo, board });
         s.led.off();
         live = s;
-        if (failures > 0) log.info({ port: where }, `table box ${where} is back`);
+        if (retry.ok()) log.info({ port: where }, `table box ${where} is back`);
         else log.info({ port: where, pins }, `table box ready on ${where}`);
-        failures = 0;
         firstResult(true);
       });
     } catch (e) {
@@ -227,8 +217,7 @@ export function startTableBox(o: TableBoxOptions): TableBox {
       if (closed) return;
       player.stop();
       closed = true;
-      if (retry) clearTimeout(retry);
-      retry = null;
+      retry.stop();
       const s = live;
       live = null;
       firstResult(false);

@@ -12,6 +12,7 @@ import { hubUserFor, mosquittoAcl } from "../../broker/mosquitto-acl.js";
 import { connectMqtt, type MqttClient } from "../../bus/connect.js";
 import { cuePattern } from "../../feedback/cues.js";
 import { type Hub, startHub } from "../../hub.js";
+import { LoadWorker } from "./driver.js";
 import type { GunLogin } from "./protocol.js";
 import { sinceEpochUs } from "./protocol.js";
 import { Samples } from "./stats.js";
@@ -274,5 +275,27 @@ export async function openTarget(broker: BrokerKind, mode: Mode, nGuns: number, 
   } catch (e) {
     await close();
     throw e;
+  }
+}
+
+/** Opens a target and a load worker on it (its guns, one clock), runs `fn`, and closes both whatever happens. */
+export async function withLoad<T>(
+  broker: BrokerKind,
+  mode: Mode,
+  nGuns: number,
+  probes: boolean,
+  fn: (target: Target, load: LoadWorker) => Promise<T>,
+): Promise<T> {
+  const epochMs = performance.timeOrigin + performance.now();
+  const target = await openTarget(broker, mode, nGuns, epochMs);
+  try {
+    const load = await LoadWorker.start({ url: target.url, root: target.root, guns: target.guns, epochMs, probes });
+    try {
+      return await fn(target, load);
+    } finally {
+      await load.close();
+    }
+  } finally {
+    await target.close();
   }
 }

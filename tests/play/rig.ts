@@ -1,0 +1,40 @@
+// What the whole-game tests share: a hub with the host connected, guns paired at their seats like hardware,
+// the seats' console tokens, and the result the scenario runner gives for the same decisions.
+import type { MqttClient } from "mqtt";
+import { roundTable } from "../../hub/src/aim/index.js";
+import { playScenario } from "../../hub/src/rules/scenario.js";
+import { connect, request, testHub } from "../hub/helpers.js";
+import type { Scenario } from "../table/rig.js";
+import { ScriptedGun } from "./scripted-gun.js";
+
+export type TestHub = Awaited<ReturnType<typeof testHub>>;
+
+/** On top of FAST_TIMING: shorter counts and windows (still ≥ 10 samples a beat at 50 Hz), so a whole game
+ * stays well under the time limit. */
+export const QUICK = { countPaceMs: 200, shortCountPaceMs: 150, revealWindowMs: 450, privilegeWindowMs: 1200 };
+
+/** A fresh hub, the host logged in with the PIN, one gun paired per seat and each seat's console token. */
+export async function pairedTable(seats: number) {
+  const hub = await testHub();
+  const host: MqttClient = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+  const layout = roundTable(seats);
+  const guns: ScriptedGun[] = [];
+  for (let seat = 0; seat < seats; seat++)
+    guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout));
+  const tokens: string[] = [];
+  for (let seat = 0; seat < seats; seat++)
+    tokens.push(((await request(host, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token);
+  return { hub, host, guns, tokens };
+}
+
+/** `game.new`'s setup for a scenario, with the table's options. */
+export function setupOf(scenario: Scenario, table: Record<string, unknown>) {
+  return { edition: scenario.edition, players: scenario.players, seed: scenario.seed, ...scenario.options, table };
+}
+
+/** The scenario runner's result (`cng rules play`), as JSON would carry it. */
+export function expectedResult(s: Scenario): unknown {
+  const r = playScenario(s);
+  if (!r.ok) throw new Error(r.error.message);
+  return JSON.parse(JSON.stringify(r.output));
+}
