@@ -163,7 +163,11 @@ export class GunService {
     await this.bus.publish(gunTopic(this.table, gun, "cmd"), msg, { qos: 1 });
   }
 
-  /** Accepts a pairing request: a new secret, stored (hashed) and sent to the gun as `key`. */
+  /**
+   * Accepts a pairing request: a new secret, stored (hashed) and sent to the gun as `key`. With an external
+   * broker the broker checks passwords (its password file holds the secret flashed into the gun) and cannot
+   * learn a key from the hub: a key would lock the gun out, so the gun keeps its flashed secret.
+   */
   async pair(gun: GunId, seat: SeatNo | null): Promise<PairResult> {
     const g = this.registry.get(gun);
     if (!g) return { ok: false, code: "unknown-gun", msg: `no gun ${gun} is asking to be paired` };
@@ -171,7 +175,7 @@ export class GunService {
     if (!g.on) return { ok: false, code: "offline", msg: `${gun} is not connected` };
     const secret = this.secrets.pairGun(gun, seat, this.clock());
     this.registry.paired(gun, seat);
-    await this.command(gun, { c: "key", k: secret });
+    if (this.mode === "embedded") await this.command(gun, { c: "key", k: secret });
     this.log.info({ gun, seat }, "gun paired");
     await this.publishStatus(g);
     return { ok: true, gun, seat };

@@ -182,7 +182,7 @@ async function echoClient(url: string, sink: AimSink): Promise<MqttClient> {
   return client;
 }
 
-/** Pairs the guns with the hub the way a host does (a pairing request, accepted, the key sent). */
+/** Pairs the guns with the hub the way a host does (a pairing request, accepted, the key sent when embedded). */
 async function pairGuns(hub: Hub, url: string, ids: string[], mosquittoPassword?: string): Promise<GunLogin[]> {
   const logins: GunLogin[] = [];
   const batch = 16; // MAX_PENDING pairing requests at once
@@ -208,8 +208,8 @@ async function pairGuns(hub: Hub, url: string, ids: string[], mosquittoPassword?
           await waitFor(`pairing request from ${id}`, () => hub.guns.registry.get(id)?.on === true);
           const r = await hub.guns.pair(id, seatIndex < 16 ? seatIndex : null);
           if (!r.ok) throw new Error(`pairing ${id}: ${r.msg}`);
-          const k = await key;
-          logins.push({ id, username: id, password: mosquittoPassword ?? k });
+          // (an external broker keeps the flashed password: the hub sends no key there)
+          logins.push({ id, username: id, password: mosquittoPassword ?? (await key) });
         } finally {
           c.end(true);
         }

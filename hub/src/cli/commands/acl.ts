@@ -15,8 +15,9 @@ This prints the mosquitto ACL equivalent to the embedded broker's rules. In mosq
 
 Create the hub's user with \`mosquitto_passwd -b /etc/mosquitto/cng.passwd cng-hub-TABLE SECRET\`
 and start the hub with --broker-user cng-hub-TABLE and CNG_BROKER_PASSWORD=SECRET. Guns need a
-password-file entry too: after pair.accept, add the gun id with the key the hub sent it (mosquitto
-cannot ask the hub). Several tables: concatenate the files of each table.
+password-file entry too: the gun id with the secret it was flashed with (\`cng flash\` prints it),
+then reload mosquitto (SIGHUP). With an external broker the hub sends no key at pairing: the gun keeps
+that secret. Several tables: concatenate the files of each table.
 
 Examples:
   cng acl --table main > /etc/mosquitto/cng.acl

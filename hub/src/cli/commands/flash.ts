@@ -113,7 +113,10 @@ async function run(o: FlashOpts): Promise<void> {
     if (last) process.stdout.write("\n");
   });
   console.log(`flashed gun ${config.id}: Espruino ${r.version}, ${r.bytes} bytes verified; the gun restarts now`);
-  if (generated) console.log(`gun secret (MQTT password for user ${config.id}): ${config.secret}`);
+  if (generated) {
+    console.log(`gun secret (MQTT password for user ${config.id}): ${config.secret}`);
+    console.log(`  with an external broker: mosquitto_passwd -b cng.passwd ${config.id} ${config.secret}`);
+  }
   if (serial) {
     console.log(`serial link: leave the cable in and run \`cng hub --serial-gun ${o.port}\` (hardware/SERIAL.md)`);
   }

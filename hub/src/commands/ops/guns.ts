@@ -34,7 +34,7 @@ function parseGunSeat(a: Record<string, unknown>) {
 export const pairAccept: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
   name: "pair.accept",
   need: "host",
-  summary: "accept a connected gun's pairing request; it gets its secret as a `key` command",
+  summary: "accept a connected gun's pairing request; it gets its secret as a `key` command (embedded broker)",
   parse: parseGunSeat,
   async run(ctx, _c, args) {
     const r = await ctx.guns.pair(args.gun, args.seat);
