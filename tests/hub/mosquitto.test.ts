@@ -94,7 +94,12 @@ describe.skipIf(!MOSQUITTO || !existsSync(PASSWD))("external mosquitto broker", 
       username: "eg1",
       password: "gun-one",
       clientId: "eg1",
-      will: { topic: gunTopic(table, "eg1", "will"), payload: Buffer.from('{"v":1,"on":0}'), qos: 1, retain: false },
+      will: {
+        topic: gunTopic(table, "eg1", "will"),
+        payload: Buffer.from('{"v":1,"on":0}'),
+        qos: 1 as const,
+        retain: false,
+      },
     };
     const gun = await connect(url, flashed);
     const cmds: unknown[] = [];
