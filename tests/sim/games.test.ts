@@ -5,11 +5,13 @@ import { type DemoOptions, runDemo } from "../../hub/src/sim/demo.js";
 import { tempDir } from "../hub/helpers.js";
 import { cliReplay, gameLog, wrongTargets } from "./helpers.js";
 
-const MATRIX: (Pick<DemoOptions, "edition" | "players" | "powers" | "cop" | "secrets"> & { name: string })[] = [
+const MATRIX: (Pick<DemoOptions, "edition" | "players" | "powers" | "cop" | "secrets" | "recentre"> & {
+  name: string;
+})[] = [
   { name: "classic, 4 players, cards in hand (reveal windows)", edition: "classic", players: 4, secrets: "physical" },
   { name: "classic, 6 players, Super Powers and the cop", edition: "classic", players: 6, powers: true, cop: true },
   { name: "second edition, 5 players", edition: "second", players: 5 },
-  { name: "second edition, 8 players", edition: "second", players: 8 },
+  { name: "second edition, 8 players, re-centre pose each round", edition: "second", players: 8, recentre: "pose" },
 ];
 
 describe("full games with simulated guns and bots", () => {
@@ -33,6 +35,16 @@ describe("full games with simulated guns and bots", () => {
         if (m.secrets === "physical")
           expect(r.players.some((p) => p.intents.some((x) => x.kind === "pull"))).toBe(true);
         if (m.edition === "second") expect(log.decisions.some((d) => d.type === "pick")).toBe(true);
+        if (m.recentre === "pose") {
+          // every round began with the pose, and the bots made it (pointing at that round's Godfather)
+          const rounds = r.rounds;
+          const posed = log.records.filter((x) => x.kind === "recentred").map((x) => x.round);
+          expect(posed).toEqual(Array.from({ length: rounds }, (_, i) => i + 1));
+          const made = new Set(
+            r.players.flatMap((p) => p.intents.filter((x) => x.kind === "recentre").map((x) => x.round)),
+          );
+          expect(made.size).toBe(rounds);
+        } else expect(log.records.some((x) => x.kind === "recentred")).toBe(false);
       } finally {
         t.remove();
       }

@@ -5,6 +5,7 @@ import { apply, type Decision, type Seat, type State, setup } from "../../hub/sr
 import type { BotPlayer } from "../../hub/src/sim/player.js";
 import { dbPath, openDb } from "../../hub/src/store/db.js";
 import { GameLog } from "../../hub/src/store/game-log.js";
+import { TableLog } from "../../hub/src/store/table-log.js";
 
 export const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 
@@ -20,8 +21,14 @@ export interface LoggedAim {
   target: Seat | null;
 }
 
-/** The logged decisions of the latest game, and every gun-1 aim with the round and step it was made in. */
-export function gameLog(data: string, table = "main"): { decisions: Decision[]; aims: LoggedAim[] } {
+/**
+ * The logged decisions of the latest game, every gun-1 aim with the round and step it was made in, and the
+ * table's own records (recentre poses, buffered aims...).
+ */
+export function gameLog(
+  data: string,
+  table = "main",
+): { decisions: Decision[]; aims: LoggedAim[]; records: { kind: string; round: number }[] } {
   const db = openDb(dbPath(data, table), { readonly: true });
   try {
     const log = new GameLog(db);
@@ -35,7 +42,8 @@ export function gameLog(data: string, table = "main"): { decisions: Decision[]; 
       if (!r.ok) throw new Error(r.error.message);
       s = r.state;
     }
-    return { decisions, aims };
+    const records = new TableLog(db).records(game.id) as { kind: string; round: number }[];
+    return { decisions, aims, records };
   } finally {
     db.close();
   }

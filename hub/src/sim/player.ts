@@ -30,7 +30,7 @@ export interface BotPlayerOptions {
 /** What the bot meant to do, for tests and the demo's story: the sensors must never make it something else. */
 export interface Intent {
   round: number;
-  kind: "aim" | "reaim" | "courage" | "privilege" | "card" | "pull" | "phone";
+  kind: "aim" | "reaim" | "courage" | "privilege" | "card" | "pull" | "phone" | "recentre";
   target?: Seat | null;
   lieDown?: boolean;
   card?: Bullet;
@@ -142,7 +142,7 @@ export class BotPlayer {
     } else if (a.kind === "phone" && a.seat === me) {
       this.once(`phone:${round}:${s.decisions}`, () => this.phone(v));
     } else if (a.kind === "recentre" && a.seats.includes(me)) {
-      this.once(`recentre:${round}:${a.until}`, () => this.recentre(a.godfather));
+      this.once(`recentre:${round}:${a.until}`, () => this.recentre(round, a.godfather));
     }
   }
 
@@ -249,7 +249,8 @@ export class BotPlayer {
   }
 
   /** The round's re-centre pose: point at the Godfather, settle, pull. */
-  private async recentre(godfather: Seat): Promise<void> {
+  private async recentre(round: number, godfather: Seat): Promise<void> {
+    this.intents.push({ round, kind: "recentre", target: godfather });
     const g = this.o.gun;
     g.hand.aim(g.bearings[godfather]!, Date.now());
     await g.hand.pull(g.hand.settledAtHub() + 200 - Date.now());
