@@ -36,6 +36,8 @@ export async function launch(): Promise<TestBrowser> {
       const ctx = await browser.newContext({ viewport });
       contexts.push(ctx);
       const p = await ctx.newPage();
+      // below vitest's 30 s: a step that hangs fails there, named, instead of running on into the next test
+      p.setDefaultTimeout(20_000);
       const errors: string[] = [];
       p.on("pageerror", (e) => errors.push(e.message));
       (p as Page & { errors: string[] }).errors = errors;
