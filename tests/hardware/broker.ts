@@ -1,52 +1,22 @@
-// A bare aedes broker on a free port and a client that records what arrives: enough to see
-// what the serial bridge publishes, without a whole hub.
-import { createServer, type Socket } from "node:net";
-import { Aedes } from "aedes";
-import mqtt, { type MqttClient } from "mqtt";
-
-export interface Seen {
-  topic: string;
-  text: string;
-  retain: boolean;
-}
+// A bare aedes broker (anyone may log in) and a client that records what arrives: enough to see what the
+// serial bridge publishes, without a whole hub. The firmware tests' broker, with this folder's argument order.
+import { hubClient, until as poll, startBroker } from "../firmware/broker.js";
 
 export async function bareBroker() {
-  const aedes = await Aedes.createBroker();
-  const sockets = new Set<Socket>();
-  const server = createServer((s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-    aedes.handle(s);
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as { port: number }).port;
-  const url = `mqtt://127.0.0.1:${port}`;
-  const seen: Seen[] = [];
-  const watcher: MqttClient = await mqtt.connectAsync(url, { clientId: "watcher" });
-  watcher.on("message", (topic, payload, packet) =>
-    seen.push({ topic, text: payload.toString(), retain: packet.retain }),
-  );
-  await watcher.subscribeAsync("cng/#", { qos: 1 });
+  const b = await startBroker(0, new Map(), true);
+  const watcher = await hubClient(b.port);
   return {
-    url,
-    seen,
-    watcher,
+    url: `mqtt://127.0.0.1:${b.port}`,
+    /** what arrived under cng/ */
+    seen: watcher.got,
+    watcher: watcher.c,
     async close() {
-      await watcher.endAsync();
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => server.close(() => r()));
-      await new Promise<void>((r) => aedes.close(() => r()));
+      await watcher.close();
+      await b.close();
     },
   };
 }
 
 /** Waits until `check` returns something truthy, polling. */
-export async function until<T>(check: () => T | undefined | null | false, what: string, ms = 3000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export const until = <T>(check: () => T | undefined | null | false, what: string, ms = 3000): Promise<T> =>
+  poll(check as () => T | undefined | false, ms, what);
