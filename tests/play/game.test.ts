@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { request } from "../hub/helpers.js";
 import { randomScenario, type Scenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
-import { expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
+import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
 
 describe("a whole game over MQTT", () => {
@@ -16,11 +16,8 @@ describe("a whole game over MQTT", () => {
   let tokens: string[] = [];
   let players: Players | null = null;
   afterEach(async () => {
-    players?.stop();
-    for (const g of guns) g.close();
+    await closeTable({ players, guns, host, hub });
     guns = [];
-    host?.end(true);
-    await hub?.stop();
   });
 
   async function table(

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { request, sleep } from "../hub/helpers.js";
 import { randomScenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
-import { expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
+import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
 
 describe("pausing the table", () => {
@@ -14,11 +14,8 @@ describe("pausing the table", () => {
   let guns: ScriptedGun[] = [];
   let players: Players | null = null;
   afterEach(async () => {
-    players?.stop();
-    for (const g of guns) g.close();
+    await closeTable({ players, guns, host, hub });
     guns = [];
-    host?.end(true);
-    await hub?.stop();
   });
 
   it("pause during a count: no go cue, no step change; resume: the count runs and the game ends as planned", async () => {

@@ -5,6 +5,7 @@ import { roundTable } from "../../hub/src/aim/index.js";
 import { playScenario } from "../../hub/src/rules/scenario.js";
 import { connect, request, testHub } from "../hub/helpers.js";
 import type { Scenario } from "../table/rig.js";
+import type { Players } from "./players.js";
 import { ScriptedGun } from "./scripted-gun.js";
 
 export type TestHub = Awaited<ReturnType<typeof testHub>>;
@@ -37,4 +38,17 @@ export function expectedResult(s: Scenario): unknown {
   const r = playScenario(s);
   if (!r.ok) throw new Error(r.error.message);
   return JSON.parse(JSON.stringify(r.output));
+}
+
+/** After each test: the players stop, the guns and the host hang up, the hub stops (whatever was made). */
+export async function closeTable(t: {
+  players: Players | null;
+  guns: ScriptedGun[];
+  host: MqttClient | undefined;
+  hub: TestHub | undefined;
+}): Promise<void> {
+  t.players?.stop();
+  for (const g of t.guns) g.close();
+  t.host?.end(true);
+  await t.hub?.stop();
 }

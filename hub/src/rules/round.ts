@@ -335,13 +335,19 @@ function endOfShots(s: State, players: Player[], down: boolean[], stepHurt: numb
   if (alive <= 1) finish(s, ev); // decision 1: the game ends at the end of this step
 }
 
-function resolveClassic(s: State, ev: GameEvent[]): void {
+/** What both editions' resolutions start with: own copies of the players, no hurt yet, cards spent, lie-downs. */
+function beginResolve(s: State, ev: GameEvent[]) {
   const n = s.names.length;
   const players = s.players.map(copyPlayer);
   s.players = players;
   s.hurt = filled(n, 0);
   spendCards(s, players);
   const down = lieDowns(s, players, ev);
+  return { n, players, down };
+}
+
+function resolveClassic(s: State, ev: GameEvent[]): void {
+  const { n, players, down } = beginResolve(s, ev);
   const shot1 = filled(n, false);
   const shot2 = filled(n, false);
 
@@ -390,12 +396,7 @@ function resolveClassic(s: State, ev: GameEvent[]): void {
 }
 
 function resolveSecond(s: State, ev: GameEvent[]): void {
-  const n = s.names.length;
-  const players = s.players.map(copyPlayer);
-  s.players = players;
-  s.hurt = filled(n, 0);
-  spendCards(s, players);
-  const down = lieDowns(s, players, ev);
+  const { n, players, down } = beginResolve(s, ev);
   const hits: number[] = [];
   players.forEach((p, seat) => {
     const card = s.card[seat];
