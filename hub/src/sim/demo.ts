@@ -7,6 +7,7 @@ import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
 import type { TableStatus } from "../table/ports.js";
 import { CommandClient } from "./commands.js";
 import { Fleet } from "./fleet.js";
+import type { GunRuntime } from "./espruino/index.js";
 import type { HumanTraits } from "./human.js";
 import { BotPlayer, type SecretMode } from "./player.js";
 import { STRATEGIES, Strategy, type StrategyName } from "./strategies.js";
@@ -241,6 +242,8 @@ export interface DemoOptions extends GameOptions {
   /** the hub's settings (ports, data folder, ...) */
   hub?: HubOptions;
   board?: string;
+  /** where the guns' firmware runs: Node's vm (default) or the real Espruino interpreter */
+  runtime?: GunRuntime;
   traits?: HumanTraits;
   /** poses per gun in the calibration wizard */
   poses?: number;
@@ -263,6 +266,7 @@ export async function runDemo(o: DemoOptions): Promise<GameResult & { hub: { das
       guns: o.players,
       seed: o.seed,
       board: o.board,
+      runtime: o.runtime,
       traits: o.traits,
       tempo: o.speed === "fast" ? FAST_TEMPO : 1,
       log: progress,

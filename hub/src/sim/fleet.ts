@@ -4,7 +4,7 @@
 import { gunTopic, tableTopic } from "@cng/protocol";
 import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
 import { CommandClient } from "./commands.js";
-import { createVirtualGun, type VirtualGun } from "./espruino/index.js";
+import { createGun, type Gun, type GunRuntime } from "./espruino/index.js";
 import { Hand, scaledTraits } from "./hand.js";
 import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
 import { gaussian, type Random, seededRandom } from "./prng.js";
@@ -19,6 +19,8 @@ export interface FleetOptions {
   guns: number;
   /** board profile of every gun, or "mixed": MPU-6050 and BNO085 boards in turn */
   board?: string;
+  /** where the guns' firmware runs: Node's vm (default) or the real Espruino interpreter */
+  runtime?: GunRuntime;
   seed?: number;
   /** where the seats are (default: a round table of `guns`) */
   layout?: SeatLayout;
@@ -33,7 +35,7 @@ export interface FleetOptions {
 export interface SimGun {
   seat: number;
   id: string;
-  gun: VirtualGun;
+  gun: Gun;
   hand: Hand;
   /** bearings from this seat to each seat (NaN for itself), table degrees */
   bearings: readonly number[];
@@ -128,7 +130,8 @@ export class Fleet {
       const board = this.o.board === "mixed" || this.o.board === undefined ? MIXED[seat % 2]! : this.o.board;
       const p = this.layout.seats[seat]!;
       const centre = (Math.atan2(-p.y, -p.x) * 180) / Math.PI;
-      const gun = createVirtualGun({
+      const gun = await createGun({
+        runtime: this.o.runtime,
         board,
         config: {
           id,

@@ -2,7 +2,7 @@
 // gun's IMU model reads, and presses the trigger. The motion must stay continuous — the firmware integrates the
 // gyro, and a jump in the pose would read as a spin — so each move starts exactly where the hand is when it
 // starts, and the tremor belongs to the hand (it fades in when the gun is picked up, out when it is put down).
-import type { VirtualGun } from "./espruino/index.js";
+import type { Gun } from "./espruino/index.js";
 import type { Pose } from "./espruino/motion.js";
 import { type HumanTraits, type MoveKind, type MovePlan, planMove, poseAt } from "./human.js";
 import { type Random, uniform } from "./prng.js";
@@ -50,7 +50,7 @@ export class Hand {
   traits: HumanTraits;
 
   constructor(
-    readonly gun: VirtualGun,
+    readonly gun: Gun,
     private readonly random: Random,
     traits: HumanTraits,
     /** where the gun lies at the start: flat on the table, pointing at this bearing */
@@ -115,11 +115,12 @@ export class Hand {
   move(kind: MoveKind, cueHub: number, bearing?: number, pitch?: number): MovePlan {
     const now = this.now();
     const cue = this.gunMs(cueHub);
-    const from = this.smooth(Math.max(now, cue));
+    const from = this.smooth(Math.max(now + this.gun.leadMs, cue));
     const req =
       bearing === undefined ? { kind, cueMs: cue, from } : { kind, cueMs: cue, from, targetBearingDeg: bearing };
     const plan = planMove(this.random, this.traits, req);
-    if (plan.startMs < now + 5) plan.startMs = now + 5;
+    // the gun has its motion up to now + leadMs (the real interpreter is fed ahead): a move starts after that
+    if (plan.startMs < now + this.gun.leadMs + 5) plan.startMs = now + this.gun.leadMs + 5;
     if (pitch !== undefined) plan.to = { ...plan.to, pitch: pitch + uniform(this.random, -3, 3) };
     plan.from = this.smooth(plan.startMs);
     const dYaw = ((((plan.to.yaw - plan.from.yaw) % 360) + 540) % 360) - 180;

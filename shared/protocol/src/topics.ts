@@ -25,13 +25,17 @@ export const GUN_HUB_LEAVES: GunHubLeaf[] = ["status", "cal"];
 export const TABLE_LEAVES: TableLeaf[] = ["state", "events", "aim"];
 export const PLAYER_LEAVES: PlayerLeaf[] = ["view", "choice"];
 
-/** Names used as single topic levels: gun ids, table names, client ids. */
-export const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+/**
+ * Names used as single topic levels: gun ids, table names, client ids: 1 to 32 of a-z 0-9 _ -, not starting with
+ * _ or -. The length is checked apart: Espruino's RegExp has no counted quantifiers (`{0,31}` never matches there).
+ */
+export const NAME_RE = /^[a-z0-9][a-z0-9_-]*$/;
+export const NAME_MAX = 32;
 /** Most topic levels any valid topic has; the broker refuses deeper ones. */
 export const MAX_TOPIC_LEVELS = 6;
 
 export function isName(s: unknown): s is string {
-  return typeof s === "string" && NAME_RE.test(s);
+  return typeof s === "string" && s.length <= NAME_MAX && NAME_RE.test(s);
 }
 
 /** `cng/v1/<table>` */
@@ -81,7 +85,7 @@ export function parseTopic(topic: string): ParsedTopic | null {
   if (p.length === 5 && p[3] === "table" && has(TABLE_LEAVES, p[4])) {
     return { table: table, kind: "table", leaf: p[4] };
   }
-  if (p.length === 6 && p[3] === "player" && /^[0-9]{1,2}$/.test(p[4]) && has(PLAYER_LEAVES, p[5])) {
+  if (p.length === 6 && p[3] === "player" && p[4].length <= 2 && /^[0-9]+$/.test(p[4]) && has(PLAYER_LEAVES, p[5])) {
     return { table: table, kind: "player", seat: parseInt(p[4], 10), leaf: p[5] };
   }
   if (p.length === 6 && p[3] === "cmd" && isName(p[4]) && (p[5] === "req" || p[5] === "res")) {

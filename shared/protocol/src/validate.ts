@@ -28,7 +28,7 @@ const MAX_MS = 1e14;
 type Rule =
   | { t: "int"; min: number; max: number }
   | { t: "num"; min: number; max: number }
-  | { t: "str"; max: number; re?: RegExp }
+  | { t: "str"; min: number; max: number; re?: RegExp }
   | { t: "enum"; of: string[] }
   | { t: "bool" }
   | { t: "pairs"; max: number }
@@ -45,8 +45,9 @@ function int(min: number, max: number): Rule {
 function num(min: number, max: number): Rule {
   return { t: "num", min: min, max: max };
 }
-function str(max: number, re?: RegExp): Rule {
-  return { t: "str", max: max, re: re };
+/** A string of `min`..`max` characters; `re` as Espruino runs it too: no `{n,m}`, `?` or `(?:` (firmware/README.md). */
+function str(max: number, re?: RegExp, min?: number): Rule {
+  return { t: "str", min: min || 1, max: max, re: re };
 }
 function oneOf(of: string[]): Rule {
   return { t: "enum", of: of };
@@ -96,7 +97,7 @@ const CMD: { [c: string]: Schema } = {
   info: { n: [true, SEQ], c: [true, oneOf(["info"])] },
   still: { n: [true, SEQ], c: [true, oneOf(["still"])] },
   reboot: { n: [true, SEQ], c: [true, oneOf(["reboot"])] },
-  key: { n: [true, SEQ], c: [true, oneOf(["key"])], k: [true, str(64, /^[A-Za-z0-9_-]{16,64}$/)] },
+  key: { n: [true, SEQ], c: [true, oneOf(["key"])], k: [true, str(64, /^[A-Za-z0-9_-]+$/, 16)] },
 };
 const REQ: Schema = {
   id: [true, str(64)],
@@ -123,8 +124,8 @@ function checkRule(name: string, x: unknown, rule: Rule): Decoded<unknown> | nul
       return null;
     case "str":
       if (typeof x !== "string") return fail("type", name + " must be a string", name);
-      if (x.length === 0 || x.length > rule.max) {
-        return fail("range", name + " must be 1 to " + rule.max + " characters", name);
+      if (x.length < rule.min || x.length > rule.max) {
+        return fail("range", name + " must be " + rule.min + " to " + rule.max + " characters", name);
       }
       if (rule.re && !rule.re.test(x)) return fail("range", name + " has characters it may not have", name);
       return null;

@@ -7,7 +7,9 @@ import { type Command, Option } from "commander";
 import type { Edition } from "../../rules/index.js";
 import { runDemo, type Speed } from "../../sim/demo.js";
 import type { SecretMode } from "../../sim/player.js";
+import type { GunRuntime } from "../../sim/espruino/index.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
+import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 
 interface DemoFlags {
   players: string;
@@ -20,6 +22,7 @@ interface DemoFlags {
   strategies?: string;
   secrets: SecretMode;
   board: string;
+  runtime: GunRuntime;
   json: boolean;
   keep: boolean;
   mqttPort: string;
@@ -35,6 +38,8 @@ firmware bundle (firmware/dist/<board>/gun.js) on a simulated Espruino board wit
 player per seat, then plays one whole game over real MQTT: pairing, calibration, counts, aims, lie-downs.
 Open the dashboard URL it prints to watch. Progress goes round by round; the standings come at the end.
 
+--runtime espruino runs every gun's bundle on the real Espruino interpreter (one process per gun; build it once
+with \`npm run espruino:build\`); without it the guns run in Node's vm, and the demo says so.
 --speed fast shortens the counts (a game takes about 20-30 s); the default pace is a real table's.
 --json prints only the result on stdout, in the shape of \`cng rules play\` (progress goes to stderr).
 The game log stays in the data folder (default: a new temporary folder): \`cng replay DATA\` replays it.
@@ -42,7 +47,8 @@ The game log stays in the data folder (default: a new temporary folder): \`cng r
 Examples:
   cng demo --seed 7 --speed fast
   cng demo --players 5 --edition second --http-port 8080
-  cng demo --edition classic --powers --cop --strategies aggressive,cautious --json`;
+  cng demo --edition classic --powers --cop --strategies aggressive,cautious --json
+  cng demo --players 4 --speed fast --runtime espruino`;
 
 export function registerDemo(program: Command): void {
   program
@@ -64,6 +70,7 @@ export function registerDemo(program: Command): void {
         .default("console"),
     )
     .option("--board <name>", "board profile of the guns, or mixed", "mixed")
+    .addOption(runtimeOption())
     .addOption(
       new Option("--recentre <how>", "per-round re-centre: snapshots, or pose (everyone points at the Godfather)")
         .choices(["snapshots", "pose"])
@@ -88,6 +95,7 @@ export function registerDemo(program: Command): void {
       const out = f.json ? process.stderr : process.stdout;
       const say = (line: string) => out.write(`${line}\n`);
       const data = f.data ?? mkdtempSync(join(tmpdir(), "cng-demo-"));
+      const runtime = await resolveRuntime(f.runtime, say);
       const t0 = Date.now();
       let stop: (() => void) | undefined;
       const r = await runDemo({
@@ -101,6 +109,7 @@ export function registerDemo(program: Command): void {
         strategies: strategies as StrategyName[],
         secrets: f.secrets,
         board: f.board,
+        runtime,
         hub: {
           mqttPort: Number(f.mqttPort),
           httpPort: Number(f.httpPort),

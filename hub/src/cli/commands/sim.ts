@@ -4,7 +4,9 @@ import { type Command, Option } from "commander";
 import type { Edition } from "../../rules/index.js";
 import { playGame, type Speed } from "../../sim/demo.js";
 import { Fleet } from "../../sim/fleet.js";
+import type { GunRuntime } from "../../sim/espruino/index.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
+import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 
 interface SimFlags {
   guns: string;
@@ -12,6 +14,7 @@ interface SimFlags {
   pin?: string;
   table: string;
   board: string;
+  runtime: GunRuntime;
   seed: string;
   calibrate: boolean;
   poses: string;
@@ -24,14 +27,16 @@ interface SimFlags {
 
 const HELP = `
 Each virtual gun runs firmware/dist/<board>/gun.js on a simulated Espruino board (register-level MPU-6050 or
-BNO085 UART-RVC frames, gyro bias, noise and drift) held by a simulated person, and talks MQTT to the hub
+BNO085 UART-RVC frames, gyro bias, noise and drift), in Node's vm or, with --runtime espruino, on the real
+Espruino interpreter (built once by \`npm run espruino:build\`), held by a simulated person, and talks MQTT to the hub
 exactly as hardware does. The guns are paired at seats 0..N-1 with the host PIN (pair.accept), calibrated
 with the wizard (calibrate.start), and stream until Ctrl-C. The hub must run on this machine (counts are
 timed on its clock). The PIN comes from --pin or CNG_PIN.
 
 Examples:
   cng hub --pin 123456 &   cng sim --guns 6 --hub 127.0.0.1:1883 --pin 123456
-  cng sim --guns 5 --hub 127.0.0.1:1883 --pin 123456 --play second --speed fast`;
+  cng sim --guns 5 --hub 127.0.0.1:1883 --pin 123456 --play second --speed fast
+  cng sim --guns 4 --hub 127.0.0.1:1883 --pin 123456 --runtime espruino`;
 
 export function registerSim(program: Command): void {
   program
@@ -42,6 +47,7 @@ export function registerSim(program: Command): void {
     .option("--pin <pin>", "host PIN (default: CNG_PIN)")
     .option("-t, --table <name>", "table name", "main")
     .option("--board <name>", "board profile of the guns, or mixed", "mixed")
+    .addOption(runtimeOption())
     .option("-s, --seed <n>", "seed of the people and the bots", "1")
     .option("--no-calibrate", "skip the calibration wizard")
     .option("--poses <n>", "calibration poses per gun, 1-3", "1")
@@ -62,8 +68,10 @@ export function registerSim(program: Command): void {
       const say = (line: string) => process.stdout.write(`${line}\n`);
       const url = `mqtt://${f.hub}`;
       const seed = Number(f.seed);
+      const runtime = await resolveRuntime(f.runtime, say);
       const fleet = await Fleet.start({
         url,
+        runtime,
         table: f.table,
         pin,
         guns,

@@ -1,13 +1,10 @@
-// The virtual Espruino board: run a firmware bundle on a PC as a gun.
+// The virtual Espruino board: run a firmware bundle on a PC as a gun, in Node's vm or on the real interpreter.
 export { type BoardProfile, boardNames, bundlePathFor, loadBoard, projectRoot } from "./board.js";
 export { type ClockMode, VirtualClock } from "./clock.js";
-export {
-  createVirtualGun,
-  type LedEvent,
-  type ToneEvent,
-  type VirtualGun,
-  type VirtualGunOptions,
-  type VirtualUsbSerial,
-} from "./gun.js";
+export type { Gun, GunOptions, GunRuntime, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 export { ImuInputs, type ImuModelOptions, Mpu6050Model, rvcFrame } from "./imu.js";
+export { findInterpreter, type Interpreter } from "./interpreter.js";
 export { angleDiff, bodyGravity, bodyRate, type Motion, type Pose, rotation, still } from "./motion.js";
+export { type RealGun, type RealGunOptions, startRealGun } from "./real-gun.js";
+export { chooseRuntime, createGun } from "./runtime.js";
+export { createVirtualGun, type VirtualGun, type VirtualGunOptions } from "./vm-gun.js";

@@ -1,0 +1,565 @@
+// The board around the real Espruino interpreter (its Linux build), for tests and benchmarks. The harness
+// (hub/src/sim/espruino/real-gun.ts) stores it as `.boot0`, next to the firmware's `.bootcde` and `gun.json`, so the
+// interpreter boots it the way a flashed board boots: .boot0, then .bootcde, then E.on("init").
+// It gives the firmware what a gun's board has and Linux lacks: ESP pin names (A0), the ESP32/ESP8266 objects, a
+// Wifi module, an MPU-6050 on I2C1 (register level), BNO085 UART-RVC frames on the profile's serial port, the trigger
+// on setWatch, the NeoPixel / PWM LED and the buzzer; `require("net")` stays the real TCP, only watched.
+// ES5 for Espruino: everything is defined before it is used (no hoisting); builtin objects are replaced by plain
+// assignment at the top level (the only way Espruino lets a script shadow them), builtin functions through `global`.
+//
+// The link to the harness is the interpreter's USB device, i.e. its stdin and stdout:
+//  - reports go out as "\x01<kind><json>\n", written straight to USB wherever the console is;
+//  - commands come in as "\x10<js>\n" lines: the REPL runs them while the console is on USB (\x10 = no echo), and
+//    this board runs them itself once the firmware has moved the console away (the serial link).
+// `__c`, written before this file by the harness, is the board: pins, IMU, battery and model settings.
+var __b = {
+  /** getTime() when the firmware starts: gun ms 0 */
+  g0: getTime(),
+  /** peak tracking on, and the peak JsVars seen at a hardware call */
+  pt: 0,
+  pk: 0,
+  /** last command from the harness (watchdog) */
+  lc: getTime(),
+  /** WiFi connects left to fail */
+  wf: __c.wf || 0,
+};
+
+__b.rep = function (k, v) {
+  USB.write("\x01" + k + (v === undefined ? "" : JSON.stringify(v)) + "\n");
+};
+__b.ms = function () {
+  return Math.round((getTime() - __b.g0) * 10000) / 10;
+};
+__b.peak = function () {
+  var u;
+  if (__b.pt) {
+    // the object process.memory builds is counted in `usage`: one JsVar
+    u = process.memory(false).usage - 1;
+    if (u > __b.pk) __b.pk = u;
+  }
+};
+
+// ---- pins: Linux has D0..D40 (patched build), a board has A0 too (ESP8266: GPIO17)
+A0 = D17;
+__b.pin = function (s) {
+  return s ? eval(s) : undefined;
+};
+__b.TRIG = __b.pin(__c.trig.pin);
+__b.BZ = __b.pin(__c.bz);
+__b.BAT = __c.bat ? __b.pin(__c.bat.pin) : undefined;
+__b.NP = __c.led.kind === "neopixel" ? __b.pin(__c.led.pin) : undefined;
+__b.PR = __b.pin(__c.led.pr);
+__b.PG = __b.pin(__c.led.pg);
+__b.PB = __b.pin(__c.led.pb);
+
+if (__c.chip === "ESP32") {
+  ESP32 = {
+    getState: function () {
+      return { sdkVersion: "linux", freeHeap: process.memory(false).free * 16 };
+    },
+    setBLE_Power: function () {},
+    deepSleep: function () {
+      E.reboot();
+    },
+  };
+} else if (__c.chip === "ESP8266") {
+  ESP8266 = {
+    getState: function () {
+      return { sdkVersion: "linux", freeHeap: process.memory(false).free * 12 };
+    },
+    reboot: function () {
+      E.reboot();
+    },
+    deepSleep: function () {
+      E.reboot();
+    },
+  };
+}
+
+// ---- outputs: the LED colour and the buzzer frequency, reported when they change
+__b.lc0 = -1;
+__b.tf = -1;
+__b.r = 0;
+__b.g = 0;
+__b.b = 0;
+__b.led = function (c) {
+  if (c === __b.lc0) return;
+  __b.lc0 = c;
+  __b.rep("L", [__b.ms(), c]);
+};
+__b.tone = function (f) {
+  if (f === __b.tf) return;
+  __b.tf = f;
+  __b.rep("T", [__b.ms(), f]);
+};
+__b.ch = function (v) {
+  if (__c.led.inv) v = 1 - v;
+  v = Math.round(v * 255);
+  return v < 0 ? 0 : v > 255 ? 255 : v;
+};
+__b.out = function (p, v, f) {
+  __b.peak();
+  if (p == __b.BZ) __b.tone(v > 0 && f ? f : 0);
+  else if (__c.led.kind === "rgb") {
+    if (p == __b.PR) __b.r = __b.ch(v);
+    else if (p == __b.PG) __b.g = __b.ch(v);
+    else if (p == __b.PB) __b.b = __b.ch(v);
+    else return;
+    __b.led((__b.r << 16) | (__b.g << 8) | __b.b);
+  }
+};
+global.digitalWrite = function (p, v) {
+  __b.out(p, v ? 1 : 0);
+};
+global.analogWrite = function (p, v, o) {
+  __b.out(p, v, o && o.freq);
+};
+global.pinMode = function () {};
+global.analogRead = function (p) {
+  if (__b.BAT !== undefined && p == __b.BAT) return (__c.bat.v || 3.9) / __c.bat.mul;
+  return Math.random() * 0.01;
+};
+Modules.addCached("neopixel", function () {
+  exports.write = function (p, d) {
+    __b.peak();
+    if (p == __b.NP) __b.led(((d[1] & 255) << 16) | ((d[0] & 255) << 8) | (d[2] & 255));
+  };
+});
+
+// ---- the trigger: a button on a pin, Espruino's setWatch with debounce
+__b.lv = __c.trig.pressed ? 0 : 1;
+__b.w = [];
+__b.le = 0;
+global.setWatch = function (fn, p, o) {
+  __b.w.push({ f: fn, p: p, d: (o && o.debounce) || 0, h: 0 });
+  return __b.w.length;
+};
+global.clearWatch = function (id) {
+  if (id) __b.w[id - 1] = undefined;
+  else __b.w = [];
+};
+global.digitalRead = function (p) {
+  return p == __b.TRIG ? __b.lv : 0;
+};
+/** Arms watch `x` for level `v` seen at `edge`: it fires once the level has held for its debounce. */
+__b.arm = function (x, v, edge) {
+  if (x.h) clearTimeout(x.h);
+  x.h = setTimeout(function () {
+    x.h = 0;
+    if (__b.lv !== v) return;
+    var e = { state: v === 1, time: edge, lastTime: __b.le };
+    __b.le = edge;
+    x.f(e);
+  }, x.d);
+};
+/** The harness presses (1) or releases (0) the trigger. */
+__b.t = function (down) {
+  var v = down ? (__c.trig.pressed ? 1 : 0) : __c.trig.pressed ? 0 : 1;
+  var edge = getTime();
+  var i;
+  __b.lc = edge;
+  if (v === __b.lv) return;
+  __b.lv = v;
+  for (i = 0; i < __b.w.length; i++) {
+    if (__b.w[i] && __b.w[i].p == __b.TRIG) __b.arm(__b.w[i], v, edge);
+  }
+};
+
+// ---- motion: keyframes [gun ms, yaw, pitch, roll] from the harness, played back by linear interpolation
+__b.N = 12;
+__b.kt = new Float64Array(__b.N);
+__b.ky = new Float64Array(__b.N);
+__b.kp = new Float64Array(__b.N);
+__b.kr = new Float64Array(__b.N);
+__b.kn = 1;
+__b.ky[0] = __c.pose[0];
+__b.kp[0] = __c.pose[1];
+__b.kr[0] = __c.pose[2];
+__b.kt[0] = -1e9;
+/** the pose now (degrees) and its rates (degrees per second) */
+__b.Y = __c.pose[0];
+__b.P = __c.pose[1];
+__b.R = __c.pose[2];
+__b.dY = 0;
+__b.dP = 0;
+__b.dR = 0;
+__b.ad = function (d) {
+  d = d % 360;
+  if (d > 180) d -= 360;
+  if (d <= -180) d += 360;
+  return d;
+};
+/** A keyframe: the pose at gun ms `t`; keyframes come in time order. */
+__b.p = function (t, y, p, r) {
+  var n = __b.kn;
+  var i;
+  __b.lc = getTime();
+  if (n === __b.N) {
+    for (i = 1; i < n; i++) {
+      __b.kt[i - 1] = __b.kt[i];
+      __b.ky[i - 1] = __b.ky[i];
+      __b.kp[i - 1] = __b.kp[i];
+      __b.kr[i - 1] = __b.kr[i];
+    }
+    n--;
+  }
+  __b.kt[n] = t;
+  __b.ky[n] = y;
+  __b.kp[n] = p;
+  __b.kr[n] = r;
+  __b.kn = n + 1;
+};
+/** Sets the pose and rates for gun ms `t`. */
+__b.at = function (t) {
+  var n = __b.kn;
+  var i = n - 1;
+  var f;
+  var d;
+  while (i > 0 && __b.kt[i] > t) i--;
+  if (i === n - 1 || __b.kt[i] > t) {
+    // past the last keyframe (or before the first): hold still
+    __b.Y = __b.ky[i];
+    __b.P = __b.kp[i];
+    __b.R = __b.kr[i];
+    __b.dY = __b.dP = __b.dR = 0;
+    return;
+  }
+  d = (__b.kt[i + 1] - __b.kt[i]) / 1000;
+  f = (t - __b.kt[i]) / 1000;
+  __b.dY = __b.ad(__b.ky[i + 1] - __b.ky[i]) / d;
+  __b.dP = (__b.kp[i + 1] - __b.kp[i]) / d;
+  __b.dR = __b.ad(__b.kr[i + 1] - __b.kr[i]) / d;
+  __b.Y = __b.ky[i] + __b.dY * f;
+  __b.P = __b.kp[i] + __b.dP * f;
+  __b.R = __b.kr[i] + __b.dR * f;
+};
+/** gyro bias (°/s per axis), gyro noise (°/s) and accelerometer noise (g), from the harness */
+__b.gb = __c.bias || [0, 0, 0];
+__b.gn = __c.gn || 0;
+__b.an = __c.an || 0;
+__b.gs = function (x, y, z, gn, an) {
+  __b.gb = [x, y, z];
+  __b.gn = gn;
+  __b.an = an;
+};
+__b.gauss = function () {
+  var u = Math.random() || 1e-12;
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * Math.random());
+};
+
+// ---- MPU-6050 at 0x68 on I2C1: the registers the firmware touches, sampled from the motion when read
+__b.RG = new Uint8Array(128);
+__b.RG[0x75] = 0x68;
+__b.RG[0x6b] = 0x40; // asleep after power-on
+__b.ptr = 0;
+__b.AD = (__c.imu && __c.imu.addr) || 0x68;
+__b.put = function (i, v) {
+  v = Math.round(v);
+  if (v > 32767) v = 32767;
+  if (v < -32768) v = -32768;
+  __b.RG[i] = (v >> 8) & 255;
+  __b.RG[i + 1] = v & 255;
+};
+__b.sample = function () {
+  var K = Math.PI / 180;
+  var asleep = (__b.RG[0x6b] & 0x40) !== 0;
+  var aL = 16384 / (1 << ((__b.RG[0x1c] >> 3) & 3));
+  var gL = [131, 65.5, 32.8, 16.4][(__b.RG[0x1b] >> 3) & 3];
+  __b.at(__b.ms());
+  var p = __b.P * K;
+  var r = __b.R * K;
+  var cp = Math.cos(p);
+  // gravity's reaction in the body frame (x along the barrel, y left, z up), in g
+  var a = [Math.sin(p), cp * Math.sin(r), cp * Math.cos(r)];
+  // Euler rates (yaw about z, pitch nose up, roll about the barrel) to body rates, °/s
+  var w = [
+    __b.dR + __b.dY * Math.sin(p),
+    -__b.dP * Math.cos(r) + __b.dY * cp * Math.sin(r),
+    __b.dP * Math.sin(r) + __b.dY * cp * Math.cos(r),
+  ];
+  var i;
+  for (i = 0; i < 3; i++) {
+    __b.put(0x3b + 2 * i, asleep ? 0 : (a[i] + __b.an * __b.gauss()) * aL);
+    __b.put(0x43 + 2 * i, asleep ? 0 : (w[i] + __b.gb[i] + __b.gn * __b.gauss()) * gL);
+  }
+  __b.put(0x41, 0);
+};
+/** time spent in the model, and whether the running callback read the IMU (for the bench) */
+__b.mt = 0;
+__b.rd = 0;
+__b.i2c = {
+  setup: function () {},
+  writeTo: function (a, d) {
+    var i;
+    var t = getTime();
+    __b.peak();
+    if (a !== __b.AD || __c.imu.kind !== "mpu6050") throw new Error("I2C: no ACK");
+    if (typeof d === "number") __b.ptr = d & 0x7f;
+    else {
+      __b.ptr = d[0] & 0x7f;
+      for (i = 1; i < d.length; i++) __b.RG[(__b.ptr + i - 1) & 0x7f] = d[i] & 255;
+    }
+    __b.mt += getTime() - t;
+  },
+  readFrom: function (a, n) {
+    var i;
+    var o;
+    var t = getTime();
+    __b.peak();
+    if (a !== __b.AD || __c.imu.kind !== "mpu6050") throw new Error("I2C: no ACK");
+    if (__b.ptr === 0x3b) {
+      __b.sample();
+      __b.rd = 1;
+    }
+    o = new Uint8Array(n);
+    for (i = 0; i < n; i++) o[i] = __b.RG[(__b.ptr + i) & 0x7f];
+    __b.mt += getTime() - t;
+    return o;
+  },
+};
+I2C1 = __b.i2c;
+
+// ---- BNO085 in UART-RVC mode: 19-byte frames at 100 Hz on the profile's serial port
+__b.ri = 0;
+__b.frame = function () {
+  var K = Math.PI / 180;
+  __b.at(__b.ms());
+  var p = __b.P * K;
+  var r = __b.R * K;
+  var cp = Math.cos(p);
+  var v = [
+    __b.ad(__b.Y) * 100,
+    __b.P * 100,
+    __b.ad(__b.R) * 100,
+    Math.sin(p) * 1000,
+    cp * Math.sin(r) * 1000,
+    cp * Math.cos(r) * 1000,
+  ];
+  var b = [0xaa, 0xaa, __b.ri++ & 255];
+  var i;
+  var x;
+  var s = 0;
+  for (i = 0; i < 6; i++) {
+    x = Math.round(v[i]);
+    x = (x > 32767 ? 32767 : x < -32768 ? -32768 : x) & 0xffff;
+    b.push(x & 255, x >> 8);
+  }
+  b.push(0, 0, 0);
+  for (i = 2; i < 18; i++) s += b[i];
+  b.push(s & 255);
+  return String.fromCharCode.apply(null, b);
+};
+__b.rvc = {
+  h: undefined,
+  setup: function () {
+    if (__b.rvc.t) return;
+    __b.rvc.t = setInterval(function () {
+      var f = __b.frame();
+      var h = __b.rvc.h;
+      var t;
+      if (!h) return;
+      t = getTime();
+      // frames do not arrive whole: every third one comes in two pieces
+      if (__b.ri % 3) h(f);
+      else {
+        h(f.substr(0, 7));
+        h(f.substr(7));
+      }
+      if (__b.pf) {
+        __b.pf.n++;
+        __b.pf.s += getTime() - t;
+      }
+    }, 10);
+  },
+  on: function (ev, fn) {
+    if (ev === "data") __b.rvc.h = fn;
+  },
+  write: function () {},
+};
+if (__c.imu.kind === "bno085") eval(__c.imu.ser + " = __b.rvc");
+
+// ---- WiFi: connects after 100 ms (or fails `wf` times first)
+Modules.addCached("Wifi", function () {
+  var h = {};
+  exports.connect = function (ssid, o, cb) {
+    __b.rep("W", [ssid, o && o.password]);
+    setTimeout(function () {
+      cb(__b.wf-- > 0 ? "auth failed" : null);
+    }, 100);
+  };
+  exports.on = function (ev, fn) {
+    h[ev] = fn;
+  };
+  exports.getIP = function () {
+    return { ip: "127.0.0.1" };
+  };
+  exports.save = function () {};
+  exports.disconnect = function () {
+    if (h.disconnected) h.disconnected({});
+  };
+});
+
+// ---- the network: Espruino's own TCP, watched (connects, peak memory at each write, drops on request)
+__b.net = require("net");
+__b.socks = [];
+Modules.addCached("net", function () {
+  exports.connect = function (o, cb) {
+    __b.rep("N", [o.host, o.port]);
+    var s = __b.net.connect(o, cb);
+    // on Linux a refused connection gives no socket at all (a board gives one, then "close")
+    if (!s) return s;
+    var w = s.write;
+    __b.socks.push(s);
+    s.on("close", function () {
+      var i = __b.socks.indexOf(s);
+      if (i >= 0) __b.socks.splice(i, 1);
+    });
+    s.write = function (d) {
+      __b.peak();
+      return w.call(s, d);
+    };
+    return s;
+  };
+});
+/** Drop every open socket (a WiFi loss). */
+__b.d = function () {
+  var s = __b.socks.slice();
+  var i;
+  __b.lc = getTime();
+  for (i = 0; i < s.length; i++) s[i].end();
+};
+
+// ---- the USB serial port of the board (Serial1 on the ESP chips): the interpreter's own USB device.
+// Once the firmware moves the console away, the board sorts what arrives: harness commands, the rest to the firmware.
+__b.fw = undefined;
+__b.cmd = "";
+__b.inc = false;
+__b.run = function (s) {
+  try {
+    eval(s);
+  } catch (e) {
+    __b.rep("E", "" + e);
+  }
+};
+USB.on("data", function (d) {
+  var j;
+  while (d.length) {
+    if (__b.inc) {
+      j = d.indexOf("\n");
+      if (j < 0) {
+        __b.cmd += d;
+        return;
+      }
+      __b.inc = false;
+      __b.run(__b.cmd + d.substr(0, j));
+      __b.cmd = "";
+      d = d.substr(j + 1);
+    } else {
+      j = d.indexOf("\x10");
+      if (j !== 0 && __b.fw) __b.fw(j < 0 ? d : d.substr(0, j));
+      if (j < 0) return;
+      __b.inc = true;
+      d = d.substr(j + 1);
+    }
+  }
+});
+__b.usb = {
+  setup: function () {},
+  on: function (ev, fn) {
+    if (ev === "data") __b.fw = fn;
+  },
+  write: function (d) {
+    __b.peak();
+    USB.write(d);
+  },
+  print: function (d) {
+    USB.write(d);
+  },
+  println: function (d) {
+    USB.write(d + "\r\n");
+  },
+  setConsole: function (f) {
+    USB.setConsole(f);
+    __b.rep("K", "usb");
+  },
+};
+if (__c.chip === "ESP32" || __c.chip === "ESP8266") Serial1 = __b.usb;
+__b.LA = LoopbackA;
+LoopbackA = {
+  setConsole: function (f) {
+    __b.LA.setConsole(f);
+    __b.rep("K", "LoopbackA");
+  },
+  write: function (d) {
+    __b.LA.write(d);
+  },
+  on: function (ev, fn) {
+    __b.LA.on(ev, fn);
+  },
+};
+// the console, once on LoopbackA, comes out of LoopbackB: the harness still sees every line
+LoopbackB.on("data", function (d) {
+  __b.rep("C", d);
+});
+
+// ---- a reboot: the harness starts the interpreter again on the same flash
+E.reboot = function () {
+  __b.rep("R");
+  quit();
+};
+
+// ---- asked by the harness
+/** memory now (after a garbage collection) and the peak seen since peak tracking started */
+__b.m = function () {
+  var m = process.memory();
+  __b.lc = getTime();
+  __b.rep("M", { u: m.usage, pk: __b.pk, f: m.free, t: m.total });
+};
+/** peak tracking on/off (on resets the peak) */
+__b.pko = function (on) {
+  __b.lc = getTime();
+  __b.pt = on ? 1 : 0;
+  if (on) __b.pk = 0;
+};
+/** a Storage file, as the firmware would read it */
+__b.f = function (name) {
+  __b.lc = getTime();
+  __b.rep("F", [name, require("Storage").read(name)]);
+};
+/** keepalive, and an answer that says every command before it has run */
+__b.k = function (n) {
+  __b.lc = getTime();
+  if (n !== undefined) __b.rep("A", n);
+};
+
+// ---- the bench: the firmware's IMU work per sample, without the model's own time
+if (__c.prof) {
+  __b.pf = { n: 0, s: 0 };
+  __b.si = setInterval;
+  global.setInterval = function (fn, ms) {
+    return __b.si(function () {
+      var t = getTime();
+      var m0 = __b.mt;
+      __b.rd = 0;
+      fn();
+      if (__b.rd) {
+        __b.pf.n++;
+        __b.pf.s += getTime() - t - (__b.mt - m0);
+      }
+    }, ms);
+  };
+  __b.pr = function () {
+    __b.lc = getTime();
+    __b.rep("P", { n: __b.pf.n, us: __b.pf.n ? (__b.pf.s * 1e6) / __b.pf.n : 0 });
+    __b.pf.n = 0;
+    __b.pf.s = 0;
+  };
+}
+
+// ---- the harness gone (its pipe closed, or it was killed): stop, rather than spin on a closed stdin
+setInterval(function () {
+  if (getTime() - __b.lc > (__c.wd || 5)) quit();
+}, 1000);
+
+__b.g0 = getTime();
+__b.rep("B", { t0: __b.g0 * 1000, u: process.memory().usage, v: process.env.VERSION });

@@ -1,0 +1,93 @@
+// The real Espruino interpreter (its Linux build), for tests and benchmarks that run the firmware bundles on it.
+// Built from source at the commit pinned in pin.json (see build.mjs), cached outside git; never committed.
+// Both the build script and the hub (`hub/src/sim/espruino/interpreter.ts`) find it through `locate()`.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const projectRoot = join(here, "..", "..");
+export const pin = JSON.parse(readFileSync(join(here, "pin.json"), "utf8"));
+
+/**
+ * The changes the Linux build needs, applied to `boards/LINUX.py` of the pinned source. Part of the cache key:
+ * change one and every cached binary is rebuilt.
+ */
+export const PATCHES = [
+  // TensorFlow is not in the offline source subset, and no test needs it
+  { file: "boards/LINUX.py", from: /'TENSORFLOW',?/, to: "", why: "no TensorFlow" },
+  // pins D0..D40, so the ESP32 profiles' pin names (D4 … D35) exist
+  { file: "boards/LINUX.py", from: "generate_pins(0,32)", to: "generate_pins(0,40)", why: "pins D0-D40" },
+  // stdin (the board's USB) is read in the main loop, not in the Linux build's input thread: that thread appends
+  // to the IO event queue while the main loop pops it, with no lock (a board does this in an IRQ, atomically),
+  // and a steady input (a test feeding the motion) corrupts the queue within a minute: "ASSERT(len <= 64) FAILED".
+  // And an end of input (the harness gone) exits instead of spinning on a closed stdin.
+  {
+    file: "targets/linux/jshardware.c",
+    from: `    // Read from the console if we have space
+    while (kbhit() && (jshGetEventsUsed()<IOBUFFERMASK/2)) {
+      int ch = getch();
+      if (ch<0) break;
+      if (ch==4) exit(0); // exit on Ctrl-D
+      jshPushIOCharEvent(EV_USBSERIAL, (char)ch);
+    }
+`,
+    to: "",
+    why: "stdin out of the input thread",
+  },
+  {
+    file: "targets/linux/jshardware.c",
+    from: `void jshIdle() {
+  // all done in the thread now...
+}`,
+    to: `void jshIdle() {
+  // the console's input, read in the main loop (see firmware/espruino/interpreter.mjs)
+  while (kbhit() && (jshGetEventsUsed()<IOBUFFERMASK/2)) {
+    unsigned char c;
+    int r = (int)read(STDIN_FILENO, &c, 1);
+    if (r == 0) exit(0); // end of input
+    if (r < 0) break;
+    if (c==4) exit(0); // exit on Ctrl-D
+    jshPushIOCharEvent(EV_USBSERIAL, (char)c);
+  }
+}`,
+    why: "stdin in the main loop",
+  },
+];
+
+/** Where cached interpreters live: CNG_ESPRUINO_CACHE, else the user's cache folder. */
+export function cacheRoot(env = process.env) {
+  if (env.CNG_ESPRUINO_CACHE) return env.CNG_ESPRUINO_CACHE;
+  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "cng-espruino");
+}
+
+/** One folder per pin + patches: a new pin builds anew, an unchanged one is reused. */
+export function cacheKey() {
+  const h = createHash("sha256");
+  h.update(JSON.stringify(pin));
+  for (const p of PATCHES) h.update(`${p.file}\0${String(p.from)}\0${p.to}\n`);
+  return `${pin.version}-${pin.commit.slice(0, 10)}-${h.digest("hex").slice(0, 8)}`;
+}
+
+export function cacheDir(env = process.env) {
+  return join(cacheRoot(env), cacheKey());
+}
+
+/**
+ * The interpreter to use: ESPRUINO_BIN when set (it must exist), else the cached build.
+ * `{ path, source }` or `{ path: undefined, why }` saying what to run.
+ */
+export function locate(env = process.env) {
+  if (env.ESPRUINO_BIN) {
+    if (existsSync(env.ESPRUINO_BIN)) return { path: env.ESPRUINO_BIN, source: "ESPRUINO_BIN" };
+    return { path: undefined, why: `ESPRUINO_BIN=${env.ESPRUINO_BIN} does not exist` };
+  }
+  const bin = join(cacheDir(env), "espruino");
+  if (existsSync(bin)) return { path: bin, source: "cache" };
+  return {
+    path: undefined,
+    why: `the Espruino interpreter ${pin.version} is not built here (${bin}): run \`npm run espruino:build\``,
+  };
+}

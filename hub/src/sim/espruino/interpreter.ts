@@ -1,0 +1,31 @@
+// Where the real Espruino interpreter is (built by `npm run espruino:build`, see firmware/espruino/build.mjs).
+import { pathToFileURL } from "node:url";
+import { projectRoot } from "./board.js";
+
+export interface Interpreter {
+  /** the binary, or undefined when there is none */
+  path: string | undefined;
+  /** why there is none, and what to run */
+  why?: string;
+  /** the version it is built from (pin.json) */
+  version: string;
+}
+
+interface Locator {
+  locate(): { path: string | undefined; why?: string };
+  pin: { version: string };
+}
+
+let found: Promise<Interpreter> | undefined;
+
+/** The interpreter, looked up once per process (ESPRUINO_BIN, else the build's cache). */
+export function findInterpreter(): Promise<Interpreter> {
+  found ??= import(pathToFileURL(`${projectRoot}firmware/espruino/interpreter.mjs`).href).then((m: Locator) => {
+    const l = m.locate();
+    return { path: l.path, why: l.why, version: m.pin.version };
+  });
+  return found;
+}
+
+/** The board around the interpreter (ES5), stored as `.boot0` before the firmware. */
+export const boardShimPath = `${projectRoot}firmware/espruino/board.js`;

@@ -1,0 +1,384 @@
+// A virtual Espruino board running a firmware bundle in a Node `vm` context: Espruino-shaped globals,
+// a register-level IMU, a button, recorded LED and buzzer output, and a real TCP network.
+// Fast and deterministic (manual clock), but more lenient than Espruino: the real interpreter (real-gun.ts) is the
+// proof that a bundle runs on a board; this one is for the many quick behaviour tests and the simulator's default.
+
+import { readFileSync } from "node:fs";
+import { type Socket, connect as tcpConnect } from "node:net";
+import vm from "node:vm";
+import { bundlePathFor, loadBoard } from "./board.js";
+import { type ClockMode, VirtualClock } from "./clock.js";
+import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
+import { ImuInputs, Mpu6050Model, rvcFrame } from "./imu.js";
+import { bodyGravity } from "./motion.js";
+
+export interface VirtualGunOptions extends GunOptions {
+  /** "real" (default) or "manual" (time moves only with advance()) */
+  clock?: ClockMode;
+}
+
+export interface VirtualGun extends Gun {
+  readonly runtime: "vm";
+  clock: VirtualClock;
+  advance(ms: number): Promise<void>;
+  storage: Map<string, string>;
+  /** sockets opened by the firmware */
+  sockets: Socket[];
+  rebooted: number;
+}
+
+class Pin {
+  constructor(readonly name: string) {}
+  toString(): string {
+    return this.name;
+  }
+}
+
+/** Pin globals the profiles use: D0–D48, A0. */
+function pins(): Record<string, Pin> {
+  const p: Record<string, Pin> = { A0: new Pin("A0") };
+  for (let i = 0; i <= 48; i++) p[`D${i}`] = new Pin(`D${i}`);
+  return p;
+}
+
+class Emitter {
+  private readonly h = new Map<string, ((...a: unknown[]) => void)[]>();
+  on(ev: string, fn: (...a: unknown[]) => void): void {
+    this.h.set(ev, [...(this.h.get(ev) ?? []), fn]);
+  }
+  emit(ev: string, ...a: unknown[]): void {
+    for (const fn of this.h.get(ev) ?? []) fn(...a);
+  }
+}
+
+export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
+  const board = typeof o.board === "string" ? loadBoard(o.board) : o.board;
+  const code = o.code ?? readFileSync(o.bundlePath ?? bundlePathFor(board.name), "utf8");
+  const clock = new VirtualClock(o.clock ?? "real");
+  const P = pins();
+  const pin = (x: unknown) => String(x);
+  const errors: unknown[] = [];
+  const lines: string[] = [];
+  // the USB serial port: Espruino's console until the firmware moves it (LoopbackA.setConsole)
+  const usbDevice = /^ESP/.test(board.chip) ? "Serial1" : "USB";
+  let consoleOn = usbDevice;
+  let usbOut = "";
+  const usbListeners: ((text: string) => void)[] = [];
+  const toPc = (d: string) => {
+    usbOut += d;
+    for (const fn of usbListeners) fn(d);
+  };
+  const log = (s: string) => {
+    lines.push(s);
+    o.onConsole?.(s);
+    if (consoleOn === usbDevice) toPc(`${s}\r\n`);
+  };
+  clock.onError = (e) => {
+    errors.push(e);
+    log(`Uncaught ${e instanceof Error ? e.message : String(e)}`);
+  };
+  const inputs = new ImuInputs(o.imu);
+  const seconds = () => clock.now() / 1000;
+  const mpu = new Mpu6050Model(inputs, seconds);
+
+  // outputs
+  const levels = new Map<string, number>();
+  const pwm = new Map<string, number>();
+  const led: LedEvent[] = [];
+  const tones: ToneEvent[] = [];
+  let ledC = 0;
+  let toneF = 0;
+  const setLed = (c: number) => {
+    if (c !== ledC || !led.length) led.push({ t: clock.now(), c });
+    ledC = c;
+  };
+  const setTone = (f: number) => {
+    if (f !== toneF) tones.push({ t: clock.now(), f });
+    toneF = f;
+  };
+  const L = board.led;
+  const rgbFromPins = () => {
+    if (L.kind !== "rgb") return;
+    const ch = (p?: string) => {
+      let v = pwm.get(p ?? "") ?? 0;
+      if (L.inv) v = 1 - v;
+      return Math.max(0, Math.min(255, Math.round(v * 255)));
+    };
+    setLed((ch(L.pr) << 16) | (ch(L.pg) << 8) | ch(L.pb));
+  };
+  const out = (p: string, v: number, freq?: number) => {
+    pwm.set(p, v);
+    if (p === board.bz.pin) setTone(v > 0 && freq ? freq : 0);
+    else rgbFromPins();
+  };
+
+  // trigger button
+  const trig = board.trig;
+  levels.set(trig.pin, trig.pressed ? 0 : 1);
+  const watches: { fn: (e: unknown) => void; pin: string; debounce: number; id: number }[] = [];
+  let lastEdge = 0;
+  let pending = 0;
+  const setLevel = (p: string, v: number) => {
+    if (levels.get(p) === v) return;
+    levels.set(p, v);
+    for (const w of watches) {
+      if (w.pin !== p) continue;
+      const edge = seconds();
+      clock.clear(pending);
+      // Espruino's debounce: report once the level has held for `debounce` ms
+      pending = clock.set(
+        () => {
+          if (levels.get(p) !== v) return;
+          const e = { state: v === 1, time: edge, lastTime: lastEdge };
+          lastEdge = edge;
+          w.fn(e);
+        },
+        w.debounce,
+        false,
+      );
+    }
+  };
+
+  // network
+  const sockets: Socket[] = [];
+  const net = {
+    connect(opts: { host: string; port: number }, cb: () => void) {
+      const em = new Emitter();
+      const s = tcpConnect({ host: opts.host, port: opts.port });
+      sockets.push(s);
+      s.setNoDelay(true);
+      const guard = (fn: () => void) => () => {
+        try {
+          fn();
+        } catch (e) {
+          clock.onError(e);
+        }
+      };
+      s.on("connect", guard(cb));
+      s.on("data", (b: Buffer) => guard(() => em.emit("data", b.toString("latin1")))());
+      s.on("error", (e) => guard(() => em.emit("error", e.message))());
+      s.on("close", () => guard(() => em.emit("close"))());
+      return {
+        on: (ev: string, fn: (...a: unknown[]) => void) => em.on(ev, fn),
+        write: (d: string) => {
+          if (!s.destroyed) s.write(Buffer.from(String(d), "latin1"));
+        },
+        end: () => {
+          s.end();
+          s.destroySoon();
+        },
+      };
+    },
+  };
+  const wifi = { connects: [] as { ssid: string; password: string }[] };
+  let wifiFails = o.wifiFailures ?? 0;
+  const Wifi = {
+    connect(ssid: string, opts: { password: string }, cb: (err: unknown) => void) {
+      wifi.connects.push({ ssid, password: opts?.password });
+      clock.set(() => cb(wifiFails-- > 0 ? "auth failed" : null), 100, false);
+    },
+    on() {},
+    getIP: () => ({ ip: "127.0.0.1" }),
+  };
+  const storage = new Map<string, string>();
+  if (o.config !== null && o.config !== undefined) {
+    storage.set("gun.json", typeof o.config === "string" ? o.config : JSON.stringify(o.config));
+  }
+  const Storage = {
+    read: (n: string) => storage.get(n),
+    readJSON(n: string, noExceptions: boolean) {
+      const s = storage.get(n);
+      if (s === undefined) return undefined;
+      try {
+        return JSON.parse(s);
+      } catch (e) {
+        if (noExceptions) return undefined;
+        throw e;
+      }
+    },
+    write: (n: string, d: string) => {
+      storage.set(n, String(d));
+      return true;
+    },
+    writeJSON: (n: string, d: unknown) => {
+      storage.set(n, JSON.stringify(d));
+      return true;
+    },
+    erase: (n: string) => storage.delete(n),
+    list: () => [...storage.keys()],
+  };
+  const neopixel = {
+    write(p: unknown, d: number[]) {
+      if (pin(p) !== L.pin) return;
+      setLed(((d[1] & 255) << 16) | ((d[0] & 255) << 8) | (d[2] & 255));
+    },
+  };
+  const modules: Record<string, unknown> = { net, Wifi, Storage, neopixel };
+
+  // serial devices: the USB console port, the serial line of a BNO085 in UART-RVC mode, the loopback
+  interface EspSerial {
+    setup(): void;
+    on(ev: string, fn: (d: string) => void): void;
+    write(d: unknown): void;
+    setConsole(force?: boolean): void;
+  }
+  const serials: Record<string, EspSerial> = {};
+  const usbEvents = new Emitter();
+  let rvcIndex = 0;
+  for (const name of ["Serial1", "Serial2", "USB", "LoopbackA", "LoopbackB"]) {
+    if (name === "USB" && usbDevice !== "USB") continue;
+    const em = name === usbDevice ? usbEvents : new Emitter();
+    serials[name] = {
+      setup: () => {
+        if (board.imu.kind !== "bno085" || board.imu.ser !== name) return;
+        clock.set(
+          () => {
+            const p = inputs.pose(seconds());
+            const f = rvcFrame(rvcIndex++, p, bodyGravity(p));
+            // frames do not arrive whole: split every third one
+            if (rvcIndex % 3) em.emit("data", f);
+            else {
+              em.emit("data", f.slice(0, 7));
+              em.emit("data", f.slice(7));
+            }
+          },
+          10,
+          true,
+        );
+      },
+      on: (ev, fn) => em.on(ev, fn as (...a: unknown[]) => void),
+      write(d: unknown) {
+        if (name === usbDevice) toPc(String(d));
+      },
+      setConsole() {
+        consoleOn = name;
+      },
+    };
+  }
+  const usb: VirtualUsbSerial = {
+    device: usbDevice,
+    get console() {
+      return consoleOn;
+    },
+    send(text: string) {
+      if (consoleOn === usbDevice) {
+        // the REPL echoes what it gets; what it makes of it does not matter here
+        toPc(text.replace(/\r?\n/g, "\r\n"));
+        return;
+      }
+      try {
+        usbEvents.emit("data", text);
+      } catch (e) {
+        clock.onError(e);
+      }
+    },
+    onData(fn) {
+      usbListeners.push(fn);
+    },
+    get out() {
+      return usbOut;
+    },
+  };
+
+  const state = { rebooted: 0 };
+  const sandbox: Record<string, unknown> = {
+    ...P,
+    ...serials,
+    I2C1: {
+      setup() {},
+      writeTo(addr: number, data: number | number[] | string) {
+        if (addr !== mpu.addr || board.imu.kind !== "mpu6050") throw new Error("I2C: no ACK");
+        mpu.write(typeof data === "number" ? [data] : Array.from(data as number[]));
+      },
+      readFrom(addr: number, n: number) {
+        if (addr !== mpu.addr || board.imu.kind !== "mpu6050") throw new Error("I2C: no ACK");
+        return mpu.read(n);
+      },
+    },
+    getTime: seconds,
+    setTimeout: (fn: () => void, ms: number) => clock.set(fn, ms, false),
+    setInterval: (fn: () => void, ms: number) => clock.set(fn, ms, true),
+    clearTimeout: (id: unknown) => clock.clear(id),
+    clearInterval: (id: unknown) => clock.clear(id),
+    setWatch(fn: (e: unknown) => void, p: unknown, opts: { debounce?: number }) {
+      const id = watches.length + 1;
+      watches.push({ fn, pin: pin(p), debounce: opts?.debounce ?? 0, id });
+      return id;
+    },
+    clearWatch() {},
+    pinMode() {},
+    digitalRead: (p: unknown) => levels.get(pin(p)) ?? 0,
+    digitalWrite: (p: unknown, v: number | boolean) => out(pin(p), v ? 1 : 0),
+    analogWrite: (p: unknown, v: number, opts?: { freq?: number }) => out(pin(p), v, opts?.freq),
+    analogRead: (p: unknown) =>
+      board.bat && pin(p) === board.bat.pin ? (o.battery ?? 3.9) / board.bat.mul : Math.random() * 0.01,
+    E: {
+      reboot: () => {
+        state.rebooted++;
+      },
+      getTemperature: () => 30,
+    },
+    process: {
+      memory: () => {
+        const total = board.budget.jsvars;
+        const used = Math.ceil(code.length / 12) + 200;
+        return { free: total - used, usage: used, total };
+      },
+      env: { VERSION: "2v25", BOARD: board.chip },
+    },
+    console: { log: (...a: unknown[]) => log(a.map(String).join(" ")) },
+    print: (...a: unknown[]) => log(a.map(String).join(" ")),
+    require(name: string) {
+      if (!(name in modules)) throw new Error(`Module ${name} not found`);
+      return modules[name];
+    },
+  };
+  const ctx = vm.createContext(sandbox);
+  // what Espruino lacks is gone here too, so code leaning on it fails in tests as on the board
+  vm.runInContext(
+    "delete globalThis.Map; delete globalThis.Set; delete globalThis.WeakMap; delete globalThis.WeakSet;" +
+      "delete globalThis.Symbol; delete globalThis.Proxy; delete globalThis.Reflect;" +
+      "delete Promise.race; delete Promise.prototype.finally;",
+    ctx,
+  );
+  try {
+    vm.runInContext(code, ctx, { filename: `${board.name}/gun.js` });
+  } catch (e) {
+    clock.onError(e);
+  }
+
+  return {
+    runtime: "vm",
+    leadMs: 0,
+    board,
+    clock,
+    imu: inputs,
+    now: () => Math.floor(clock.now()),
+    advance: (ms: number) => clock.advance(ms),
+    button: {
+      press: () => setLevel(trig.pin, trig.pressed ? 1 : 0),
+      release: () => setLevel(trig.pin, trig.pressed ? 0 : 1),
+      isDown: () => levels.get(trig.pin) === (trig.pressed ? 1 : 0),
+    },
+    led,
+    tones,
+    ledNow: () => ledC,
+    toneNow: () => toneF,
+    console: lines,
+    errors,
+    storage,
+    wifi,
+    usb,
+    sockets,
+    get rebooted() {
+      return state.rebooted;
+    },
+    dropNetwork() {
+      for (const s of sockets) s.destroy();
+    },
+    stop() {
+      clock.stop();
+      for (const s of sockets) s.destroy();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Guns on the real Espruino interpreter for the tests: started with the board around them, stopped after each test.
+import { afterEach } from "vitest";
+import { findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
+import { type RealGun, type RealGunOptions, startRealGun } from "../../hub/src/sim/espruino/real-gun.js";
+
+const started: RealGun[] = [];
+
+afterEach(async () => {
+  const gs = started.splice(0);
+  for (const g of gs) g.stop();
+  await Promise.all(gs.map((g) => g.stopped()));
+});
+
+/** A gun on the real interpreter; a missing interpreter fails the test with what to run. */
+export async function realGun(o: RealGunOptions): Promise<RealGun> {
+  const i = await findInterpreter();
+  if (!i.path) throw new Error(`${i.why} (npm test runs it for you)`);
+  const g = await startRealGun(o);
+  started.push(g);
+  return g;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `pred` gives a value (checked every 10 ms), or fails after `ms` saying what it waited for. */
+export async function until<T>(pred: () => T | undefined | false | null, ms: number, what: string): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = pred();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** Red, and only red (the config error blink). */
+export const isRed = (c: number) => c >> 16 > 0 && (c & 0xffff) === 0;
