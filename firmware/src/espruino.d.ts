@@ -58,7 +58,9 @@ declare function require(name: "Wifi"): {
 };
 declare function require(name: "Storage"): {
   readJSON(name: string, noExceptions: boolean): any;
+  /** Espruino writes JS notation here (`{id:"g1"}`, keys unquoted), not JSON: use write + JSON.stringify */
   writeJSON(name: string, data: any): boolean;
+  write(name: string, data: string): boolean;
 };
 declare function require(name: "neopixel"): { write(pin: Pin, d: number[]): void };
 declare var E: { reboot(): void };

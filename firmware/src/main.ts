@@ -110,7 +110,8 @@ function run(c: Cfg) {
       st = require("Storage");
       j = st.readJSON("gun.json", true) || {};
       j.secret = m.k;
-      st.writeJSON("gun.json", j);
+      // JSON.stringify, not writeJSON: Espruino's writeJSON writes JS notation ({id:"g1"}), and gun.json stays JSON
+      st.write("gun.json", JSON.stringify(j));
       if (ser) slKey(m.k);
       else mqPass(m.k);
     } else err("cmd", "unknown " + (m as any).c);

@@ -47,9 +47,15 @@ describe.each(boardNames())("%s on the real interpreter", (board) => {
       [{ ...ok, wifi: { ssid: "w" } }, "gun.json: wifi needs ssid, pass"],
       [{ ...ok, hz: 500 }, "gun.json: hz must be 1-50"],
       [{ ...ok, ka: 1 }, "gun.json: ka must be 5-300"],
-      [{ ...ok, link: "radio" }, board.startsWith("esp32") ? "gun.json: link must be wifi or serial" : "gun.json: link must be wifi (this board has no serial)"],
+      [
+        { ...ok, link: "radio" },
+        board.startsWith("esp32")
+          ? "gun.json: link must be wifi or serial"
+          : "gun.json: link must be wifi (this board has no serial)",
+      ],
     ];
-    if (!board.startsWith("esp32")) cases.push([{ ...ok, link: "serial" }, "gun.json: link must be wifi (this board has no serial)"]);
+    if (!board.startsWith("esp32"))
+      cases.push([{ ...ok, link: "serial" }, "gun.json: link must be wifi (this board has no serial)"]);
     const guns = await Promise.all(cases.map(([config]) => realGun({ board, config })));
     await sleep(2300);
     guns.forEach((g, i) => {
@@ -57,7 +63,10 @@ describe.each(boardNames())("%s on the real interpreter", (board) => {
       expect(g.console, JSON.stringify(cases[i]![0])).toContain(`CNG ${why}`);
       expect(g.led.filter((l) => isRed(l.c)).length, why).toBeGreaterThanOrEqual(2);
       // one low beep
-      expect(g.tones.filter((t) => t.f > 0).map((t) => t.f), why).toEqual([300]);
+      expect(
+        g.tones.filter((t) => t.f > 0).map((t) => t.f),
+        why,
+      ).toEqual([300]);
       expect(g.connects, why).toEqual([]);
       expect(g.wifi.connects, why).toEqual([]);
       expect(g.errors, why).toEqual([]);

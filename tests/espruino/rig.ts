@@ -1,22 +1,27 @@
 // Guns on the real Espruino interpreter for the tests: started with the board around them, stopped after each test.
-import { afterEach } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import { findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
 import { type RealGun, type RealGunOptions, startRealGun } from "../../hub/src/sim/espruino/real-gun.js";
 
-const started: RealGun[] = [];
+const perTest: RealGun[] = [];
+const perFile: RealGun[] = [];
 
-afterEach(async () => {
-  const gs = started.splice(0);
+async function stopAll(gs: RealGun[]): Promise<void> {
   for (const g of gs) g.stop();
   await Promise.all(gs.map((g) => g.stopped()));
-});
+}
+afterEach(() => stopAll(perTest.splice(0)));
+afterAll(() => stopAll(perFile.splice(0)));
 
-/** A gun on the real interpreter; a missing interpreter fails the test with what to run. */
-export async function realGun(o: RealGunOptions): Promise<RealGun> {
+/**
+ * A gun on the real interpreter, stopped after the test (or, with `keep`, after the file); a missing interpreter
+ * fails the test with what to run.
+ */
+export async function realGun(o: RealGunOptions, keep = false): Promise<RealGun> {
   const i = await findInterpreter();
   if (!i.path) throw new Error(`${i.why} (npm test runs it for you)`);
   const g = await startRealGun(o);
-  started.push(g);
+  (keep ? perFile : perTest).push(g);
   return g;
 }
 

@@ -4,6 +4,8 @@ import type { Logger } from "../../hub/src/log.js";
 export interface Said {
   level: string;
   msg: string;
+  /** the structured fields logged with the line */
+  fields?: Record<string, unknown>;
 }
 
 export function fakeLog(): { log: Logger; said: Said[]; text: (level?: string) => string } {
@@ -11,7 +13,11 @@ export function fakeLog(): { log: Logger; said: Said[]; text: (level?: string) =
   const at =
     (level: string) =>
     (a: unknown, b?: unknown): void => {
-      said.push({ level, msg: typeof a === "string" ? a : String(b ?? "") });
+      said.push({
+        level,
+        msg: typeof a === "string" ? a : String(b ?? ""),
+        ...(typeof a === "object" && a ? { fields: a as Record<string, unknown> } : {}),
+      });
     };
   const log = {
     trace: at("trace"),

@@ -27,6 +27,16 @@ export interface VirtualGun extends Gun {
   rebooted: number;
 }
 
+/** Espruino's writeJSON / E.toJS notation for plain data: identifier keys unquoted. */
+function toJs(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(toJs).join(",")}]`;
+  if (v && typeof v === "object") {
+    const keys = Object.entries(v).filter(([, x]) => x !== undefined);
+    return `{${keys.map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}:${toJs(x)}`).join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "undefined";
+}
+
 class Pin {
   constructor(readonly name: string) {}
   toString(): string {
@@ -200,8 +210,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
       storage.set(n, String(d));
       return true;
     },
+    // as Espruino does: JS notation, keys unquoted where they can be ({id:"g1"}), not JSON
     writeJSON: (n: string, d: unknown) => {
-      storage.set(n, JSON.stringify(d));
+      storage.set(n, toJs(d));
       return true;
     },
     erase: (n: string) => storage.delete(n),
