@@ -139,7 +139,10 @@ function make(src) {
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
     const t0 = Date.now();
-    const timer = setInterval(() => say(`compiling… ${compiled} files, ${Math.round((Date.now() - t0) / 1000)} s`), 10_000);
+    const timer = setInterval(
+      () => say(`compiling… ${compiled} files, ${Math.round((Date.now() - t0) / 1000)} s`),
+      10_000,
+    );
     child.on("close", (code) => {
       clearInterval(timer);
       if (code !== 0) die(`make failed (exit ${code}); its last lines:\n${tail.join("\n")}`);

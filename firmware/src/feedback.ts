@@ -81,14 +81,35 @@ function run(k: Track, a: number[], rp: number, t: number, out: (v: number) => v
   k.h = setTimeout(go, Math.max(0, t - now()));
 }
 
-/** Play LED steps `l` and buzzer steps `b`, `rp` times, starting at gun ms `t`. The last colour stays on. */
-export function play(l: number[] | undefined, b: number[] | undefined, rp: number, t: number): void {
+/** Cues waiting for their start time (a count comes as three cues at once: beat, beat, go). */
+var wait: number[] = [];
+
+function start(l: number[] | undefined, b: number[] | undefined, rp: number, t: number) {
   if (l) run(tl, l, rp, t, led, -1);
   if (b) run(tb, b, rp, t, tone, 0);
 }
 
-/** Stop everything: LED off, buzzer silent. */
+/**
+ * Play LED steps `l` and buzzer steps `b`, `rp` times, starting at gun ms `t`. The last colour stays on. A cue
+ * replaces what plays when it starts, not when it arrives: a later beat must not cancel an earlier one.
+ */
+export function play(l: number[] | undefined, b: number[] | undefined, rp: number, t: number): void {
+  var d = t - now();
+  var h: number;
+  if (d <= 0) {
+    start(l, b, rp, t);
+    return;
+  }
+  h = setTimeout(function () {
+    wait.splice(wait.indexOf(h), 1);
+    start(l, b, rp, t);
+  }, d);
+  wait.push(h);
+}
+
+/** Stop everything, and what was waiting to start: LED off, buzzer silent. */
 export function quiet(): void {
+  while (wait.length) clearTimeout(wait.pop()!);
   stop(tl);
   stop(tb);
   led(0);

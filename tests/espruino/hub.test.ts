@@ -24,7 +24,7 @@ describe.each(boardNames())("%s on the real interpreter, with the real hub", (bo
   let gun: RealGun;
   let seen: Seen[] = [];
   let pose = { yaw: 20, pitch: 10, roll: 0 };
-  const id = `rg-${board.replace(/-.*/, "")}`;
+  const id = `rg-${board}`;
   const motion: Motion = () => pose;
   const said = fakeLog();
   const got = (leaf: string) => seen.filter((s) => s.leaf === leaf);

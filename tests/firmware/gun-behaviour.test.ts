@@ -99,6 +99,26 @@ it("syncs its clock to the hub and plays a timed cue together with another gun",
   expect(g2.errors).toEqual([]);
 });
 
+it("plays every beat of a count the hub sends ahead at once, each at its time", async () => {
+  const { hub, mk } = await setup();
+  const g = mk("g1", "esp32-mpu6050", "manual");
+  for (let i = 0; i < 20 && !hub.got.some((m) => m.topic.endsWith("g1/info")); i++) await g.advance(100);
+  // unsynced, a cue's `at` is taken as "now": send gun-time-free cues by timing them on the gun's own clock
+  const t0 = g.now();
+  const cmd = (n: number) => JSON.stringify({ v: 1, n, c: "time", g: t0, h: t0 });
+  await hub.c.publishAsync(gunTopic("t1", "g1", "cmd"), cmd(1), { qos: 1 });
+  await g.advance(50);
+  for (const [i, c] of ["beat", "beat", "go"].entries()) {
+    const cue = { v: 1, n: 10 + i, c, at: t0 + 500 + 400 * i, b: [700 + 100 * i, 60, 0, 10] };
+    await hub.c.publishAsync(gunTopic("t1", "g1", "cue"), JSON.stringify(cue), { qos: 1 });
+  }
+  await g.advance(50);
+  await g.advance(1500);
+  const beeps = g.tones.filter((t) => t.f >= 700 && t.f <= 900);
+  expect(beeps.map((t) => t.f)).toEqual([700, 800, 900]);
+  for (const [i, b] of beeps.entries()) expect(Math.abs(b.t - (t0 + 500 + 400 * i))).toBeLessThan(60);
+});
+
 it("says clearly when gun.json is missing or invalid, blinks red and stays off the network", async () => {
   for (const [config, why] of [
     [null, "gun.json: missing"],

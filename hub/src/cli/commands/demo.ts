@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { type Command, Option } from "commander";
 import type { Edition } from "../../rules/index.js";
 import { runDemo, type Speed } from "../../sim/demo.js";
-import type { SecretMode } from "../../sim/player.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
+import type { SecretMode } from "../../sim/player.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
 import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 

@@ -3,8 +3,8 @@
 import { type Command, Option } from "commander";
 import type { Edition } from "../../rules/index.js";
 import { playGame, type Speed } from "../../sim/demo.js";
-import { Fleet } from "../../sim/fleet.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
+import { Fleet } from "../../sim/fleet.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
 import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 

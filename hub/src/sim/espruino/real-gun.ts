@@ -42,6 +42,8 @@ export interface RealGun extends Gun {
   readonly pid: number | undefined;
   /** reboots so far (E.reboot, or reboot()) */
   readonly reboots: number;
+  /** `host:port` of each TCP connection the firmware opened */
+  readonly connects: string[];
   /** a Storage file as the board has it now, or undefined */
   readFile(name: string): Promise<string | undefined>;
   memory(): Promise<GunMemory>;
@@ -123,12 +125,9 @@ function run(bin: string, args: string[], cwd: string): Promise<string> {
 }
 
 /** Console text → lines, without the REPL's prompt and line-clearing escapes. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, "g");
 function cleanLine(s: string): string {
-  return s
-    .replace(/\x1b\[[0-9;]*[A-Za-z]/g, "")
-    .replace(/\r/g, "")
-    .replace(/^>+/, "")
-    .trimEnd();
+  return s.replace(ANSI, "").replace(/\r/g, "").replace(/^>+/, "").trimEnd();
 }
 
 export async function startRealGun(o: RealGunOptions): Promise<RealGun> {
@@ -286,7 +285,10 @@ class RealGunImpl implements RealGun {
       this.errors.push(new Error(`the interpreter stopped (${signal ?? `exit ${code}`})`));
     });
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`the board did not boot in 10 s:\n${this.usbOut.slice(-400)}`)), 10_000);
+      const t = setTimeout(
+        () => reject(new Error(`the board did not boot in 10 s:\n${this.usbOut.slice(-400)}`)),
+        10_000,
+      );
       this.wait("B", () => true).then((b: { t0: number; u: number }) => {
         clearTimeout(t);
         this.t0 = b.t0;
@@ -432,7 +434,8 @@ class RealGunImpl implements RealGun {
       const prev = this.last;
       if (!prev || key !== prev.key || t - this.lastSent >= KEEP_MS) {
         // a move after a still spell starts from the last still pose, at its time
-        if (prev && !prev.sent && key !== prev.key) out += `\x10${this.keyframe(prev.t, this.imu.pose(prev.t / 1000))}\n`;
+        if (prev && !prev.sent && key !== prev.key)
+          out += `\x10${this.keyframe(prev.t, this.imu.pose(prev.t / 1000))}\n`;
         out += `\x10${this.keyframe(t, p)}\n`;
         this.lastSent = t;
         this.last = { t, key, sent: true };
