@@ -260,24 +260,34 @@ __b.put = function (i, v) {
   __b.RG[i] = (v >> 8) & 255;
   __b.RG[i + 1] = v & 255;
 };
+/** the pose at the previous sample, and when: the gyro reads what turned since then */
+__b.sp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
 __b.sample = function () {
   var K = Math.PI / 180;
   var asleep = (__b.RG[0x6b] & 0x40) !== 0;
   var aL = 16384 / (1 << ((__b.RG[0x1c] >> 3) & 3));
   var gL = [131, 65.5, 32.8, 16.4][(__b.RG[0x1b] >> 3) & 3];
-  __b.at(__b.ms());
-  var p = __b.P * K;
-  var r = __b.R * K;
+  var t = __b.ms();
+  var q = __b.sp;
+  __b.at(t);
+  // Euler rates from the pose played since the last sample (not the keyframes' slope): what the gyro reports
+  // then adds up to exactly where the gun went, even when the harness's feed came late
+  var dt = q[3] < 0 ? 0 : (t - q[3]) / 1000;
+  var dY = dt > 0 ? __b.ad(__b.Y - q[0]) / dt : 0;
+  var dP = dt > 0 ? (__b.P - q[1]) / dt : 0;
+  var dR = dt > 0 ? __b.ad(__b.R - q[2]) / dt : 0;
+  var p = (__b.P + q[1]) * 0.5 * K;
+  var r = (q[2] + __b.ad(__b.R - q[2]) * 0.5) * K;
   var cp = Math.cos(p);
-  // gravity's reaction in the body frame (x along the barrel, y left, z up), in g
-  var a = [Math.sin(p), cp * Math.sin(r), cp * Math.cos(r)];
-  // Euler rates (yaw about z, pitch nose up, roll about the barrel) to body rates, °/s
-  var w = [
-    __b.dR + __b.dY * Math.sin(p),
-    -__b.dP * Math.cos(r) + __b.dY * cp * Math.sin(r),
-    __b.dP * Math.sin(r) + __b.dY * cp * Math.cos(r),
-  ];
   var i;
+  __b.sp = [__b.Y, __b.P, __b.R, t];
+  // Euler rates (yaw about z, pitch nose up, roll about the barrel) to body rates, °/s, at the interval's middle
+  var w = [dR + dY * Math.sin(p), -dP * Math.cos(r) + dY * cp * Math.sin(r), dP * Math.sin(r) + dY * cp * Math.cos(r)];
+  // gravity's reaction in the body frame (x along the barrel, y left, z up), in g, now
+  p = __b.P * K;
+  r = __b.R * K;
+  cp = Math.cos(p);
+  var a = [Math.sin(p), cp * Math.sin(r), cp * Math.cos(r)];
   for (i = 0; i < 3; i++) {
     __b.put(0x3b + 2 * i, asleep ? 0 : (a[i] + __b.an * __b.gauss()) * aL);
     __b.put(0x43 + 2 * i, asleep ? 0 : (w[i] + __b.gb[i] + __b.gn * __b.gauss()) * gL);

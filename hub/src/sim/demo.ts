@@ -254,7 +254,13 @@ export interface DemoOptions extends GameOptions {
 }
 
 /** Starts a hub with its embedded broker, the guns and the bots, plays one game, and stops it all. */
-export async function runDemo(o: DemoOptions): Promise<GameResult & { hub: { dashboard: string; data: string } }> {
+export interface DemoResult extends GameResult {
+  hub: { dashboard: string; data: string };
+  /** the guns that played: their board and where their firmware ran */
+  guns: { id: string; board: string; runtime: GunRuntime }[];
+}
+
+export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const progress = o.progress ?? (() => {});
   const hub = await startHub({ ...o.hub });
   let fleet: Fleet | undefined;
@@ -274,7 +280,8 @@ export async function runDemo(o: DemoOptions): Promise<GameResult & { hub: { das
     await fleet.calibrate(o.poses ?? 1);
     const r = await playGame(conn, fleet, o);
     await o.hold?.();
-    return { ...r, hub: { dashboard: hub.urls.dashboard, data: hub.config.data } };
+    const guns = fleet.guns.map((g) => ({ id: g.id, board: g.gun.board.name, runtime: g.gun.runtime }));
+    return { ...r, hub: { dashboard: hub.urls.dashboard, data: hub.config.data }, guns };
   } finally {
     await fleet?.stop();
     await hub.close();

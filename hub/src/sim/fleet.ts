@@ -17,7 +17,7 @@ export interface FleetOptions {
   /** host PIN */
   pin: string;
   guns: number;
-  /** board profile of every gun, or "mixed": MPU-6050 and BNO085 boards in turn */
+  /** board profile of every gun, a comma-separated list taken in turn, or "mixed": MPU-6050 and BNO085 boards */
   board?: string;
   /** where the guns' firmware runs: Node's vm (default) or the real Espruino interpreter */
   runtime?: GunRuntime;
@@ -127,7 +127,8 @@ export class Fleet {
       // a gun of an earlier run keeps its old key in that run's storage: start it afresh
       if (listed.some((g) => g.id === id)) await this.host.request("gun.forget", { gun: id });
       const random = seededRandom(seed * 1009 + seat * 7919 + 1);
-      const board = this.o.board === "mixed" || this.o.board === undefined ? MIXED[seat % 2]! : this.o.board;
+      const boards = this.o.board === "mixed" || this.o.board === undefined ? MIXED : this.o.board.split(",");
+      const board = boards[seat % boards.length]!;
       const p = this.layout.seats[seat]!;
       const centre = (Math.atan2(-p.y, -p.x) * 180) / Math.PI;
       const gun = await createGun({

@@ -69,7 +69,7 @@ export function registerDemo(program: Command): void {
         .choices(["console", "physical"])
         .default("console"),
     )
-    .option("--board <name>", "board profile of the guns, or mixed", "mixed")
+    .option("--board <names>", "board profile of the guns, a list (a,b) taken in turn, or mixed", "mixed")
     .addOption(runtimeOption())
     .addOption(
       new Option("--recentre <how>", "per-round re-centre: snapshots, or pose (everyone points at the Godfather)")

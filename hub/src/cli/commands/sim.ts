@@ -46,7 +46,7 @@ export function registerSim(program: Command): void {
     .option("--hub <host:port>", "the hub's MQTT broker", "127.0.0.1:1883")
     .option("--pin <pin>", "host PIN (default: CNG_PIN)")
     .option("-t, --table <name>", "table name", "main")
-    .option("--board <name>", "board profile of the guns, or mixed", "mixed")
+    .option("--board <names>", "board profile of the guns, a list (a,b) taken in turn, or mixed", "mixed")
     .addOption(runtimeOption())
     .option("-s, --seed <n>", "seed of the people and the bots", "1")
     .option("--no-calibrate", "skip the calibration wizard")
