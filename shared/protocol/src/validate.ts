@@ -49,8 +49,9 @@ function num(min: number, max: number): Rule {
 function str(max: number, re?: RegExp, min?: number): Rule {
   return { t: "str", min: min || 1, max: max, re: re };
 }
-function oneOf(of: string[]): Rule {
-  return { t: "enum", of: of };
+// not `of`: a reserved word to Espruino's parser (it cannot be a variable or parameter name there)
+function oneOf(list: string[]): Rule {
+  return { t: "enum", of: list };
 }
 
 const SEQ = int(0, 4294967295);

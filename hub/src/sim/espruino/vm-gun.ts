@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { type Socket, connect as tcpConnect } from "node:net";
 import vm from "node:vm";
-import { bundlePathFor, loadBoard } from "./board.js";
+import { bundlePathFor, loadBoard, projectRoot } from "./board.js";
 import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { ImuInputs, Mpu6050Model, rvcFrame } from "./imu.js";
@@ -25,6 +25,24 @@ export interface VirtualGun extends Gun {
   /** sockets opened by the firmware */
   sockets: Socket[];
   rebooted: number;
+}
+
+/** Built-ins of these names are what Espruino's objects are in V8 (firmware/espruino/api.mjs probes the same). */
+const TARGET_EXPR: Record<string, string> = {
+  "Uint8Array.prototype": "Object.getPrototypeOf(Uint8Array.prototype)",
+};
+let lacking: string | undefined;
+/** `delete …` of every built-in method the real interpreter lacks (firmware/build/espruino-lacks.json). */
+function lackingBuiltins(): string {
+  if (lacking === undefined) {
+    const file = JSON.parse(readFileSync(`${projectRoot}firmware/build/espruino-lacks.json`, "utf8")) as {
+      targets: Record<string, { lacks: string[] }>;
+    };
+    lacking = Object.entries(file.targets)
+      .flatMap(([t, { lacks }]) => lacks.map((m) => `delete ${TARGET_EXPR[t] ?? t}[${JSON.stringify(m)}];`))
+      .join("");
+  }
+  return lacking;
 }
 
 /** Espruino's writeJSON / E.toJS notation for plain data: identifier keys unquoted. */
@@ -349,7 +367,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   vm.runInContext(
     "delete globalThis.Map; delete globalThis.Set; delete globalThis.WeakMap; delete globalThis.WeakSet;" +
       "delete globalThis.Symbol; delete globalThis.Proxy; delete globalThis.Reflect;" +
-      "delete Promise.race; delete Promise.prototype.finally;",
+      lackingBuiltins(),
     ctx,
   );
   try {
