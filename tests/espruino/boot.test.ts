@@ -1,9 +1,9 @@
 // Every board's bundle, byte for byte as flashed, booting on the real Espruino interpreter from its Storage:
 // the documented gun.json starts the gun; each kind of bad gun.json gives its documented console error, a red blink
 // and a low beep, and keeps the gun off the network.
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { boardNames } from "../../hub/src/sim/espruino/index.js";
-import { isRed, realGun, sleep, until } from "./rig.js";
+import { isRed, onInterpreter, realGun, sleep, until } from "./rig.js";
 
 /** firmware/README.md's gun.json, as a user would write it */
 const DOCUMENTED = {
@@ -17,7 +17,7 @@ const DOCUMENTED = {
   click: true,
 };
 
-describe.each(boardNames())("%s on the real interpreter", (board) => {
+onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
   it("boots from Storage with the documented gun.json: joins the WiFi, dials the hub, greets with a beep", async () => {
     const g = await realGun({ board, config: DOCUMENTED });
     await until(() => g.connects.length > 0, 5000, "a TCP connect to the hub");

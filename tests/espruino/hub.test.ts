@@ -3,13 +3,13 @@
 // time, commands (rate, info, still, reboot), and coming back after a hub restart.
 import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Hub } from "../../hub/src/hub.js";
 import { boardNames, type Motion } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { fakeLog } from "../hardware/fake-log.js";
 import { connect, connectRefused, request, tempDir, testHub } from "../hub/helpers.js";
-import { realGun, sleep, until } from "./rig.js";
+import { onInterpreter, realGun, sleep, until } from "./rig.js";
 
 interface Seen {
   leaf: string;
@@ -17,7 +17,7 @@ interface Seen {
   at: number;
 }
 
-describe.each(boardNames())("%s on the real interpreter, with the real hub", (board) => {
+onInterpreter.each(boardNames())("%s on the real interpreter, with the real hub", (board) => {
   const data = tempDir("cng-espruino-hub-");
   let hub: Hub & { stop: () => Promise<void> };
   let host: MqttClient;

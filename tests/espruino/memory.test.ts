@@ -2,10 +2,10 @@
 // boot, and at its peak during a 50 Hz count (beats, aim at 50 Hz, a trigger pull), against a bound per board; the
 // ESP8266 has about 1,600 JsVars in all. Bad payloads on `cmd` and `cue` are reported on `err` and change nothing.
 import { gunTopic } from "@cng/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { boardNames } from "../../hub/src/sim/espruino/index.js";
 import { hubClient, startBroker, type TestBroker } from "../firmware/broker.js";
-import { realGun, sleep, until } from "./rig.js";
+import { onInterpreter, realGun, sleep, until } from "./rig.js";
 
 /** JsVars the firmware may hold (board share taken out): after boot, and at the peak of a 50 Hz count. */
 // measured (this machine, 2v29): ESP32 boot 710-770, peak 875-895; ESP8266 boot 680, peak 845
@@ -37,7 +37,7 @@ const on = (id: string, leaf: string) => hub.got.filter((m) => m.topic === gunTo
 const send = (id: string, leaf: "cmd" | "cue", body: string) =>
   hub.c.publishAsync(gunTopic("t1", id, leaf), body, { qos: 1 });
 
-describe.each(boardNames())("%s on the real interpreter", (board) => {
+onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
   const id = `m-${board}`;
 
   it("stays within its JsVars after boot and at the peak of a 50 Hz count", async () => {

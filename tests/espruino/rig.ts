@@ -1,7 +1,13 @@
 // Guns on the real Espruino interpreter for the tests: started with the board around them, stopped after each test.
-import { afterAll, afterEach } from "vitest";
+import { afterAll, afterEach, describe } from "vitest";
 import { findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
 import { type RealGun, type RealGunOptions, startRealGun } from "../../hub/src/sim/espruino/real-gun.js";
+
+/** The interpreter these tests run on (`npm test` builds it: npm run espruino:build). */
+export const interpreter = await findInterpreter();
+if (!interpreter.path) console.warn(`SKIPPED: the tests on the real Espruino interpreter: ${interpreter.why}`);
+/** `describe`, skipped (and saying so) where the interpreter could not be built (no source, no network) */
+export const onInterpreter = describe.skipIf(!interpreter.path);
 
 const perTest: RealGun[] = [];
 const perFile: RealGun[] = [];

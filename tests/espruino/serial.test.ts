@@ -1,11 +1,11 @@
 // The serial link (hardware/SERIAL.md) on the real Espruino interpreter, whose USB device is the cable: the console
 // really leaves USB after 2 s and comes back on `repl` (the REPL answers again), or stays when the trigger is held.
-import { describe, expect, it } from "vitest";
-import { realGun, sleep, until } from "./rig.js";
+import { expect, it } from "vitest";
+import { onInterpreter, realGun, sleep, until } from "./rig.js";
 
 const cfg = { id: "g1", secret: "s-g1", table: "t1", link: "serial", hub: { host: "h" } };
 
-describe.each(["esp32-mpu6050", "esp32-bno085"])("the serial link of %s on the real interpreter", (board) => {
+onInterpreter.each(["esp32-mpu6050", "esp32-bno085"])("the serial link of %s on the real interpreter", (board) => {
   it("answers who, stops aim while the bridge is off the broker, and gives the console back on repl", async () => {
     const g = await realGun({ board, config: cfg });
     const lines = () => g.usb.out.split(/\r?\n/);

@@ -2,8 +2,14 @@
 // step) in the virtual board, and — when the interpreter is built — JsVars and µs per IMU sample on the real
 // Espruino interpreter (firmware-real.ts).
 import { readFileSync } from "node:fs";
-import { boardNames, bundlePathFor, createVirtualGun, loadBoard, projectRoot } from "../sim/espruino/index.js";
-import { findInterpreter } from "../sim/espruino/index.js";
+import {
+  boardNames,
+  bundlePathFor,
+  createVirtualGun,
+  findInterpreter,
+  loadBoard,
+  projectRoot,
+} from "../sim/espruino/index.js";
 import { measureOnInterpreter, type RealRow } from "./firmware-real.js";
 import type { Bench, BenchOptions } from "./index.js";
 
@@ -42,7 +48,8 @@ async function sampleCost(board: string, seconds: number): Promise<{ us: number;
 
 export const firmwareBench: Bench = {
   name: "firmware",
-  summary: "bundle bytes per board vs budget; IMU sample cost in the vm; JsVars and µs per IMU sample on the real interpreter",
+  summary:
+    "bundle bytes per board vs budget; IMU sample cost in the vm; JsVars and µs per IMU sample on the real interpreter",
   async run(opts: BenchOptions) {
     const rows: Row[] = [];
     const sizes = JSON.parse(readFileSync(`${projectRoot}firmware/dist/sizes.json`, "utf8")) as {
