@@ -166,4 +166,25 @@ describe.skipIf(!MOSQUITTO || !existsSync(PASSWD))("external mosquitto broker", 
     const list = (await request(watcher, table, "guns.list")).r as any;
     expect(list.guns.find((g: any) => g.id === "eg1")?.info?.fw).not.toBe("evil");
   });
+
+  it("a client id that is a topic pattern reads no one's requests (mosquitto's %c is literal too)", async () => {
+    const seen: string[] = [];
+    for (const clientId of ["#", "+"]) {
+      let snoop: MqttClient;
+      try {
+        snoop = await connect(url, { clientId });
+      } catch {
+        continue; // refused at the door: fine too
+      }
+      clients.push(snoop);
+      snoop.on("message", (topic, p) => seen.push(`${topic} ${p}`));
+      await snoop.subscribeAsync(`cng/v1/${table}/cmd/#`).catch(() => {});
+    }
+    // the host's console: a plain client whose requests carry the PIN
+    const host = await connect(url);
+    clients.push(host);
+    expect(await request(host, table, "guns.list", undefined, hub.pin)).toMatchObject({ ok: true });
+    await sleep(300);
+    expect(seen).toEqual([]);
+  });
 });

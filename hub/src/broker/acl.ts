@@ -43,27 +43,49 @@ export function readPatterns(p: Principal): string[] {
   }
 }
 
-function fill(pattern: string, p: Principal, clientId: string): string {
-  return pattern
-    .replace("%g", p.role === "gun" || p.role === "pending" ? p.gun : "\u0000")
-    .replace("%s", p.role === "seat" ? String(p.seat) : "\u0000")
-    .replace("%c", clientId);
+/** One level of a subscription pattern: a wildcard of the pattern itself, or a literal (a substituted name). */
+type Level = { wild: "+" | "#" } | { lit: string };
+
+/**
+ * The pattern's levels with `%g`, `%s` and `%c` substituted. A substituted part is a literal, whatever it holds: a
+ * client id "#" must not turn `cmd/%c/res` into `cmd/#/res`. (The broker also refuses such client ids at CONNECT.)
+ */
+function fill(pattern: string, p: Principal, clientId: string): Level[] {
+  return pattern.split("/").map((part): Level => {
+    if (part === "+" || part === "#") return { wild: part };
+    if (part === "%g") return { lit: p.role === "gun" || p.role === "pending" ? p.gun : "\u0000" };
+    if (part === "%s") return { lit: p.role === "seat" ? String(p.seat) : "\u0000" };
+    if (part === "%c") return { lit: clientId };
+    return { lit: part };
+  });
 }
 
-/** True when every topic `filter` matches is also matched by `pattern`. */
-export function covers(pattern: string, filter: string): boolean {
-  const a = pattern.split("/");
+/** True when every topic `filter` matches is also matched by `pattern` (`+`/`#` are wildcards in both). */
+export function covers(pattern: string | Level[], filter: string): boolean {
+  const a = typeof pattern === "string" ? fill(pattern, { role: "viewer" }, "") : pattern;
   const b = filter.split("/");
   for (let i = 0; i < b.length; i++) {
     const pa = a[i];
     if (pa === undefined) return false;
-    if (pa === "#") return true;
     const fb = b[i];
-    if (fb === "#") return false;
-    if (pa === "+") continue;
-    if (fb === "+" || fb !== pa) return false;
+    if ("wild" in pa) {
+      if (pa.wild === "#") return true;
+      if (fb === "#") return false;
+      continue;
+    }
+    // a literal level covers only itself: never a wildcard of the filter, and compared as it is
+    if (fb === "+" || fb === "#" || fb !== pa.lit) return false;
   }
   return a.length === b.length;
+}
+
+/** Client ids that could be read as part of a topic: MQTT wildcards, the level separator, control characters. */
+export function clientIdProblem(id: string): string | null {
+  if (id.length === 0) return null; // the broker gives one
+  if (/[+#/]/.test(id)) return "client id may not hold + # or /";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  if (/[\u0000-\u001f\u007f]/.test(id)) return "client id may not hold control characters";
+  return null;
 }
 
 export function maySubscribe(p: Principal, clientId: string, table: string, filter: string): Verdict {

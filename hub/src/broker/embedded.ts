@@ -6,7 +6,7 @@ import { MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from "aedes";
 import type { GunId } from "../guns/types.js";
 import { type Logger, OncePerKey } from "../log.js";
-import { mayPublish, maySubscribe, pendingForward } from "./acl.js";
+import { clientIdProblem, mayPublish, maySubscribe, pendingForward } from "./acl.js";
 import { authenticate, type CredentialCheck } from "./authenticate.js";
 import { describe, type Principal } from "./principal.js";
 import { guardedStream } from "./size-guard.js";
@@ -60,6 +60,13 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     queueLimit: 100,
     heartbeatInterval: 60_000,
     authenticate(client, username, password, done) {
+      const bad = clientIdProblem(client.id);
+      if (bad) {
+        refusals.warn(`id:${bad}`, { client: client.id.slice(0, 64), user: username }, `refused connection: ${bad}`);
+        const err = new Error(bad) as AuthenticateError;
+        err.returnCode = 2; // identifier rejected
+        return done(err, false);
+      }
       const r = safe(() => authenticate(o.credentials, username, password?.toString("utf8")));
       if (r.ok) {
         principals.set(client, r.principal);
