@@ -3,6 +3,7 @@
 // CLI, tests and benchmarks alike.
 import { randomBytes } from "node:crypto";
 import { tableRoot } from "@cng/protocol";
+import { SecretLimiter } from "./access/limiter.js";
 import { MAX_CLIENT_PAYLOAD } from "./broker/acl.js";
 import { type EmbeddedBroker, MAX_PACKET_BYTES, startEmbeddedBroker } from "./broker/embedded.js";
 import { Bus } from "./bus/bus.js";
@@ -94,6 +95,8 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     const hubSecret = randomBytes(24).toString("base64url");
     let guns: GunService | undefined;
 
+    // one limiter for every secret the hub checks, per source address
+    const limiter = new SecretLimiter({}, clock);
     let broker: EmbeddedBroker | undefined;
     if (mode === "embedded") {
       broker = await startEmbeddedBroker({
@@ -101,6 +104,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
         bind: config.bind,
         port: config.mqttPort,
         log: log.child({ part: "broker" }),
+        limiter,
         credentials: {
           hubSecret,
           hostPin: () => pin,
@@ -122,7 +126,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       port: config.httpPort,
       log: log.child({ part: "web" }),
       maxWsPayload: MAX_PACKET_BYTES,
-      mqtt: broker ? (s) => broker.handle(s) : undefined,
+      mqtt: broker ? (s, address) => broker.handle(s, address) : undefined,
       facts: () => ({
         table: config.table,
         topicRoot: tableRoot(config.table),
@@ -196,8 +200,9 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     const commands = new CommandServer(
       bus,
       { table: config.table, guns, secrets, game, play },
-      new RequestAuth(secrets, () => pin, clock),
+      new RequestAuth(secrets, () => pin, limiter),
       log.child({ part: "commands" }),
+      (client) => broker?.sourceOf(client) ?? `client:${client}`,
     );
     await commands.start();
 

@@ -4,6 +4,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from "aedes";
+import { type SecretLimiter, sourceOf } from "../access/limiter.js";
 import type { GunId } from "../guns/types.js";
 import { type Logger, OncePerKey } from "../log.js";
 import { clientIdProblem, mayPublish, maySubscribe, pendingForward } from "./acl.js";
@@ -26,14 +27,18 @@ export interface EmbeddedBrokerOptions {
   bind: string;
   port: number;
   credentials: CredentialCheck;
+  /** counts wrong secrets per source address (shared with the requests' `auth`) */
+  limiter: SecretLimiter;
   events: BrokerEvents;
   log: Logger;
 }
 
 export interface EmbeddedBroker {
   readonly port: number;
-  /** hands a WebSocket stream (from the web server's /mqtt) to the broker */
-  handle(stream: Duplex): void;
+  /** hands a WebSocket stream (from the web server's /mqtt) to the broker, with the address it comes from */
+  handle(stream: Duplex, address: string | undefined): void;
+  /** the source address of a connected client, for the limiter (`client:<id>` when unknown) */
+  sourceOf(clientId: string): string;
   /** closes every connection of a gun (forgotten, rejected, or re-keyed) */
   kick(gun: GunId): void;
   /**
@@ -49,6 +54,10 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
   const principals = new WeakMap<Client, Principal>();
   const timedOut = new WeakSet<Client>();
   const gunClients = new Map<GunId, Set<Client>>();
+  /** where each connection comes from: its stream → the peer's address */
+  const addresses = new WeakMap<object, string>();
+  const source = (client: Client): string =>
+    sourceOf(addresses.get((client as unknown as { conn: object }).conn), `client:${client.id}`);
 
   const aedes = await Aedes.createBroker({
     concurrency: 10_000,
@@ -62,23 +71,32 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     authenticate(client, username, password, done) {
       const bad = clientIdProblem(client.id);
       if (bad) {
-        refusals.warn(`id:${bad}`, { client: client.id.slice(0, 64), user: username }, `refused connection: ${bad}`);
+        const from = source(client);
+        refusals.warn(
+          `id:${from}`,
+          { from, client: client.id.slice(0, 64), user: username },
+          `refused connection: ${bad}`,
+        );
         const err = new Error(bad) as AuthenticateError;
         err.returnCode = 2; // identifier rejected
         return done(err, false);
       }
-      const r = safe(() => authenticate(o.credentials, username, password?.toString("utf8")));
+      const from = source(client);
+      const r = safe(() => authenticate(o.credentials, username, password?.toString("utf8"), o.limiter.wait(from)));
       if (r.ok) {
         principals.set(client, r.principal);
         return done(null, true);
       }
+      if ("guess" in r && r.guess) o.limiter.failed(from);
+      // once per source and minute, however many guesses it makes
       refusals.warn(
-        `auth:${username}:${r.reason}`,
-        { client: client.id, user: username },
+        `auth:${from}`,
+        { from, client: client.id.slice(0, 64), user: username },
         `refused connection: ${r.reason}`,
       );
       const err = new Error(r.reason) as AuthenticateError;
-      err.returnCode = r.reason.startsWith("too many") ? 3 : 4;
+      // 4: wrong user or secret; 5: not now (this address must wait); 3: no pairing slot free
+      err.returnCode = r.reason.startsWith("too many wrong") ? 5 : r.reason.startsWith("too many") ? 3 : 4;
       done(err, false);
     },
     authorizePublish(client, packet, done) {
@@ -89,7 +107,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
         : { ok: false as const, reason: "not authenticated" };
       if (v.ok) return done(null);
       refusals.warn(
-        `pub:${client.id}:${v.reason}`,
+        `pub:${source(client)}:${v.reason}`,
         { client: client.id, who: p && describe(p), topic: packet.topic.slice(0, 120) },
         `refused publish, closing client: ${v.reason}`,
       );
@@ -102,7 +120,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
         : { ok: false as const, reason: "not authenticated" };
       if (v.ok) return done(null, sub);
       refusals.warn(
-        `sub:${client.id}:${v.reason}`,
+        `sub:${source(client)}:${v.reason}`,
         { client: client.id, who: p && describe(p), topic: sub.topic.slice(0, 120) },
         `refused subscription: ${v.reason}`,
       );
@@ -152,7 +170,9 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     guard(() => o.events.gunDisconnected(p.gun, why));
   });
   aedes.on("clientError", (client, err) => {
-    refusals.warn(`err:${client.id}:${err.message}`, { client: client.id }, `client error: ${err.message}`);
+    // keyed by address, not client id: a device cycling through ids writes one line a minute, not one per id
+    const from = source(client);
+    refusals.warn(`err:${from}`, { from, client: client.id.slice(0, 64) }, `client error: ${err.message}`);
   });
   aedes.on("connectionError", (_client, err) => {
     o.log.debug({ err: err.message }, "connection error before CONNECT");
@@ -166,7 +186,8 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     }
   }
 
-  const handle = (stream: Duplex): void => {
+  const handle = (stream: Duplex, address: string | undefined): void => {
+    if (address) addresses.set(stream, address);
     aedes.handle(stream);
   };
 
@@ -180,7 +201,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
         `refused connection: packet over ${MAX_PACKET_BYTES} bytes`,
       );
     });
-    handle(stream);
+    handle(stream, socket.remoteAddress);
   });
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
@@ -195,6 +216,10 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
   return {
     port,
     handle,
+    sourceOf(clientId) {
+      const c = aedesClient(clientId);
+      return c ? source(c) : `client:${clientId}`;
+    },
     kick(gun) {
       for (const c of gunClients.get(gun) ?? []) c.close();
     },

@@ -21,6 +21,8 @@ export class CommandServer {
     private readonly ctx: OpContext,
     private readonly auth: RequestAuth,
     private readonly log: Logger,
+    /** where a client's requests come from (an address), for the limiter */
+    private readonly sourceOf: (client: string) => string = (c) => `client:${c}`,
   ) {
     this.refusals = new OncePerKey(log);
   }
@@ -62,17 +64,27 @@ export class CommandServer {
   private async answer(client: string, payload: Buffer): Promise<ResponseMsg> {
     const d = decodeRequest(payload);
     if (!d.ok) {
-      this.refusals.warn(`req:${client}:${d.error.code}`, { client, err: d.error }, "refused request");
+      this.refusals.warn(`req:${this.sourceOf(client)}:${d.error.code}`, { client, err: d.error }, "refused request");
       return { v: 1, id: requestId(payload), ok: false, e: { code: d.error.code, msg: d.error.message } };
     }
     const req = d.value;
     const err = (code: string, msg: string): ResponseMsg => {
-      this.refusals.warn(`op:${client}:${req.op}:${code}`, { client, op: req.op, code, msg }, "refused request");
+      this.refusals.warn(
+        `op:${this.sourceOf(client)}:${req.op}:${code}`,
+        { client, op: req.op, code, msg },
+        "refused request",
+      );
       return { v: 1, id: req.id, ok: false, e: { code, msg } };
     };
     const op = findOp(req.op);
     if (!op) return err("unknown-op", `no op ${req.op}`);
-    const who = this.auth.caller(req.auth);
+    const from = this.sourceOf(client);
+    const who = this.auth.caller(req.auth, from);
+    if (!who.ok && (who.code === "auth" || who.code === "locked")) {
+      // once per source and minute: a guesser writes one line, not one per guess
+      this.refusals.warn(`auth:${from}`, { client, from, op: req.op, code: who.code }, "refused request: wrong secret");
+      return { v: 1, id: req.id, ok: false, e: { code: who.code, msg: who.msg } };
+    }
     if (!who.ok) return err(who.code, who.msg);
     if (!allowed(op.need, who.caller)) {
       return err(

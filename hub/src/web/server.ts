@@ -45,7 +45,7 @@ export interface WebOptions {
   /** what /api/hub says */
   facts: () => object;
   /** MQTT over WebSocket; absent = no /mqtt (external broker mode) */
-  mqtt?: (stream: Duplex) => void;
+  mqtt?: (stream: Duplex, address: string | undefined) => void;
   maxWsPayload: number;
 }
 
@@ -127,7 +127,7 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
     wss.handleUpgrade(req, socket, head, (ws) => {
       const stream = createWebSocketStream(ws);
       stream.on("error", () => stream.destroy());
-      o.mqtt?.(stream);
+      o.mqtt?.(stream, req.socket.remoteAddress);
     });
   });
 
