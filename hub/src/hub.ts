@@ -116,6 +116,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
         events: {
           gunConnected: (g, pending) => guns?.connected(g, pending),
           gunDisconnected: (g, why) => guns?.disconnected(g, why),
+          gunTwinRefused: (g) => guns?.twinRefused(g),
         },
       });
       cleanups.push(() => broker?.close());

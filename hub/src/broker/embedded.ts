@@ -20,6 +20,8 @@ export type GunDisconnectReason = "disconnect" | "timeout";
 export interface BrokerEvents {
   gunConnected(gun: GunId, pending: boolean): void;
   gunDisconnected(gun: GunId, why: GunDisconnectReason): void;
+  /** a second device tried to wait for pairing as a gun that already waits: refused, the host should know */
+  gunTwinRefused(gun: GunId): void;
 }
 
 export interface EmbeddedBrokerOptions {
@@ -84,7 +86,23 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       const from = source(client);
       const r = safe(() => authenticate(o.credentials, username, password?.toString("utf8"), o.limiter.wait(from)));
       if (r.ok) {
-        principals.set(client, r.principal);
+        const p = r.principal;
+        // one device waits for pairing per gun id: a second one (another client id) could take the key the host
+        // gives the first. The same client id is the same device coming back: MQTT hands it the session.
+        const twin =
+          p.role === "pending" && [...(gunClients.get(p.gun) ?? [])].some((c) => !c.closed && c.id !== client.id);
+        if (twin) {
+          refusals.warn(
+            `twin:${p.gun}`,
+            { from, gun: p.gun, client: client.id.slice(0, 64) },
+            "refused connection: another device already waits to be paired with this gun id",
+          );
+          guard(() => o.events.gunTwinRefused(p.gun));
+          const err = new Error("another device already waits to be paired with this gun id") as AuthenticateError;
+          err.returnCode = 5;
+          return done(err, false);
+        }
+        principals.set(client, p);
         return done(null, true);
       }
       if ("guess" in r && r.guess) o.limiter.failed(from);

@@ -23,6 +23,8 @@ export interface GunRecord {
   infoWarn: string[];
   /** a protocol-version warning, kept until the gun sends a message the hub understands */
   versionWarn?: string;
+  /** when a second device last tried to connect as this gun while it waited for pairing */
+  twinAt?: HubMs;
 }
 
 /** Most pairing requests held at once; more unknown guns are refused at CONNECT. */
@@ -100,6 +102,13 @@ export class GunRegistry {
     return g;
   }
 
+  /** a second device claimed this waiting gun's id */
+  twin(id: GunId, now: HubMs): GunRecord | undefined {
+    const g = this.guns.get(id);
+    if (g) g.twinAt = now;
+    return g;
+  }
+
   setVersionWarning(id: GunId, warn: string): GunRecord | undefined {
     const g = this.guns.get(id);
     if (g) g.versionWarn = warn;
@@ -120,6 +129,9 @@ export class GunRegistry {
 
   status(g: GunRecord): HubGunStatus {
     const warn = [...(g.versionWarn ? [g.versionWarn] : []), ...g.infoWarn];
+    if (g.twinAt !== undefined && !g.paired) {
+      warn.push("another device tried to connect with this gun id (refused): pair it by pulling its trigger");
+    }
     if (!g.paired) warn.unshift("not paired: waiting for the host to accept");
     const s: HubGunStatus = { v: 1, on: g.on, at: g.at, why: g.why, paired: g.paired, seat: g.seat };
     if (g.info) s.info = g.info;

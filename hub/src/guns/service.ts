@@ -75,6 +75,12 @@ export class GunService {
     this.told(gun, true);
   }
 
+  /** Embedded broker: a second device tried to wait for pairing with this gun's id, and was refused. */
+  twinRefused(gun: GunId): void {
+    const g = this.registry.twin(gun, this.clock());
+    if (g) void this.publishStatus(g);
+  }
+
   /** Embedded broker: a gun's last connection is gone. */
   disconnected(gun: GunId, why: "disconnect" | "timeout"): void {
     this.wentAway(gun, why);
