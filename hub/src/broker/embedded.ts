@@ -2,13 +2,14 @@
 // hub's authentication and topic rights, size and inflight limits, and presence events.
 import { createServer, type Server, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
+import { decodeInfo, MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from "aedes";
 import { type SecretLimiter, sourceOf } from "../access/limiter.js";
 import type { GunId } from "../guns/types.js";
 import { type Logger, OncePerKey } from "../log.js";
 import { clientIdProblem, mayPublish, maySubscribe, pendingForward } from "./acl.js";
 import { authenticate, type CredentialCheck } from "./authenticate.js";
+import { PendingDoor } from "./pending-door.js";
 import { describe, type Principal } from "./principal.js";
 import { guardedStream } from "./size-guard.js";
 
@@ -56,6 +57,21 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
   const principals = new WeakMap<Client, Principal>();
   const timedOut = new WeakSet<Client>();
   const gunClients = new Map<GunId, Set<Client>>();
+  /** who may wait to be paired, per address */
+  const door = new PendingDoor();
+  /** payloads of gun reports that failed their check: forwarded to the hub alone, never retained */
+  const unchecked = new WeakSet<object>();
+  /**
+   * Nothing an unpaired gun says is retained (500 made-up ids must not leave 500 messages for every viewer), and a
+   * gun's `info` that does not decode strictly is kept from viewers and never retained: it could carry anything.
+   */
+  const screenGunMessage = (p: Principal, packet: { topic: string; payload: Buffer | string; retain: boolean }) => {
+    if (p.role === "pending") packet.retain = false;
+    if (parseTopic(packet.topic)?.kind === "gun" && packet.topic.endsWith("/info") && !decodeInfo(packet.payload).ok) {
+      packet.retain = false;
+      unchecked.add(packet.payload as object);
+    }
+  };
   /** where each connection comes from: its stream → the peer's address */
   const addresses = new WeakMap<object, string>();
   const source = (client: Client): string =>
@@ -102,6 +118,13 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
           err.returnCode = 5;
           return done(err, false);
         }
+        const crowded = p.role === "pending" ? door.refuse(from, p.gun) : null;
+        if (crowded) {
+          refusals.warn(`door:${from}`, { from, user: username }, `refused connection: ${crowded}`);
+          const err = new Error(crowded) as AuthenticateError;
+          err.returnCode = 3;
+          return done(err, false);
+        }
         principals.set(client, p);
         return done(null, true);
       }
@@ -123,7 +146,10 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       const v = p
         ? safe(() => mayPublish(p, client.id, o.table, packet.topic, packet.payload.length, packet.retain))
         : { ok: false as const, reason: "not authenticated" };
-      if (v.ok) return done(null);
+      if (v.ok) {
+        if (p?.role === "gun" || p?.role === "pending") screenGunMessage(p, packet);
+        return done(null);
+      }
       refusals.warn(
         `pub:${source(client)}:${v.reason}`,
         { client: client.id, who: p && describe(p), topic: packet.topic.slice(0, 120) },
@@ -145,6 +171,10 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       done(null, null); // negated: SUBACK 0x80, the client stays
     },
     authorizeForward(client, packet: AedesPublishPacket) {
+      // a gun's report that did not check out reaches the hub (which says why) and nobody else
+      if (unchecked.has(packet.payload as object) && (client ? principals.get(client) : undefined)?.role !== "hub") {
+        return null;
+      }
       // An unpaired gun's streams go nowhere: it may announce itself, and its pulls reach the hub's pairing.
       const senderId = (packet as { clientId?: string }).clientId;
       const sender = senderId ? aedesClient(senderId) : undefined;
@@ -164,6 +194,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
   aedes.on("client", (client) => {
     const p = principals.get(client);
     if (p?.role === "gun" || p?.role === "pending") {
+      if (p.role === "pending") door.opened(source(client), p.gun);
       const set = gunClients.get(p.gun) ?? new Set<Client>();
       gunClients.set(p.gun, set);
       set.add(client);
@@ -179,6 +210,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
   aedes.on("clientDisconnect", (client) => {
     const p = principals.get(client);
     if (p?.role !== "gun" && p?.role !== "pending") return;
+    if (p.role === "pending") door.closed(source(client), p.gun);
     const set = gunClients.get(p.gun);
     set?.delete(client);
     if (set && set.size > 0) return; // another connection of the same gun is still up

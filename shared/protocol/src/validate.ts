@@ -71,9 +71,11 @@ const TRIG: Schema = {
   t: [true, GUN_MS],
   d: [false, int(0, 3600000)],
 };
+/** Version and board names a gun reports: shown to people, so plain characters only (no markup). */
+const LABEL = /^[A-Za-z0-9._+-]+$/;
 const INFO: Schema = {
-  fw: [true, str(24)],
-  b: [true, str(32)],
+  fw: [true, str(24, LABEL)],
+  b: [true, str(32, LABEL)],
   i: [true, oneOf(["mpu6050", "bno085", "lsm6ds3", "sim"])],
   bat: [false, num(0, 100)],
   mem: [false, int(0, 1000000)],
@@ -82,7 +84,7 @@ const INFO: Schema = {
   rs: [false, num(-150, 0)],
 };
 const SYNC: Schema = { t: [true, GUN_MS] };
-const GUN_ERR: Schema = { e: [true, str(16)], m: [false, str(160)] };
+const GUN_ERR: Schema = { e: [true, str(16, /^[a-z0-9_-]+$/)], m: [false, str(160)] };
 const WILL: Schema = { on: [true, int(0, 0)] };
 const CUE: Schema = {
   n: [true, SEQ],

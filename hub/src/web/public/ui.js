@@ -27,8 +27,10 @@ export function s(tag, attrs = {}, ...children) {
 function setAttrs(el, attrs) {
   for (const [k, v] of Object.entries(attrs ?? {})) {
     if (v === false || v === null || v === undefined) continue;
-    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
-    else if (k === "value" && "value" in el) el.value = v;
+    // event handlers only as functions: an "on…" attribute from a string would be markup that runs
+    if (k.startsWith("on")) {
+      if (typeof v === "function") el.addEventListener(k.slice(2), v);
+    } else if (k === "value" && "value" in el) el.value = v;
     else el.setAttribute(k, v === true ? "" : String(v));
   }
 }
