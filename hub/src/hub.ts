@@ -87,7 +87,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
   };
 
   try {
-    const db = openDb(dbPath(config.data, config.table));
+    const db = openDb(dbPath(config.data, config.table), { warn: (msg) => log.warn(msg) });
     cleanups.push(() => void db.close());
     const secrets = new SecretStore(db);
     const pin = secrets.hostPin(config.pin);

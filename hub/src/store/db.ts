@@ -1,7 +1,7 @@
 // The hub's database: one SQLite file per table in the data directory.
 // WAL + synchronous=FULL: a write that returned is on disk, even after kill -9 or power loss.
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 
 export type Db = Database.Database;
@@ -76,8 +76,28 @@ export function dbPath(dataDir: string, table: string): string {
   return join(dataDir, `${table}.sqlite`);
 }
 
-export function openDb(file: string, opts: { readonly?: boolean } = {}): Db {
-  if (!opts.readonly) mkdirSync(join(file, ".."), { recursive: true });
+/**
+ * The data folder and the database hold the host PIN, seat tokens and gun key hashes: the folder is made 0700 and
+ * the files 0600 (SQLite gives its -wal and -shm files the database's mode). A folder or file that others can read
+ * is tightened, and `warn` says so.
+ */
+function keepPrivate(file: string, warn: (msg: string) => void): void {
+  const dir = dirname(file);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tighten = (path: string, mode: number) => {
+    if (!existsSync(path)) return;
+    const now = statSync(path).mode & 0o777;
+    if ((now & 0o077) === 0) return;
+    chmodSync(path, mode);
+    warn(`${path} was readable by others (mode ${now.toString(8)}): now ${mode.toString(8)}`);
+  };
+  tighten(dir, 0o700);
+  if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) tighten(f, 0o600);
+}
+
+export function openDb(file: string, opts: { readonly?: boolean; warn?: (msg: string) => void } = {}): Db {
+  if (!opts.readonly) keepPrivate(file, opts.warn ?? (() => {}));
   const db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
   if (!opts.readonly) {
     db.pragma("journal_mode = WAL");
