@@ -1,12 +1,12 @@
 // The hub process killed with SIGKILL mid-round (through the CLI) and restarted: the table resumes at the same
-// step from the game log and its own records, the guns and consoles reconnect, and the game ends as the
-// scenario runner ends it.
+// step from the game log and its own records, waits for the guns (they come back late: the count must not decide
+// for guns that are away), the guns and consoles reconnect, and the game ends as the scenario runner ends it.
 import type { ChildProcess } from "node:child_process";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
 import { playScenario } from "../../hub/src/rules/scenario.js";
-import { connect, request, spawnHub, tempDir } from "../hub/helpers.js";
+import { connect, request, sleep, spawnHub, tempDir } from "../hub/helpers.js";
 import { randomScenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
 import { ScriptedGun } from "./scripted-gun.js";
@@ -67,6 +67,11 @@ describe("the hub killed mid-round", () => {
     const resumed = (await request(host2, "main", "table.status")).r as TableState;
     expect(resumed.table).toMatchObject({ round: 2, step: before.table!.step, over: false });
     expect(resumed.decisions).toBeGreaterThanOrEqual(before.decisions);
+    // the guns come back late (longer than a mid-count drop may last): the count waits for them, deciding nothing
+    await sleep(4000);
+    const waited = (await request(host2, "main", "table.status")).r as TableState;
+    expect(waited.decisions).toBe(resumed.decisions);
+    expect(waited.table!.waiting.filter((w) => w.for === "gun").map((w) => w.seat)).toEqual([0, 1, 2, 3]);
     for (const g of guns) await g.connect(second.mqtt);
     const p2 = new Players(host2, "main", PIN, scenario, guns, { consoles: true });
     await p2.start();

@@ -49,6 +49,59 @@ describe("resume after a crash", () => {
     expect(summary(second.table.state)).toEqual(final(scenario));
   });
 
+  /** A table killed between the beats of round 2's courage count, and its restart from the log and records. */
+  function killedInCourage(): Rig {
+    const first = new Rig(scenario, { secrets: "physical" });
+    first.table.begin();
+    first.run({
+      until: () => {
+        const a = first.table.status.activity;
+        return first.table.state.round === 2 && a?.kind === "count" && a.purpose === "courage" && a.goAt !== null;
+      },
+    });
+    first.clock.advance(150);
+    return new Rig(scenario, {
+      secrets: "physical",
+      state: replayed(scenario, first.decisions),
+      records: first.records,
+    });
+  }
+
+  it("after a restart the count waits for the guns to come back, then runs and decides as the players do", () => {
+    const second = killedInCourage();
+    const n = second.names.length;
+    for (let seat = 0; seat < n; seat++) second.table.presence(seat, false);
+    const courage = () => second.records.filter((r) => r.kind === "courage" && r.round === 2).length;
+    second.table.begin();
+    // no gun online: no beat, no verdict, however long it takes; the table says whom it waits for
+    second.clock.advance(20_000);
+    expect(courage()).toBe(0);
+    expect(second.cues.some((c) => c.name === "beat")).toBe(false);
+    expect(second.table.status.waiting).toEqual(Array.from({ length: n }, (_, seat) => ({ seat, for: "gun" })));
+    // the guns come back one by one: the count runs once the last is there
+    for (let seat = 0; seat < n - 1; seat++) second.table.presence(seat, true);
+    second.clock.advance(5_000);
+    expect(courage()).toBe(0);
+    expect(second.table.status.waiting).toEqual([{ seat: n - 1, for: "gun" }]);
+    second.table.presence(n - 1, true);
+    expect(second.cues.some((c) => c.name === "beat")).toBe(true);
+    second.run();
+    expect(summary(second.table.state)).toEqual(final(scenario));
+  });
+
+  it("the host may go on without a gun that does not come back: it gets the drop rule (stays up)", () => {
+    const second = killedInCourage();
+    second.table.presence(0, false);
+    second.table.begin();
+    expect(second.table.status.waiting).toEqual([{ seat: 0, for: "gun" }]);
+    expect(second.table.release()).toBe(true);
+    expect(second.table.status.waiting).toEqual([]);
+    second.clock.advance(15_000);
+    const verdict = second.records.find((r) => r.kind === "courage" && r.round === 2 && r.seat === 0);
+    expect(verdict).toMatchObject({ lieDown: false });
+    expect(second.table.release()).toBe(false);
+  });
+
   it("mid courage count: the aims stay, the courage count starts again", () => {
     const first = new Rig(scenario, { secrets: "physical" });
     first.table.begin();

@@ -291,7 +291,10 @@ export class PlayService {
     return { ok: true, r: { paused: true } };
   }
 
-  /** game.resume: the table is rebuilt from the log as after a crash, so a half-run count starts again. */
+  /**
+   * game.resume: the table is rebuilt from the log as after a crash, so a half-run count starts again. On a table
+   * that is not paused but waits for guns after a restart, it goes on without them (they get the drop rule).
+   */
   resume(): PlayResult<{ paused: false }> {
     const t = this.need(true);
     if (!t.ok) return t;
@@ -301,6 +304,12 @@ export class PlayService {
       this.d.log.info({ game: run.game }, "game resumed");
       this.updateRates();
       this.stateChanged();
+    } else {
+      this.act("table", () => {
+        if (run.table.release())
+          this.d.log.info({ game: run.game }, "count released: going on without the missing guns");
+        return undefined;
+      });
     }
     return { ok: true, r: { paused: false } };
   }

@@ -61,7 +61,9 @@ export type TableActivity =
 export type Waiting =
   | { seat: Seat; for: "secret" }
   | { seat: Seat | null; for: "start" }
-  | { seat: Seat; for: "host"; decision: DecisionType };
+  | { seat: Seat; for: "host"; decision: DecisionType }
+  /** a restarted table's count waits for this seat's gun to come back (game.resume goes on without it) */
+  | { seat: Seat; for: "gun" };
 
 export interface TableStatus {
   round: number;

@@ -65,6 +65,8 @@ interface CountJob {
   dropped: Map<Seat, TimerHandle>;
   /** reaim: the ordered player and the target they must leave */
   order?: { seat: Seat; old: Seat | null };
+  /** after a restart: the count waits for these seats' guns to come back (or the host to release it) */
+  held: Set<Seat> | null;
 }
 
 interface PrivilegeJob {
@@ -118,6 +120,8 @@ export class Table {
   private waiting: Waiting[] = [];
   private advancing = false;
   private turnCued = "";
+  /** a restarted table: its first count waits for the seated guns to be back (see runCount) */
+  private holdForGuns = false;
   /** You-don't-need-it-anymore: owner → the slot of the gun they took (guns.ts) */
   private readonly guns: SecondGuns = new Map();
   private wonCued = false;
@@ -143,6 +147,7 @@ export class Table {
   static resume(config: TableConfig, ports: TablePorts, state: State, records: readonly TableRecord[]): Table {
     const t = new Table(config, ports, state);
     for (const r of records) absorb(t.plan, r);
+    t.holdForGuns = true;
     return t;
   }
 
@@ -435,6 +440,7 @@ export class Table {
       running: null,
       pause: null,
       dropped: new Map(),
+      held: null,
     };
     if (order) job.order = order;
     this.job = job;
@@ -442,8 +448,26 @@ export class Table {
     return false;
   }
 
-  /** Beats at T and T + pace, "go" at T + 2·pace: one `at` per beat, the same for every gun. */
+  /**
+   * Beats at T and T + pace, "go" at T + 2·pace: one `at` per beat, the same for every gun. After a restart the first
+   * count waits until every gun in it is back online (a count with nobody's gun up would decide for everyone), or
+   * until the host releases it; then a gun still missing gets the drop rule, as when it drops mid-count.
+   */
   private runCount(job: CountJob): void {
+    if (this.holdForGuns) {
+      const away = [...job.ready].filter((seat) => !this.sensors[seat]!.online);
+      if (away.length > 0) {
+        job.held = new Set(away);
+        this.waiting = away.map((seat) => ({ seat, for: "gun" }));
+        this.emit();
+        return;
+      }
+    }
+    this.holdForGuns = false;
+    if (job.held) {
+      job.held = null;
+      this.waiting = [];
+    }
     const seats = [...job.ready].sort((a, b) => a - b);
     job.ready.clear();
     if (seats.length === 0) return;
@@ -538,9 +562,25 @@ export class Table {
     this.emit();
   }
 
+  /** The host goes on without the guns a restarted table waits for: the count runs, the missing ones get the drop rule. */
+  release(): boolean {
+    const job = this.job;
+    if (job?.kind !== "count" || job.held === null) return false;
+    this.holdForGuns = false;
+    this.runCount(job);
+    return true;
+  }
+
   private gunBack(seat: Seat): void {
     const job = this.job;
-    if (job?.kind === "count" && job.dropped.has(seat)) {
+    if (job?.kind === "count" && job.held?.has(seat)) {
+      job.held.delete(seat);
+      if (job.held.size === 0) this.runCount(job);
+      else {
+        this.waiting = [...job.held].map((s) => ({ seat: s, for: "gun" }));
+        this.emit();
+      }
+    } else if (job?.kind === "count" && job.dropped.has(seat)) {
       this.ports.clock.clearTimer(job.dropped.get(seat)!);
       job.dropped.delete(seat);
       job.ready.add(seat);

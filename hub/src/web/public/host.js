@@ -57,6 +57,17 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
     rows.push(b);
   }
 
+  // After a restart the count waits for the guns to come back; the host may go on without them
+  const gunWaits = waits.filter((w) => w.for === "gun");
+  if (gunWaits.length) {
+    const b = btn(
+      `Go on without ${gunWaits.map((w) => `${name(w.seat)}'s gun`).join(", ")}`,
+      { id: "release-count", title: "the count runs now; a gun still away counts as not aiming / standing" },
+      () => act(link, msg, "game.resume", {}, b),
+    );
+    rows.push(b);
+  }
+
   // Draft (second edition): whose turn, the cards on the table
   if (g.step === "draft" && g.turn !== null && g.turn !== undefined) {
     const seat = g.turn;

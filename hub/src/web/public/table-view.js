@@ -353,7 +353,9 @@ function drawSide(side, link, hostMsg) {
         ? "the host to start the round"
         : w.for === "secret"
           ? `${name(w.seat)}: secret bullet`
-          : `host: ${w.decision} for ${name(w.seat)}`,
+          : w.for === "gun"
+            ? `${name(w.seat)}'s gun to come back`
+            : `host: ${w.decision} for ${name(w.seat)}`,
     );
     side.append(h("div", { class: "waiting", id: "waiting" }, "Waiting for ", parts.join("; ")));
   }
