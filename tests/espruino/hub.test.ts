@@ -139,7 +139,8 @@ onInterpreter.each(boardNames())("%s on the real interpreter, with the real hub"
       offsets.push(Date.now() - gun.now() + beep.t - at);
       await sleep(200);
     }
-    for (const o of offsets) expect(Math.abs(o), `late or early by ${o.toFixed(1)} ms`).toBeLessThan(20);
+    console.log(`${board}: cues played ${offsets.map((o) => o.toFixed(1)).join(", ")} ms off the hub's time`);
+    for (const o of offsets) expect(Math.abs(o), `late or early by ${o.toFixed(1)} ms`).toBeLessThan(35);
   });
 
   it("answers commands: info, still; refuses a bad one on err; and reboots when told", async () => {
