@@ -82,7 +82,8 @@ describe("two guns (You-don't-need-it-anymore)", () => {
 });
 
 describe("chosen powers with physical cards", () => {
-  it("the Kid aims in a count of its own after the others; the Cunning's card is learned at the reveal", () => {
+  /** Round 1 up to the Specialist's choice: her bbb (seat 3) hits seat 2; what the rig saw on the way. */
+  function toSpecialist() {
     const rig = new PowerRig(game(["the-kid", "the-cunning", "the-insane", "the-specialist"]), physical(4));
     rig.table.begin();
     expect(rig.table.revealPower(0, "the-kid").ok).toBe(true);
@@ -123,6 +124,11 @@ describe("chosen powers with physical cards", () => {
         }
       },
     );
+    return { rig, counts, refused };
+  }
+
+  it("the Kid aims in a count of its own after the others; the Cunning's card is learned at the reveal", () => {
+    const { rig, counts, refused } = toSpecialist();
     expect(counts.slice(0, 2)).toEqual([
       ["aim", [1, 2, 3]],
       ["aim", [0]],
@@ -135,9 +141,24 @@ describe("chosen powers with physical cards", () => {
     expect(rig.decisions).toContainEqual({ type: "bullet", seat: 1, card: "bang" });
     expect(rig.decisions).toContainEqual({ type: "bullet", seat: 3, card: "bbb" });
     expect(rig.events).toContainEqual({ type: "wound", seat: 3, by: 1, wounds: 1 });
-    // the Specialist's discard comes from the host
+    // the Specialist's choice comes from her console or the host
     expect(rig.table.status.waiting).toEqual([{ seat: 3, for: "host", decision: "specialist" }]);
     expect(rig.table.hostDecide({ type: "specialist", seat: 3, discard: "click" }).ok).toBe(true);
     expect(rig.table.state.players[3]!.hand[0]).toBe(1);
+    expect(rig.table.state.players[3]!.spent).toBe(true);
+  });
+
+  it("the Specialist who does not answer in the reveal window keeps her power (her choice)", () => {
+    const { rig } = toSpecialist();
+    expect(rig.table.status.waiting).toEqual([{ seat: 3, for: "host", decision: "specialist" }]);
+    const hand = [...rig.table.state.players[3]!.hand];
+    rig.clock.advance(rig.table.timing.revealWindowMs - 50);
+    expect(rig.table.state.step).toBe("specialist");
+    rig.clock.advance(100);
+    expect(rig.decisions.at(-1)).toEqual({ type: "specialist", seat: 3, discard: null, use: false });
+    expect(rig.table.state.step).not.toBe("specialist");
+    expect(rig.table.state.players[3]!.hand).toEqual(hand);
+    expect(rig.table.state.players[3]!.spent).toBe(false);
+    expect(rig.events.some((e) => e.type === "power-revealed" && e.seat === 3)).toBe(false);
   });
 });

@@ -241,6 +241,17 @@ export class PlayService {
     );
   }
 
+  /** The Specialist's own choice, from her console (or the host): take her bbb back, or keep the power. */
+  specialist(seat: Seat, use: boolean, discard: Bullet | null, by: string): PlayResult<{ seat: Seat }> {
+    const t = this.need();
+    if (!t.ok) return t;
+    const d: Decision = use ? { type: "specialist", seat, discard } : { type: "specialist", seat, discard: null, use };
+    return this.result(
+      this.act(by, () => t.r.hostDecide(d)),
+      { seat },
+    );
+  }
+
   hostDecide(d: Decision): PlayResult<{ game: number; decisions: number }> {
     const t = this.need();
     if (!t.ok) return t;

@@ -74,6 +74,8 @@ export function decide(state: State, owed: Owed, rng: Rng, style: BotStyle = RAN
     case "phone":
       return { type: "phone", seat, flip: p.role === "cop" && rng.chance(0.5) };
     case "specialist": {
+      // her choice: sometimes she keeps the power for later
+      if (rng.chance(0.25)) return { type: "specialist", seat, discard: null, use: false };
       const spare = p.hand[1] + p.hand[2];
       if (spare === 0) return { type: "specialist", seat, discard: null };
       return { type: "specialist", seat, discard: rng.int(spare) < p.hand[1] ? "bang" : "click" };
@@ -89,7 +91,8 @@ export function decide(state: State, owed: Owed, rng: Rng, style: BotStyle = RAN
       const i = rng.int(options);
       if (i === state.cards.length) return { type: "pick", seat, card: "godfather" };
       const card: LootCard = state.cards[i]!;
-      if (card === "clip" && state.discardPile[1] > 0 && p.hand[1] + p.hand[2] > 0) {
+      // with the pile empty of bangs the clip is lost: a picker who names a discard anyway (they cannot know) is fine
+      if (card === "clip" && p.hand[1] + p.hand[2] > 0 && (state.discardPile[1] > 0 || rng.chance(0.5))) {
         return { type: "pick", seat, card, discard: rng.int(p.hand[1] + p.hand[2]) < p.hand[1] ? "bang" : "click" };
       }
       return { type: "pick", seat, card };

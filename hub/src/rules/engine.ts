@@ -64,7 +64,7 @@ export function apply(state: State, d: Decision): ApplyResult {
     case "phone":
       return phone(state, seat, who, p, d.flip);
     case "specialist":
-      return specialist(state, seat, who, p, d.discard);
+      return specialist(state, seat, who, p, d.discard, d.use !== false);
     case "take-gun":
       return takeGun(state, seat, who, p, d.from);
     case "pick":
@@ -225,9 +225,22 @@ function phone(state: State, seat: Seat, who: string, p: Player, flip: boolean):
   return settle(s, "phone");
 }
 
-function specialist(state: State, seat: Seat, who: string, p: Player, discard: Bullet | null): ApplyResult {
+function specialist(
+  state: State,
+  seat: Seat,
+  who: string,
+  p: Player,
+  discard: Bullet | null,
+  use: boolean,
+): ApplyResult {
   if (state.step !== "specialist" || !state.specialists.includes(seat))
     return fail("wrong-step", seat, `${who} has no Specialist discard to make now`);
+  if (!use) {
+    // her choice not to: the power stays hers, unseen, for a later bbb
+    const s = copyState(state);
+    s.specialists = state.specialists.filter((x) => x !== seat);
+    return settle(s, "specialist");
+  }
   const spare = p.hand[1] + p.hand[2];
   if (discard === null) {
     if (spare > 0) return fail("bad-decision", seat, `${who} must name the unused card to discard (bang or click)`);
@@ -299,8 +312,9 @@ function pick(
     if (card === "clip") {
       const pile = state.discardPile;
       if (pile[1] === 0) {
-        if (discard !== undefined)
-          return fail("bad-decision", seat, "the clip is lost (no bang in the discard pile): nothing to discard");
+        // lost: a discard named with it is ignored (the picker could not know the pile held no bang)
+        if (discard !== undefined && discard !== "bang" && discard !== "click")
+          return fail("bad-decision", seat, `unknown bullet card ${JSON.stringify(discard)}`);
         effect = "lost";
       } else {
         const h: [number, number, number] = [p.hand[0], p.hand[1] + 1, p.hand[2]];

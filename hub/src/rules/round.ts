@@ -365,7 +365,8 @@ function resolveClassic(s: State, ev: GameEvent[]): void {
       (gun === 1 ? shot1 : shot2)[seat] = true;
       ev.push({ type: "shot", seat, gun, card, target: t >= 0 ? t : null });
       if (t >= 0) hits.push(t, seat);
-      if (gun === 1 && p.power === "the-specialist" && !p.spent) s.specialists = [...s.specialists, seat];
+      // the Specialist's power answers a bbb that was used: fired at a standing player (a bbb at nobody is not)
+      if (gun === 1 && t >= 0 && p.power === "the-specialist" && !p.spent) s.specialists = [...s.specialists, seat];
     }
   }
   let stepHurt = filled(n, 0);

@@ -9,7 +9,6 @@ import { money, scores } from "./score.js";
 import { newGame } from "./setup.js";
 import {
   type Bill,
-  BULLET_INDEX,
   type Bullet,
   type Decision,
   type LootCard,
@@ -283,19 +282,10 @@ function fromRound(
         `takeGun:${name}`,
       ];
     case "specialist": {
-      if (has(round.specialist))
-        return [{ type: "specialist", seat, discard: round.specialist[name] as Bullet }, `specialist:${name}`];
-      // nothing to choose when at most one kind of card is left
-      const h = state.players[seat]!.hand;
-      const kinds = (h[BULLET_INDEX.bang] > 0 ? 1 : 0) + (h[BULLET_INDEX.click] > 0 ? 1 : 0);
-      if (kinds === 2)
-        throw new Invalid(
-          r,
-          name,
-          `specialist: ${name} revealed a bbb and must name the card to discard (bang or click)`,
-        );
-      const discard: Bullet | null = h[BULLET_INDEX.bang] > 0 ? "bang" : h[BULLET_INDEX.click] > 0 ? "click" : null;
-      return [{ type: "specialist", seat, discard }, `specialist:${name}`];
+      // no entry: she does not use it (her choice); an entry names the card to discard (null: none left)
+      if (!has(round.specialist))
+        return [{ type: "specialist", seat, discard: null, use: false }, `specialist:${name}`];
+      return [{ type: "specialist", seat, discard: round.specialist[name] as Bullet | null }, `specialist:${name}`];
     }
     default:
       throw new Invalid(r, name, `unexpected decision ${o.decision}`);

@@ -84,7 +84,11 @@ export type Decision =
   | { type: "courage"; seat: Seat; lieDown: boolean }
   | { type: "doesnt-hurt"; seat: Seat; use: boolean }
   | { type: "phone"; seat: Seat; flip: boolean }
-  | { type: "specialist"; seat: Seat; discard: Bullet | null }
+  /**
+   * The Specialist, after her `bbb` was used: `use: false` keeps her power for later (her choice); used, she names the
+   * unused card to discard (null: she has none left) and takes the `bbb` back. `use` absent means used.
+   */
+  | { type: "specialist"; seat: Seat; discard: Bullet | null; use?: boolean }
   | { type: "take-gun"; seat: Seat; from: Seat | null }
   | { type: "pick"; seat: Seat; card: LootCard | "godfather"; discard?: Bullet };
 

@@ -120,6 +120,8 @@ export class Table {
   private waiting: Waiting[] = [];
   private advancing = false;
   private turnCued = "";
+  /** the Specialist asked this round (`round:seat`), so her window is timed once */
+  private specialistAsked = "";
   /** a restarted table: its first count waits for the seated guns to be back (see runCount) */
   private holdForGuns = false;
   /** You-don't-need-it-anymore: owner → the slot of the gun they took (guns.ts) */
@@ -332,6 +334,7 @@ export class Table {
           }
         }
         this.waiting = p.owed.map((x) => ({ seat: x.seat, for: "host", decision: x.decision }));
+        for (const x of p.owed) if (x.decision === "specialist") this.askSpecialist(x.seat);
         return;
       }
       throw new Error("the table made no progress");
@@ -560,6 +563,22 @@ export class Table {
       }),
     );
     this.emit();
+  }
+
+  /**
+   * The Specialist's bbb was used: her console or the host may take it back (naming the card to discard) within the
+   * reveal window; no answer means she does not use her power (her choice, kept for later).
+   */
+  private askSpecialist(seat: Seat): void {
+    const round = this.current.round;
+    const key = `${round}:${seat}`;
+    if (this.specialistAsked === key) return;
+    this.specialistAsked = key;
+    this.ports.clock.setTimer(this.timing.revealWindowMs, () => {
+      const owed = pending(this.current).owed.some((o) => o.seat === seat && o.decision === "specialist");
+      if (!owed || this.current.round !== round) return;
+      this.submitAndGo({ type: "specialist", seat, discard: null, use: false });
+    });
   }
 
   /** The host goes on without the guns a restarted table waits for: the count runs, the missing ones get the drop rule. */

@@ -64,6 +64,27 @@ export const powerReveal: Op<{ power: PowerId; seat: number | null }, OpContext>
   },
 };
 
+export const powerSpecialist: Op<{ use: boolean; discard: Bullet | null; seat: number | null }, OpContext> = {
+  name: "power.specialist",
+  need: "player",
+  summary: "the Specialist's choice after her bbb was used: take it back (discarding a bang or click), or not",
+  parse(a) {
+    const bad = only(a, ["use", "discard", "seat"]);
+    if (bad) return bad;
+    if (typeof a.use !== "boolean") return fail("bad-args", "use must be true or false");
+    const discard = a.discard ?? null;
+    if (discard !== null && discard !== "bang" && discard !== "click")
+      return fail("bad-args", "discard is bang, click, or null (no card left)");
+    const s = seat(a, "seat", true);
+    return all([s], () => ({ use: a.use as boolean, discard: discard as Bullet | null, seat: s.ok ? s.v : null }));
+  },
+  run(ctx, caller, args) {
+    const who = actingSeat(caller, args.seat);
+    if (!who.ok) return who;
+    return ctx.play.specialist(who.seat, args.use, args.discard, callerName(caller));
+  },
+};
+
 export const hostDecide: Op<{ decision: Decision }, OpContext> = {
   name: "host.decide",
   need: "host",

@@ -117,6 +117,38 @@ export function consolePage(root, link) {
         ),
       );
     }
+    // the Specialist's choice, after her bbb was used: take it back, or keep the power for later
+    const asked = (link.state.table?.waiting ?? []).some((w) => w.seat === seat && w.decision === "specialist");
+    if (hasTable && asked) {
+      const spare = ["bang", "click"].filter((k) => me.hand[k] > 0);
+      page.append(
+        h(
+          "div",
+          { class: "choose", id: "specialist" },
+          h("h3", {}, `${POWER_NAMES["the-specialist"]}: take your ${CARD_LABEL.bbb} back?`),
+          (spare.length ? spare : [null]).map((k) =>
+            h(
+              "button",
+              {
+                class: "big-btn",
+                "data-discard": k ?? "none",
+                onclick: (e) => send("power.specialist", { use: true, discard: k }, e.target),
+              },
+              k ? `Yes, give up a ${CARD_LABEL[k]}` : "Yes",
+            ),
+          ),
+          h(
+            "button",
+            {
+              class: "big-btn",
+              "data-discard": "keep",
+              onclick: (e) => send("power.specialist", { use: false }, e.target),
+            },
+            "No, keep my power",
+          ),
+        ),
+      );
+    }
     page.append(msg);
     root.replaceChildren(page);
   };

@@ -121,8 +121,18 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
         btn("don't", {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: false }, e.target)),
       );
     } else if (w.decision === "specialist") {
-      for (const c of ["bbb", "bang", "click", null])
-        row.append(btn(c ?? "none", {}, (e) => decide({ type: "specialist", seat: who, discard: c }, e.target)));
+      // her bbb was used: she takes it back giving up a bang or a click (none when she has no card left), or not
+      for (const c of ["bang", "click", null])
+        row.append(
+          btn(`take bbb back${c ? `, discard ${c}` : ""}`, {}, (e) =>
+            decide({ type: "specialist", seat: who, discard: c }, e.target),
+          ),
+        );
+      row.append(
+        btn("keep the power", {}, (e) =>
+          decide({ type: "specialist", seat: who, discard: null, use: false }, e.target),
+        ),
+      );
     } else if (w.decision === "take-gun") {
       row.append(btn("no gun", {}, (e) => decide({ type: "take-gun", seat: who, from: null }, e.target)));
       for (const x of seats.filter((x) => x.player && !x.player.alive))
