@@ -44,6 +44,6 @@ describe("cng rules play", () => {
   it("has help that names the format", () => {
     const r = run(["rules", "play", "--help"]);
     expect(r.status).toBe(0);
-    expect(r.stdout).toContain("SCENARIOS.md");
+    expect(r.stdout).toContain("docs/scenarios.md");
   });
 });

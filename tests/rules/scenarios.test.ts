@@ -1,6 +1,6 @@
 // Plays every scenario file in tests/rules/scenarios and compares the result with the expectation the file
 // carries ("_expect": a partial output; "_expectError": the refused decision). The expectations were written
-// from RULES.md by hand; each file's "_why" says which rule it pins down and how the figures follow.
+// from docs/rules.md by hand; each file's "_why" says which rule it pins down and how the figures follow.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { playScenario } from "../../hub/src/rules/scenario.js";

@@ -1,4 +1,4 @@
-// The rules engine: pure, deterministic, no I/O. See RULES.md for the rules, SCENARIOS.md for scenario files.
+// The rules engine: pure, deterministic, no I/O. See docs/rules.md for the rules, docs/scenarios.md for scenario files.
 export { type BotStyle, decide, RANDOM_STYLE, randomDecision } from "./bot.js";
 export { apply } from "./engine.js";
 export { optionalReveals, owedDecisions, pending } from "./pending.js";

@@ -101,7 +101,7 @@ export function nthOwed(state: State, k: number): Owed | null {
   return owedDecisions(state)[k] ?? null;
 }
 
-/** Chosen power reveals the engine would accept now (RULES.md decision 9). */
+/** Chosen power reveals the engine would accept now (docs/rules.md decision 9). */
 export function optionalReveals(state: State): Owed[] {
   const out: Owed[] = [];
   if (!state.powers || state.over) return out;

@@ -1,4 +1,4 @@
-// Scenario files (SCENARIOS.md): a whole game's decisions in one JSON file, played through the engine alone.
+// Scenario files (docs/scenarios.md): a whole game's decisions in one JSON file, played through the engine alone.
 // The runner feeds each round's batches to the engine as per-player decisions, in the order the engine asks
 // for them (pending), and reports what the engine refuses.
 
@@ -344,7 +344,7 @@ function checkLeftovers(
   }
 }
 
-/** The SCENARIOS.md output: the game as it stands after the last round played (before the next loot). */
+/** The docs/scenarios.md output: the game as it stands after the last round played (before the next loot). */
 export function describe(state: State): ScenarioOutput {
   const classic = state.edition === "classic";
   // The engine starts the next round (and lays its loot) as soon as a round ends; report the table before that.

@@ -1,4 +1,4 @@
-// Scores and winners for both editions (RULES.md "End" sections and decisions 1, 2, 7, 8).
+// Scores and winners for both editions (docs/rules.md "End" sections and decisions 1, 2, 7, 8).
 import type { Player, Seat, State } from "./types.js";
 
 /** 2nd edition: painting value by the number held (index = count). */

@@ -69,7 +69,7 @@ export function newGame(options: SetupOptions): SetupResult {
   const powers = options.powers === true || options.powerDeal !== undefined;
   const cop = options.cop === true || options.copSeat !== undefined;
   if (edition === "second" && (powers || cop))
-    return refuse("Super Powers and the cop variant belong to edition classic only (RULES.md, decision 12)");
+    return refuse("Super Powers and the cop variant belong to edition classic only (docs/rules.md, decision 12)");
   const seed = options.seed ?? 0;
   if (!Number.isInteger(seed)) return refuse("the seed must be an integer");
   let rng = seed | 0;

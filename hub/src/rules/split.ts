@@ -1,4 +1,4 @@
-// The classic equal split: k sharers, bills of 5k/10k/20k, no change-making (RULES.md, "Equal split").
+// The classic equal split: k sharers, bills of 5k/10k/20k, no change-making (docs/rules.md, "Equal split").
 
 /** Counts of [5000, 10000, 20000] bills. */
 export type BillCounts = readonly [number, number, number];
@@ -29,7 +29,7 @@ export function canCut(x: number, y: number, z: number, k: number, s: number): b
 
 /**
  * The largest S > 0 such that k disjoint groups each sum to S; among allocations reaching it, as many
- * 20k bills as possible, then as many 10k (the "decision" in RULES.md).
+ * 20k bills as possible, then as many 10k (the "decision" in docs/rules.md).
  */
 export function equalSplit(bills: BillCounts, k: number): SplitResult {
   const [a, b, c] = bills;

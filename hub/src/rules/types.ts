@@ -17,7 +17,7 @@ export const BULLETS: readonly Bullet[] = ["bbb", "bang", "click"];
 /** A classic bill, in dollars. */
 export type Bill = 5000 | 10000 | 20000;
 
-/** A 2nd-edition loot card code, as in SCENARIOS.md. */
+/** A 2nd-edition loot card code, as in docs/scenarios.md. */
 export type LootCard =
   | "cash:5000"
   | "cash:10000"

@@ -49,7 +49,7 @@ export interface GameOptions {
 
 export interface GameResult {
   game: number;
-  /** the SCENARIOS.md output shape */
+  /** the docs/scenarios.md output shape */
   result: Record<string, unknown> & { over: boolean; winners: string[] };
   rounds: number;
   ms: number;

@@ -27,7 +27,7 @@ export interface GameEngine<S = unknown> {
   publicView(state: S): unknown;
   /** What one seat may see. */
   playerView(state: S, seat: number): unknown;
-  /** The result in the SCENARIOS.md output shape. */
+  /** The result in the docs/scenarios.md output shape. */
   output(state: S): unknown;
   /** Edition, names, round, whether it is over and who won: all public. */
   summary(state: S): GameSummary;

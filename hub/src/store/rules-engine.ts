@@ -37,7 +37,7 @@ export const rulesEngine: GameEngine<State> = {
   },
   publicView: (s) => publicView(s),
   playerView: (s, seat) => playerView(s, seat),
-  // the SCENARIOS.md output shape, as `cng rules play` prints it
+  // the docs/scenarios.md output shape, as `cng rules play` prints it
   output: (s) => describe(s),
   summary: (s) => ({
     edition: s.edition,

@@ -9,7 +9,7 @@ import { rulesEngine } from "../../store/rules-engine.js";
 const HELP = `
 LOG is a hub database (DATA/<table>.sqlite) or a data folder (then --table picks the file).
 The latest game is replayed unless --game names one; --list shows the games in the log.
-The result is printed as JSON in the shape of \`cng rules play\` (shared/rules/SCENARIOS.md).
+The result is printed as JSON in the shape of \`cng rules play\` (docs/scenarios.md).
 A log that does not replay prints {"error": {...}} and exits with status 2.
 
 Examples:

@@ -4,17 +4,21 @@ import type { Command } from "commander";
 import { playScenario } from "../../rules/scenario.js";
 
 const PLAY_HELP = `
-A scenario fixes a whole game's decisions (format: shared/rules/SCENARIOS.md). The result goes to stdout as
+The rules the engine plays: docs/rules.md (both editions, Super Powers, the cop, every decision taken).
+A scenario fixes a whole game's decisions (format: docs/scenarios.md). The result goes to stdout as
 JSON and nothing else: the round reached, whether the game is over, the winners, the table, and per player
 alive / wounds / shame / money / score. An invalid scenario (a dead player deciding, a card already used,
 a self-aim, a pick out of turn…) prints {"error": {"round", "player", "message"}} and exits with status 2.
 
 Examples:
-  cng rules play tests/rules/scenarios/classic-split-three.json
+  cng rules play tests/rules/scenarios/classic-split-seed-example.json
   cat game.json | cng rules play -`;
 
 export function registerRules(program: Command): void {
-  const rules = program.command("rules").description("the rules engine on its own: settle arguments, replay scenarios");
+  const rules = program
+    .command("rules")
+    .description("the rules engine on its own: settle arguments, replay scenarios")
+    .addHelpText("after", "\nThe rules it plays: docs/rules.md. Scenario files: docs/scenarios.md.");
   rules
     .command("play")
     .description("play a scenario file (or - for stdin) and print the result as JSON")
