@@ -20,6 +20,7 @@ import type { TimingPreset } from "./play/setup.js";
 import { startSerialGunBridge } from "./serial/index.js";
 import { CalibrationStore } from "./store/calibrations.js";
 import { dbPath, openDb } from "./store/db.js";
+import { Settings } from "./store/settings.js";
 import type { GameEngine } from "./store/engine.js";
 import { GameLog } from "./store/game-log.js";
 import { GameSession } from "./store/game-session.js";
@@ -178,6 +179,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       calibrations: new CalibrationStore(db),
       log: log.child({ part: "table" }),
       defaultTiming: timing ?? "default",
+      settings: new Settings(db),
     });
     cleanups.push(() => play.close());
     if (tableBox) {

@@ -15,11 +15,20 @@ export interface StateExtra {
   layout: unknown;
   /** pair.listen: `{seat, until}` while a seat waits for a gun's pull, else null */
   pairing: unknown;
+  /** the table's language (en, fr, fi), or null: each browser uses its own */
+  lang: string | null;
 }
 
 export class GameHost<S = unknown> {
   /** set by the play service; a game without a table adds nothing */
-  extra: () => StateExtra = () => ({ table: null, seats: [], calibration: [], layout: null, pairing: null });
+  extra: () => StateExtra = () => ({
+    table: null,
+    seats: [],
+    calibration: [],
+    layout: null,
+    pairing: null,
+    lang: null,
+  });
 
   constructor(
     readonly session: GameSession<S>,

@@ -15,6 +15,7 @@ import {
   powerSpecialist,
   roundStart,
   secretBullet,
+  tableLang,
   tableStatus,
 } from "./ops/table.js";
 import type { Op } from "./types.js";
@@ -41,6 +42,7 @@ export const OPS: AnyOp[] = [
   powerSpecialist,
   hostDecide,
   tableStatus,
+  tableLang,
   calibrateStart,
   calibrateCancel,
   calibrateStatus,

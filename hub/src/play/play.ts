@@ -18,6 +18,7 @@ import type { InputResult, SecretSource, TablePorts, TableStatus } from "../tabl
 import type { TableRecord } from "../table/records.js";
 import { Table } from "../table/table.js";
 import { CalibrationWizard } from "./calibration.js";
+import type { Lang, Settings } from "../store/settings.js";
 import { CueSender } from "./cue-sender.js";
 import { GunInput } from "./gun-input.js";
 import { SafeClock } from "./safe-clock.js";
@@ -52,6 +53,8 @@ export interface PlayDeps {
   log: Logger;
   /** the timing preset of a `table` that names none */
   defaultTiming: TimingPreset;
+  /** the table's language (Setup), kept across games and restarts */
+  settings: Settings;
 }
 
 interface Running {
@@ -348,6 +351,14 @@ export class PlayService {
     return { ok: true, r: { listening: this.pairing.listen(seat) } };
   }
 
+  /** table.lang: the language the table's people read and hear (null: each browser its own). */
+  setLang(lang: Lang | null): PlayResult<{ lang: Lang | null }> {
+    this.d.settings.setLang(lang);
+    this.d.log.info({ lang }, "table language set");
+    this.stateChanged();
+    return { ok: true, r: { lang } };
+  }
+
   /** The `table/state` payload. */
   state(): Record<string, unknown> {
     return this.d.game.state();
@@ -552,7 +563,14 @@ export class PlayService {
       gun2Of: run?.table.status.guns2.find((g) => g.from === seat)?.seat ?? null,
     }));
     const layout = run ? this.runningLayout(run) : this.calLayout;
-    return { table: this.status(), seats, calibration: this.wizard.view(), layout, pairing: this.pairing.listening };
+    return {
+      table: this.status(),
+      seats,
+      calibration: this.wizard.view(),
+      layout,
+      pairing: this.pairing.listening,
+      lang: this.d.settings.lang(),
+    };
   }
 
   private publishAim(): void {

@@ -1,6 +1,7 @@
 // Table ops: physical play run by the real-time Godfather (hub/src/play). See the README's "Table ops".
 import type { Bullet, Decision, PowerId } from "../../rules/index.js";
 import { all, only, seat } from "../args.js";
+import { isLang, LANGS, type Lang } from "../../store/settings.js";
 import type { OpContext } from "../context.js";
 import { type Caller, callerName, fail, type Op, type OpError } from "../types.js";
 
@@ -106,6 +107,19 @@ export const hostDecide: Op<{ decision: Decision }, OpContext> = {
     return { ok: true, args: { decision: d as unknown as Decision } };
   },
   run: (ctx, _c, args) => ctx.play.hostDecide(args.decision),
+};
+
+export const tableLang: Op<{ lang: Lang | null }, OpContext> = {
+  name: "table.lang",
+  need: "host",
+  summary: "the language the table reads and hears (en, fr, fi), or null: each browser its own",
+  parse(a) {
+    const bad = only(a, ["lang"]);
+    if (bad) return bad;
+    if (a.lang !== null && !isLang(a.lang)) return fail("bad-args", `lang is one of ${LANGS.join(", ")}, or null`);
+    return { ok: true, args: { lang: a.lang as Lang | null } };
+  },
+  run: (ctx, _c, args) => ctx.play.setLang(args.lang),
 };
 
 export const tableStatus: Op<Record<string, never>, OpContext> = {
