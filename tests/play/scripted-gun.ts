@@ -18,7 +18,7 @@ export class ScriptedGun {
   pose: Pose = { kind: "away" };
   /** degrees the gun's raw yaw is off the table bearing (what calibration finds) */
   rawOffset = 0;
-  readonly cues: { c: string; at?: number; n: number }[] = [];
+  readonly cues: { c: string; at?: number; n: number; l?: number[]; rp?: number }[] = [];
   readonly times: { g: number; h: number }[] = [];
   readonly rates: number[] = [];
 
@@ -73,7 +73,7 @@ export class ScriptedGun {
       } catch {
         return;
       }
-      if (topic.endsWith("/cue")) this.cues.push({ c: m.c, at: m.at, n: m.n });
+      if (topic.endsWith("/cue")) this.cues.push({ c: m.c, at: m.at, n: m.n, l: m.l, rp: m.rp });
       else if (m.c === "rate") this.setRate(m.hz);
       else if (m.c === "time") this.times.push({ g: m.g, h: m.h });
     });
@@ -114,7 +114,7 @@ export class ScriptedGun {
     });
   }
 
-  pull(k: "p" | "2" = "p"): void {
+  pull(k: "p" | "2" | "h" = "p"): void {
     // a press goes out at once; sent twice, as a QoS 1 redelivery would be: the hub takes it once
     const msg = encTrig(++this.n, k, this.gunNow(), -1);
     for (let i = 0; i < 2; i++) this.client?.publish(gunTopic(this.table, this.id, "trig"), msg, { qos: 1 });

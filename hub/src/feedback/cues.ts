@@ -16,8 +16,11 @@ const WHITE: Rgb = 0xffffff;
 const RED: Rgb = 0xff0000;
 const AMBER: Rgb = 0xffa000;
 
-/** The pattern for a cue. `colour` is the seat colour for `lock`, `turn`, `ident` and `win` (white otherwise). */
-export function cuePattern(name: CueName, colour?: Rgb): CuePattern {
+/**
+ * The pattern for a cue. `colour` is the seat colour for `lock`, `turn`, `ident` and `win` (white otherwise);
+ * `times`, for `ident`: blink that many times, quickly and silently (a seat number, told without colour).
+ */
+export function cuePattern(name: CueName, colour?: Rgb, times?: number): CuePattern {
   const c = colour ?? WHITE;
   switch (name) {
     case "beat": // "1", "2": a short tick
@@ -38,7 +41,8 @@ export function cuePattern(name: CueName, colour?: Rgb): CuePattern {
       return { l: [c, 200, OFF, 100], b: [523, 150, 659, 150, 784, 150, 1047, 400], rp: 1 };
     case "err": // refused (a fourth Bang!, a bad privilege): red double blink, a buzz
       return { l: [RED, 80, OFF, 80], b: [150, 120, 0, 80], rp: 2 };
-    case "ident": // "this gun": slow blink in the seat colour
+    case "ident": // "this gun": slow blink in the seat colour; or a seat number as so many quick blinks
+      if (times !== undefined) return { l: [c, 250, OFF, 300], rp: Math.max(1, Math.min(12, times)) };
       return { l: [c, 500, OFF, 500], b: [1000, 50], rp: 3 };
     case "off":
       return { l: [OFF, 1], b: [0, 1] };

@@ -13,6 +13,8 @@ export interface CueOptions {
   at?: HubMs;
   /** seat colour for lock / turn / ident / win */
   colour?: Rgb;
+  /** ident: blink this many times (a seat number) */
+  times?: number;
 }
 
 /** A cue ready for the wire (the protocol CueMsg without `v` and `n`). */
@@ -34,7 +36,7 @@ export class FeedbackDispatcher {
   }
 
   cue(to: CueTarget, name: CueName, opts: CueOptions = {}): void {
-    const delivery: CueDelivery = { to, c: name, ...cuePattern(name, opts.colour) };
+    const delivery: CueDelivery = { to, c: name, ...cuePattern(name, opts.colour, opts.times) };
     if (opts.at !== undefined) delivery.at = opts.at;
     for (const fn of this.listeners) fn(delivery);
   }

@@ -117,7 +117,10 @@ export class PlayService {
         }
         if (this.wizard.active(seat)) this.wizard.pull(seat, m);
         else if (this.running?.paused) this.dispatcher.cue(seat, "err");
-        else if (this.running) this.guard(() => this.running?.table.trigger(seat, { n: m.n, k: m.k, t: m.t }));
+        else if (this.running) {
+          this.guard(() => this.running?.table.trigger(seat, { n: m.n, k: m.k, t: m.t }));
+          if (m.k === "h") this.tellTarget(seat);
+        }
         // no game: a pull flashes the gun in its seat colour, so a player can check it is paired and heard
         else if (m.k === "p") this.dispatcher.cue(seat, "ident", { colour: seatColour(seat) });
       },
@@ -349,6 +352,19 @@ export class PlayService {
   /** pair.listen: the seat's light is on; the next pending gun pulled is paired there (null: stop). */
   pairListen(seat: Seat | null): PlayResult<{ listening: PairListening | null }> {
     return { ok: true, r: { listening: this.pairing.listen(seat) } };
+  }
+
+  /**
+   * The trigger held while aiming: the gun blinks its target's seat number (1 = the first seat) in that seat's
+   * colour — the colour alone is not enough for a colour-blind player. Not in a window where pulls count.
+   */
+  private tellTarget(seat: Seat): void {
+    const t = this.running?.table;
+    const kind = t?.status.activity?.kind;
+    if (!t || kind === "reveal" || kind === "phone" || kind === "privilege" || kind === "recentre") return;
+    const target = t.status.live[seat] ?? null;
+    if (target === null) this.dispatcher.cue(seat, "ambig");
+    else this.dispatcher.cue(seat, "ident", { colour: seatColour(target), times: target + 1 });
   }
 
   /** table.lang: the language the table's people read and hear (null: each browser its own). */
