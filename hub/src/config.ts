@@ -24,6 +24,8 @@ export interface HubConfig {
   logLevel: string;
   /** battery percentage at or below which a gun gets a warning */
   lowBattery: number;
+  /** the table's voice: "off", or a language (en, fr, fi) that also becomes the table's language; absent = on */
+  voice?: string;
 }
 
 export const DEFAULTS: HubConfig = {
@@ -49,6 +51,7 @@ export const ENV_VARS: { [name: string]: keyof HubConfig } = {
   CNG_PIN: "pin",
   CNG_LOG_LEVEL: "logLevel",
   CNG_LOW_BATTERY: "lowBattery",
+  CNG_VOICE: "voice",
 };
 
 const NUMERIC: (keyof HubConfig)[] = ["mqttPort", "httpPort", "lowBattery"];
@@ -113,6 +116,9 @@ export function resolveConfig(...layers: Partial<HubConfig>[]): HubConfig {
     throw new ConfigError("pin must be 4-32 letters or digits");
   }
   if (c.pin !== undefined) c.pin = String(c.pin);
+  if (c.voice !== undefined && !["off", "en", "fr", "fi"].includes(String(c.voice))) {
+    throw new ConfigError(`voice must be off, en, fr or fi, got ${String(c.voice)}`);
+  }
   c.data = resolve(c.data);
   return c;
 }

@@ -20,7 +20,7 @@ import type { TimingPreset } from "./play/setup.js";
 import { startSerialGunBridge } from "./serial/index.js";
 import { CalibrationStore } from "./store/calibrations.js";
 import { dbPath, openDb } from "./store/db.js";
-import { Settings } from "./store/settings.js";
+import { isLang, Settings } from "./store/settings.js";
 import type { GameEngine } from "./store/engine.js";
 import { GameLog } from "./store/game-log.js";
 import { GameSession } from "./store/game-session.js";
@@ -28,6 +28,7 @@ import { rulesEngine } from "./store/rules-engine.js";
 import { SecretStore } from "./store/secrets.js";
 import { TableLog } from "./store/table-log.js";
 import { followFeedback, startTableBox } from "./tablebox/index.js";
+import { Speaker } from "./voice/speaker.js";
 import { startWeb, type WebServer } from "./web/server.js";
 
 export interface HubOptions extends Partial<HubConfig> {
@@ -123,12 +124,34 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       cleanups.push(() => broker?.close());
     }
 
+    // the table's voice: espeak-ng on this machine, else the browser's own; --voice LANG is the table's language too
+    const speaker = new Speaker({ off: config.voice === "off" });
+    if (speaker.engine === "browser") {
+      log.warn(
+        "espeak-ng not found: the dashboard speaks with the browser's own voice, less on the beat (apt-get install espeak-ng)",
+      );
+    }
+    const settings = new Settings(db);
+    if (isLang(config.voice)) settings.setLang(config.voice);
+    const voice = async (lang: string, phrase: string, asText: boolean) => {
+      const names = (game?.session.game?.state as { names?: string[] } | undefined)?.names ?? [];
+      const none = { status: 404, type: "text/plain", body: Buffer.from("no such phrase\n") };
+      if (!isLang(lang)) return none;
+      if (asText) {
+        const text = speaker.text(lang, phrase, names);
+        return text === null ? none : { status: 200, type: "application/json", body: Buffer.from(JSON.stringify({ text })) };
+      }
+      const r = await speaker.render(lang, phrase, names);
+      return r.ok ? { status: 200, type: "audio/wav", body: r.wav } : { ...none, status: r.status };
+    };
+
     const web: WebServer = await startWeb({
       bind: config.bind,
       port: config.httpPort,
       log: log.child({ part: "web" }),
       maxWsPayload: MAX_PACKET_BYTES,
       mqtt: broker ? (s, address) => broker.handle(s, address) : undefined,
+      voice,
       facts: () => ({
         table: config.table,
         topicRoot: tableRoot(config.table),
@@ -136,6 +159,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
         mqttPort: broker?.port ?? null,
         ws: broker ? "/mqtt" : null,
         maxRequestBytes: MAX_CLIENT_PAYLOAD,
+        voice: { engine: speaker.engine },
       }),
     });
     cleanups.push(() => web.close());
@@ -179,7 +203,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       calibrations: new CalibrationStore(db),
       log: log.child({ part: "table" }),
       defaultTiming: timing ?? "default",
-      settings: new Settings(db),
+      settings,
     });
     cleanups.push(() => play.close());
     if (tableBox) {

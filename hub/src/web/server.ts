@@ -1,5 +1,5 @@
 // The hub's HTTP port: the dashboard's static files, /api/hub (public facts, no secrets), /api/time (the hub's
-// clock, for the dashboard's countdown) and MQTT over WebSocket at /mqtt (embedded broker).
+// clock, for the dashboard's countdown), /api/voice (the table's voice) and MQTT over WebSocket at /mqtt.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -46,6 +46,8 @@ export interface WebOptions {
   facts: () => object;
   /** MQTT over WebSocket; absent = no /mqtt (external broker mode) */
   mqtt?: (stream: Duplex, address: string | undefined) => void;
+  /** /api/voice/<lang>/<phrase>: the table's voice, as WAV (or `?as=text`, the words) */
+  voice?: (lang: string, phrase: string, asText: boolean) => Promise<{ status: number; type: string; body: Buffer }>;
   maxWsPayload: number;
 }
 
@@ -90,6 +92,18 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
       if (path === "/api/hub") {
         res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
         res.end(JSON.stringify(o.facts()));
+        return;
+      }
+      const v = /^\/api\/voice\/([a-z]{2})\/([a-z0-9.]{1,64})$/.exec(path);
+      if (v && o.voice) {
+        const asText = new URLSearchParams((req.url ?? "").split("?")[1] ?? "").get("as") === "text";
+        o.voice(v[1]!, v[2]!, asText).then(
+          (r) => {
+            res.writeHead(r.status, { "content-type": r.type, "cache-control": "no-cache" });
+            res.end(req.method === "HEAD" ? undefined : r.body);
+          },
+          () => res.writeHead(500).end(),
+        );
         return;
       }
       const f = files.get(path);

@@ -30,6 +30,7 @@ interface DemoFlags {
   bind: string;
   data?: string;
   table?: string;
+  voice?: string;
 }
 
 const HELP = `
@@ -83,6 +84,7 @@ export function registerDemo(program: Command): void {
     .option("--bind <address>", "address to listen on", "127.0.0.1")
     .option("-d, --data <dir>", "data folder (default: a new temporary folder)")
     .option("-t, --table <name>", "table name")
+    .option("--voice <off|lang>", "the table's voice: off, or en, fr, fi (also the dashboard's language)")
     .addHelpText("after", HELP)
     .action(async (f: DemoFlags) => {
       const players = Number(f.players);
@@ -116,6 +118,7 @@ export function registerDemo(program: Command): void {
           bind: f.bind,
           data,
           ...(f.table ? { table: f.table } : {}),
+          ...(f.voice ? { voice: f.voice } : {}),
         },
         progress: say,
         onHub: (hub) => {

@@ -20,6 +20,7 @@ interface HubFlags {
   timing?: string;
   tableBox?: string;
   serialGun: string[];
+  voice?: string;
 }
 
 const HELP = `
@@ -65,6 +66,10 @@ export function registerHub(program: Command): void {
     .option("--pin <pin>", "host PIN to use (default: the stored one, or a new random one)")
     .option("--log-level <level>", "fatal, error, warn, info, debug, trace (default info)")
     .option("--no-pretty", "JSON log lines even on a terminal")
+    .option(
+      "--voice <off|lang>",
+      "the table's voice: off, or en, fr, fi (also the table's language); default: on, in the table's language",
+    )
     .addOption(
       new Option("--timing <preset>", "table timing when game.new names none: default or fast (tests, demos)").choices([
         "default",
@@ -94,6 +99,7 @@ export function registerHub(program: Command): void {
         data: flags.data,
         pin: flags.pin,
         logLevel: flags.logLevel,
+        voice: flags.voice,
       };
       const fileLayer = readConfigFile(flags.config ?? process.env.CNG_CONFIG);
       const layers = [fileLayer, readEnv(process.env), fromFlags];
