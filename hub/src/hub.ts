@@ -20,12 +20,12 @@ import type { TimingPreset } from "./play/setup.js";
 import { startSerialGunBridge } from "./serial/index.js";
 import { CalibrationStore } from "./store/calibrations.js";
 import { dbPath, openDb } from "./store/db.js";
-import { isLang, Settings } from "./store/settings.js";
 import type { GameEngine } from "./store/engine.js";
 import { GameLog } from "./store/game-log.js";
 import { GameSession } from "./store/game-session.js";
 import { rulesEngine } from "./store/rules-engine.js";
 import { SecretStore } from "./store/secrets.js";
+import { isLang, Settings } from "./store/settings.js";
 import { TableLog } from "./store/table-log.js";
 import { followFeedback, startTableBox } from "./tablebox/index.js";
 import { Speaker } from "./voice/speaker.js";
@@ -139,7 +139,9 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       if (!isLang(lang)) return none;
       if (asText) {
         const text = speaker.text(lang, phrase, names);
-        return text === null ? none : { status: 200, type: "application/json", body: Buffer.from(JSON.stringify({ text })) };
+        return text === null
+          ? none
+          : { status: 200, type: "application/json", body: Buffer.from(JSON.stringify({ text })) };
       }
       const r = await speaker.render(lang, phrase, names);
       return r.ok ? { status: 200, type: "audio/wav", body: r.wav } : { ...none, status: r.status };

@@ -121,7 +121,7 @@ export function trimWav(wav: Buffer): Buffer {
     if (id === "fmt ")
       fmt = { channels: wav.readUInt16LE(at + 10), rate: wav.readUInt32LE(at + 12), bits: wav.readUInt16LE(at + 22) };
     if (id === "data") {
-      if (!fmt || fmt.bits !== 16) throw new Error("espeak-ng gave no 16-bit PCM");
+      if (fmt?.bits !== 16) throw new Error("espeak-ng gave no 16-bit PCM");
       const start = at + 8;
       const frame = 2 * fmt.channels;
       let first = start;
