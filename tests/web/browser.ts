@@ -27,6 +27,8 @@ export async function launch(): Promise<TestBrowser> {
       "--no-first-run",
       "--disable-sync",
       "--disable-quic",
+      // the table's voice plays without a click first (a person at the table clicks once; a test cannot)
+      "--autoplay-policy=no-user-gesture-required",
     ],
   });
   const contexts: BrowserContext[] = [];

@@ -168,7 +168,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     const phone = await b.page(url!, { width: 420, height: 800 });
     await phone.locator("#hand").waitFor();
     expect(await phone.locator(".console-name").textContent()).toContain("Ann");
-    expect(await phone.locator("#hand").textContent()).toMatch(/BANG! × \d/);
+    expect(await phone.locator("#hand").textContent()).toMatch(/Bang! × \d/);
     const probe = await phone.evaluate(async () => {
       const link = (window as any).cng.link;
       const granted = await link.client.subscribeAsync(`${link.root}/player/1/view`).then(
@@ -200,7 +200,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
         setTimeout(() => guns[1]!.pull(), Math.max(0, a.opensAt - Date.now()) + 80);
       }
     };
-    const cards = ["click", "bang", "click", "click"]; // Ann chose hers on her phone
+    const cards = ["Click", "Bang!", "Click", "Click"]; // Ann chose hers on her phone
     const waitsSecret = (seat: number) => state.table.waiting.some((w: any) => w.for === "secret" && w.seat === seat);
     expect(waitsSecret(0)).toBe(false);
     for (let seat = 1; seat < 4; seat++) {
@@ -265,7 +265,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     // the past games come from the hub's logs (game.list)
     const listed = viewer.locator('#game-list li[data-game="1"]');
     await listed.waitFor();
-    expect(await listed.textContent()).toMatch(/second · \d+ decisions · Ann, Bob, Cid, Dee/);
+    expect(await listed.textContent()).toMatch(/2nd edition · \d+ decisions · Ann, Bob, Cid, Dee/);
     await shot(viewer, "scores");
     expect(pageErrors(viewer)).toEqual([]);
     expect(pageErrors(host)).toEqual([]);

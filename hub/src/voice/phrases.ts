@@ -108,6 +108,11 @@ export function phraseText(lang: Lang, id: string, names: readonly string[]): st
   const amount =
     money === undefined
       ? ""
-      : new Intl.NumberFormat(lang, { style: "currency", currency: "USD", maximumFractionDigits: 0 }).format(money);
+      : new Intl.NumberFormat(lang, {
+          style: "currency",
+          currency: "USD",
+          currencyDisplay: "narrowSymbol",
+          maximumFractionDigits: 0,
+        }).format(money);
   return form.replace("{names}", who).replace("{money}", amount);
 }

@@ -1,6 +1,7 @@
 // #/calibrate: the calibration wizard. Each gun aims at named seats and pulls; the hub keeps its yaw offset when
 // the poses agree (residual error ≤ 5°) and asks for a redo otherwise. Follows table/state's `calibration`.
 
+import { num, t } from "./i18n.js";
 import { css, errText, flash, h } from "./ui.js";
 
 export function calibratePage(root, link) {
@@ -9,31 +10,31 @@ export function calibratePage(root, link) {
   const act = async (op, a, button) => {
     if (button) button.disabled = true;
     const res = await link.request(op, a);
-    flash(msg, res.ok ? `${op}: done` : `refused: ${errText(res)}`, res.ok ? "ok" : "error");
+    flash(msg, res.ok ? t("msg.done", { op }) : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
     if (button) button.disabled = false;
   };
   const draw = () => {
     const host = link.isHost;
     const seats = link.seats();
-    const name = (i) => seats[i]?.name ?? `seat ${i}`;
+    const name = (i) => seats[i]?.name ?? t("seat.n", { n: i + 1 });
     const colour = (i) => css(seats[i]?.colour ?? 0xffffff);
     const cal = link.state?.calibration ?? [];
-    const why = host ? "" : "needs the host PIN (Host page)";
+    const why = host ? "" : t("needsPin");
     const posesSel = h(
       "select",
       { id: "cal-poses", onchange: (e) => (poses = Number(e.target.value)) },
-      [1, 2, 3].map((n) => h("option", { value: n, selected: n === poses }, `${n} pose${n > 1 ? "s" : ""}`)),
+      [1, 2, 3].map((n) => h("option", { value: n, selected: n === poses }, t("cal.poses", { n }))),
     );
     const steps = h(
       "ol",
       { class: "cal-steps" },
-      h("li", {}, "Every player sits at their seat with their paired gun (Setup)."),
-      h("li", {}, "Press Start. Each gun lights in the colour of the seat to aim at, shown below."),
-      h("li", {}, "Aim at that player, hold still, and pull the trigger. Repeat for each pose."),
-      h("li", {}, "A gun whose poses disagree by more than 5° is asked to redo them."),
+      h("li", {}, t("cal.step1")),
+      h("li", {}, t("cal.step2")),
+      h("li", {}, t("cal.step3")),
+      h("li", {}, t("cal.step4", { degrees: t("degrees", { n: 5 }) })),
     );
     const list = h("div", { class: "cal-list", id: "cal-list" });
-    if (cal.length === 0) list.append(h("p", { class: "note" }, "No calibration running."));
+    if (cal.length === 0) list.append(h("p", { class: "note" }, t("cal.none")));
     for (const c of cal) {
       const r = c.result;
       const state = r ? (r.verdict === "ok" ? "ok" : "redo") : "running";
@@ -49,7 +50,7 @@ export function calibratePage(root, link) {
         h(
           "div",
           { class: "note" },
-          `gun ${c.gun ?? "–"} · pose ${Math.min(c.poses ?? 0, c.targets.length)} of ${c.targets.length}`,
+          t("cal.progress", { gun: c.gun ?? "–", pose: Math.min(c.poses ?? 0, c.targets.length), n: c.targets.length }),
         ),
       );
       if (c.next !== null && c.next !== undefined) {
@@ -57,10 +58,9 @@ export function calibratePage(root, link) {
           h(
             "div",
             { class: "aim-at" },
-            "aim at ",
             h("span", { class: "swatch big", style: `background:${colour(c.next)}` }),
-            h("strong", {}, ` ${name(c.next)}`),
-            " and pull",
+            " ",
+            t("cal.aimAt", { name: name(c.next) }),
           ),
         );
       }
@@ -70,17 +70,20 @@ export function calibratePage(root, link) {
             "div",
             { class: "cal-result" },
             r.verdict === "ok"
-              ? `✓ residual error ${r.spread.toFixed(1)}° (offset ${r.offset.toFixed(1)}°)`
-              : `✗ residual error ${Number(r.spread ?? 0).toFixed(1)}° is too large: redo`,
+              ? t("cal.ok", {
+                  error: t("degrees", { n: num(r.spread, 1) }),
+                  offset: t("degrees", { n: num(r.offset, 1) }),
+                })
+              : t("cal.redo", { error: t("degrees", { n: num(Number(r.spread ?? 0), 1) }) }),
           ),
         );
-        if (r.reasons?.length) card.append(h("div", { class: "note" }, r.reasons.join("; ")));
+        if (r.reasons?.length) card.append(h("div", { class: "note" }, r.reasons.map(reasonText).join("; ")));
         if (r.verdict !== "ok" && c.next === null)
           card.append(
             h(
               "button",
               { disabled: !host, onclick: (e) => act("calibrate.start", { seat: c.seat, poses }, e.target) },
-              "redo",
+              t("cal.redoButton"),
             ),
           );
       }
@@ -89,7 +92,18 @@ export function calibratePage(root, link) {
     const offsets = h(
       "table",
       { class: "gun-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "gun"), h("th", {}, "kept offset"), h("th", {}, ""))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", {}, t("guns.seat")),
+          h("th", {}, t("guns.gun")),
+          h("th", {}, t("cal.keptOffset")),
+          h("th", {}, ""),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -99,8 +113,14 @@ export function calibratePage(root, link) {
             "tr",
             {},
             h("td", {}, x.name),
-            h("td", {}, x.gun ?? "no gun"),
-            h("td", {}, calMsg && typeof calMsg.off === "number" ? `${calMsg.off.toFixed(1)}°` : "not calibrated"),
+            h("td", {}, x.gun ?? t("cal.noGun")),
+            h(
+              "td",
+              {},
+              calMsg && typeof calMsg.off === "number"
+                ? t("degrees", { n: num(calMsg.off, 1) })
+                : t("cal.notCalibrated"),
+            ),
             h(
               "td",
               {},
@@ -108,10 +128,10 @@ export function calibratePage(root, link) {
                 "button",
                 {
                   disabled: !host || !x.gun,
-                  title: why || (x.gun ? "" : "no gun at this seat"),
+                  title: why || (x.gun ? "" : t("cal.noGunHere")),
                   onclick: (e) => act("calibrate.start", { seat: x.seat, poses }, e.target),
                 },
-                "calibrate",
+                t("cal.calibrate"),
               ),
             ),
           );
@@ -122,7 +142,7 @@ export function calibratePage(root, link) {
       h(
         "div",
         { class: "page cal-page" },
-        h("h2", {}, "Calibration"),
+        h("h2", {}, t("cal.title")),
         steps,
         h(
           "div",
@@ -137,16 +157,16 @@ export function calibratePage(root, link) {
               title: why,
               onclick: (e) => act("calibrate.start", { poses }, e.target),
             },
-            "Start: every gun",
+            t("cal.startAll"),
           ),
           h(
             "button",
             { id: "cal-cancel", disabled: !host, title: why, onclick: (e) => act("calibrate.cancel", {}, e.target) },
-            "Cancel",
+            t("cal.cancel"),
           ),
         ),
         list,
-        h("h3", {}, "Guns and their offsets"),
+        h("h3", {}, t("cal.offsets")),
         offsets,
         msg,
       ),
@@ -158,4 +178,15 @@ export function calibratePage(root, link) {
   link.addEventListener("change", onChange);
   draw();
   return () => link.removeEventListener("change", onChange);
+}
+
+/** Why the hub asks for a redo (hub/src/aim/calibration.ts RedoReason). */
+function reasonText(reason) {
+  const words = {
+    spread: t("cal.reasonSpread"),
+    "too-close": t("cal.reasonTooClose"),
+    mirrored: t("cal.reasonMirrored"),
+    "bad-pose": t("cal.reasonBadPose"),
+  };
+  return words[reason] ?? reason;
 }

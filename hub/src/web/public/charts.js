@@ -1,6 +1,10 @@
 // SVG charts, no library: money per round per player, and who shot whom.
 
-import { css, dollars, s, seatColour } from "./ui.js";
+import { money, t } from "./i18n.js";
+import { css, s, seatColour } from "./ui.js";
+
+/** Line height of the chart's end labels (class "axis"), in the chart's units. */
+const LABEL_GAP = 13;
 
 /**
  * Lines of money per round: `rounds` maps round → money by seat.
@@ -11,24 +15,33 @@ export function moneyChart(hist, colours = []) {
   const H = 300;
   const L = 70;
   const B = 30;
+  // room on the right for the names at the lines' ends
+  const R = 80;
   const rounds = Object.keys(hist.rounds)
     .map(Number)
     .sort((a, b) => a - b);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", id: "money-chart", role: "img" });
   if (rounds.length === 0) return svg;
   const max = Math.max(1, ...rounds.flatMap((r) => hist.rounds[r]));
-  const x = (i) => L + (rounds.length === 1 ? (W - L - 20) / 2 : (i * (W - L - 20)) / (rounds.length - 1));
+  const x = (i) => L + (rounds.length === 1 ? (W - L - R) / 2 : (i * (W - L - R)) / (rounds.length - 1));
   const y = (v) => H - B - (v / max) * (H - B - 20);
   for (let k = 0; k <= 4; k++) {
     const v = (max * k) / 4;
     svg.append(
-      s("line", { x1: L, x2: W - 10, y1: y(v), y2: y(v), class: "grid" }),
-      s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, dollars(v)),
+      s("line", { x1: L, x2: W - R + 10, y1: y(v), y2: y(v), class: "grid" }),
+      s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, money(v)),
     );
   }
   rounds.forEach((r, i) => {
-    svg.append(s("text", { x: x(i), y: H - 8, "text-anchor": "middle", class: "axis" }, `R${r}`));
+    svg.append(s("text", { x: x(i), y: H - 8, "text-anchor": "middle", class: "axis" }, t("chart.round", { n: r })));
   });
+  const last = rounds.length - 1;
+  const labelY = spread(
+    hist.names.map((_, seat) => y(hist.rounds[rounds[last]][seat] ?? 0) - 4),
+    LABEL_GAP,
+    LABEL_GAP,
+    H - B,
+  );
   hist.names.forEach((name, seat) => {
     const colour = css(colours[seat] ?? seatColour(seat));
     const pts = rounds.map((r, i) => `${x(i)},${y(hist.rounds[r][seat] ?? 0)}`);
@@ -38,12 +51,25 @@ export function moneyChart(hist, colours = []) {
     rounds.forEach((r, i) => {
       svg.append(s("circle", { cx: x(i), cy: y(hist.rounds[r][seat] ?? 0), r: 4, fill: colour, class: "point" }));
     });
-    const last = rounds.length - 1;
-    svg.append(
-      s("text", { x: x(last) + 4, y: y(hist.rounds[rounds[last]][seat] ?? 0) - 4, fill: colour, class: "axis" }, name),
-    );
+    svg.append(s("text", { x: x(last) + 4, y: labelY[seat], fill: colour, class: "axis", "data-seat": seat }, name));
   });
   return svg;
+}
+
+/**
+ * Label positions moved apart as little as it takes so that none is closer than `gap` to the next (players on
+ * the same amount would print their names on top of each other), kept within [top, bottom] when they fit.
+ */
+function spread(ys, gap, top, bottom) {
+  const order = ys.map((_, i) => i).sort((a, b) => ys[a] - ys[b] || a - b);
+  const out = ys.slice();
+  for (let k = 1; k < order.length; k++) out[order[k]] = Math.max(out[order[k]], out[order[k - 1]] + gap);
+  // a stack pushed past the bottom moves back up, as far as the top allows
+  for (let k = order.length - 1; k >= 0; k--) {
+    const max = k === order.length - 1 ? bottom : out[order[k + 1]] - gap;
+    out[order[k]] = Math.max(top, Math.min(out[order[k]], max));
+  }
+  return out;
 }
 
 /** Who shot whom (Bang! shots that hit a target), on a round table: arrow width = how often. */

@@ -1,10 +1,10 @@
 // #/console?seat=N&token=…: one player's phone page. Connects as seat-N with the seat token, so the broker sends
 // it that seat's private view only. Secret choices go to the hub with the token.
 
-import { css, dollars, errText, flash, h, POWER_NAMES, STEP_NAMES, seatColour } from "./ui.js";
+import { money, t } from "./i18n.js";
+import { bulletName, css, errText, flash, h, powerName, roleName, seatColour, stepName } from "./ui.js";
 
 const CHOSEN_REVEAL = ["the-insane", "the-kid", "the-cunning"];
-const CARD_LABEL = { bang: "BANG!", click: "click", bbb: "BANG! BANG! BANG!" };
 
 export function consolePage(root, link) {
   let hidden = false;
@@ -12,7 +12,7 @@ export function consolePage(root, link) {
   const send = async (op, a, button) => {
     if (button) button.disabled = true;
     const res = await link.request(op, a);
-    flash(msg, res.ok ? "sent" : `refused: ${errText(res)}`, res.ok ? "ok" : "error");
+    flash(msg, res.ok ? t("console.sent") : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
     if (button) button.disabled = false;
   };
   const draw = () => {
@@ -22,15 +22,16 @@ export function consolePage(root, link) {
     const me = view?.me;
     const st = link.state;
     const hasTable = !!st?.table;
-    const name = view?.players?.[seat]?.name ?? st?.seats?.find((x) => x.seat === seat)?.name ?? `seat ${seat}`;
+    const name =
+      view?.players?.[seat]?.name ?? st?.seats?.find((x) => x.seat === seat)?.name ?? t("seat.n", { n: seat + 1 });
     const page = h(
       "div",
       { class: "page console-page", style: `--seat:${css(seatColour(seat))}` },
-      h("h2", { class: "console-name" }, name, h("span", { class: "note" }, ` seat ${seat}`)),
+      h("h2", { class: "console-name" }, name, h("span", { class: "note" }, " ", t("seat.n", { n: seat + 1 }))),
       h("div", { class: "note" }, link.status),
     );
     if (!me) {
-      page.append(h("p", {}, link.connected ? "Waiting for a game…" : "Connecting…"), msg);
+      page.append(h("p", {}, link.connected ? t("console.waitingGame") : t("link.connecting")), msg);
       root.replaceChildren(page);
       return;
     }
@@ -43,7 +44,7 @@ export function consolePage(root, link) {
           draw();
         },
       },
-      hidden ? "show my cards" : "hide",
+      hidden ? t("console.show") : t("console.hide"),
     );
     page.append(hide);
     if (hidden) {
@@ -56,22 +57,29 @@ export function consolePage(root, link) {
       h(
         "div",
         { class: "private", id: "private" },
-        h("div", { class: "step" }, `Round ${view.round}: ${STEP_NAMES[view.step] ?? view.step}`),
+        h("div", { class: "step" }, t("console.step", { n: view.round, step: stepName(view.step) })),
         h(
           "div",
           { class: "hand", id: "hand" },
-          "My bullets: ",
+          t("console.hand"),
+          " ",
           Object.entries(me.hand)
             .filter(([k, n]) => n > 0 || k !== "bbb" || view.edition === "classic")
-            .map(([k, n]) => h("span", { class: `chip ${k}` }, `${CARD_LABEL[k]} × ${n}`)),
+            .map(([k, n]) => h("span", { class: `chip ${k}` }, t("console.cardCount", { card: bulletName(k), n }))),
         ),
-        me.card ? h("div", { class: "chosen", id: "chosen" }, `This round: ${CARD_LABEL[me.card]}`) : null,
-        me.power ? h("div", { class: "power", id: "power" }, `My power: ${POWER_NAMES[me.power] ?? me.power}`) : null,
-        me.role
-          ? h("div", { class: "role", id: "role" }, `My role: ${me.role === "cop" ? "the COP" : "gangster"}`)
+        me.card
+          ? h("div", { class: "chosen", id: "chosen" }, t("console.chosen", { card: bulletName(me.card) }))
           : null,
+        me.power ? h("div", { class: "power", id: "power" }, t("console.power", { power: powerName(me.power) })) : null,
+        me.role ? h("div", { class: "role", id: "role" }, t("console.role", { role: roleName(me.role) })) : null,
         mine
-          ? h("div", { class: "note" }, `${mine.alive ? `wounds ${mine.wounds}` : "dead"} · ${dollars(mine.money)}`)
+          ? h(
+              "div",
+              { class: "note" },
+              mine.alive ? t("console.wounds", { n: mine.wounds }) : t("console.dead"),
+              " · ",
+              money(mine.money),
+            )
           : null,
       ),
     );
@@ -82,7 +90,7 @@ export function consolePage(root, link) {
         h(
           "div",
           { class: "choose", id: "choose" },
-          h("h3", {}, me.card ? "Change my bullet" : "Choose my bullet"),
+          h("h3", {}, me.card ? t("console.change") : t("console.choose")),
           cards.map(([k]) =>
             h(
               "button",
@@ -94,7 +102,7 @@ export function consolePage(root, link) {
                     ? send("secret.bullet", { card: k }, e.target)
                     : send("game.decide", { decision: { type: "bullet", seat, card: k } }, e.target),
               },
-              CARD_LABEL[k],
+              bulletName(k),
             ),
           ),
         ),
@@ -113,7 +121,7 @@ export function consolePage(root, link) {
                 ? send("power.reveal", { power: me.power }, e.target)
                 : send("game.decide", { decision: { type: "reveal", seat, power: me.power } }, e.target),
           },
-          `Reveal ${POWER_NAMES[me.power]}`,
+          t("console.reveal", { power: powerName(me.power) }),
         ),
       );
     }
@@ -125,7 +133,7 @@ export function consolePage(root, link) {
         h(
           "div",
           { class: "choose", id: "specialist" },
-          h("h3", {}, `${POWER_NAMES["the-specialist"]}: take your ${CARD_LABEL.bbb} back?`),
+          h("h3", {}, t("console.specialistAsk", { power: powerName("the-specialist"), card: bulletName("bbb") })),
           (spare.length ? spare : [null]).map((k) =>
             h(
               "button",
@@ -134,7 +142,7 @@ export function consolePage(root, link) {
                 "data-discard": k ?? "none",
                 onclick: (e) => send("power.specialist", { use: true, discard: k }, e.target),
               },
-              k ? `Yes, give up a ${CARD_LABEL[k]}` : "Yes",
+              k ? t("console.specialistGiveUp", { card: bulletName(k) }) : t("console.specialistYes"),
             ),
           ),
           h(
@@ -144,7 +152,7 @@ export function consolePage(root, link) {
               "data-discard": "keep",
               onclick: (e) => send("power.specialist", { use: false }, e.target),
             },
-            "No, keep my power",
+            t("console.specialistKeep"),
           ),
         ),
       );

@@ -3,13 +3,14 @@
 // from the hub (game.list, game.history: replayed from its logs); what this browser saw is only the fallback.
 
 import { moneyChart, shotsPicture } from "./charts.js";
+import { date, list, money, num, t } from "./i18n.js";
 import { eventText } from "./table-view.js";
-import { dollars, h } from "./ui.js";
+import { editionName, h, powerName } from "./ui.js";
 
 export function gamesPage(root, link, params) {
   let replayRound = null;
   let hubGames = null; // the hub's list, when it has the op
-  let hubNote = "";
+  let hubNote = () => "";
   /** game id → {hist, rounds, decisions} from game.history */
   const histories = new Map();
   const loading = new Set();
@@ -25,17 +26,16 @@ export function gamesPage(root, link, params) {
   const loadList = async () => {
     const res = await link.request("game.list", {});
     if (res.ok) hubGames = res.r.games ?? [];
-    else
-      hubNote =
-        res.e?.code === "unknown-op"
-          ? "The hub has no game.list op yet: listed below are the games this browser followed."
-          : `game.list: ${res.e?.code ?? "no answer"}`;
+    else {
+      const code = res.e?.code ?? "no-answer";
+      hubNote = () => (code === "unknown-op" ? t("games.noListOp") : t("games.listFailed", { code }));
+    }
     draw();
   };
   const draw = () => {
     const st = link.state;
     const chosen = params.get("game") !== null ? Number(params.get("game")) : st?.id;
-    const page = h("div", { class: "page games-page" }, h("h2", {}, "Scores and games"));
+    const page = h("div", { class: "page games-page" }, h("h2", {}, t("games.title")));
     if (chosen !== null && chosen !== undefined && link.connected) {
       // the current game changes with each decision: ask again when it has
       const want = chosen === st?.id ? st.decisions : null;
@@ -49,9 +49,9 @@ export function gamesPage(root, link, params) {
           draw();
         }),
       );
-    else page.append(h("p", {}, "No game yet."));
-    page.append(h("h3", {}, "Past games"));
-    if (hubNote) page.append(h("p", { class: "note", id: "games-note" }, hubNote));
+    else page.append(h("p", {}, t("games.noGame")));
+    page.append(h("h3", {}, t("games.past")));
+    if (hubNote()) page.append(h("p", { class: "note", id: "games-note" }, hubNote()));
     const ids = hubGames ? hubGames.map((g) => g.id) : link.seenGames();
     page.append(
       h(
@@ -60,16 +60,24 @@ export function gamesPage(root, link, params) {
         [...ids].reverse().map((id) => {
           const meta = hubGames?.find((g) => g.id === id);
           const hist = meta ? { names: meta.players, over: meta.over } : link.history(id);
-          const won = meta?.over ? ` · won by ${meta.winners.map((w) => meta.players[w] ?? w).join(" & ")}` : "";
+          const bits = [];
+          if (meta?.createdAt) bits.push(date(meta.createdAt));
+          if (meta) bits.push(editionName(meta.edition), t("games.decisions", { n: meta.decisions }));
+          if (hist) bits.push(hist.names.join(", "));
+          if (hist?.over) bits.push(t("games.over"));
+          if (meta?.over)
+            bits.push(
+              t("games.wonBy", {
+                n: meta.winners.length,
+                names: list(meta.winners.map((w) => meta.players[w] ?? w)),
+              }),
+            );
           return h(
             "li",
             { "data-game": id },
-            h("a", { href: `#/games?game=${id}` }, `game ${id}`),
-            meta?.createdAt ? ` · ${new Date(meta.createdAt).toLocaleString()}` : "",
-            meta ? ` · ${meta.edition} · ${meta.decisions} decisions` : "",
-            hist ? ` · ${hist.names.join(", ")}${hist.over ? " · over" : ""}` : "",
-            won,
-            id === st?.id ? " (current)" : "",
+            h("a", { href: `#/games?game=${id}` }, t("games.game", { id: String(id) })),
+            bits.map((b) => ` · ${b}`),
+            id === st?.id ? ` ${t("games.current")}` : "",
           );
         }),
       ),
@@ -77,7 +85,7 @@ export function gamesPage(root, link, params) {
     root.replaceChildren(page);
   };
   const onChange = (e) => {
-    if (e.detail === "state" || e.detail === "link") draw();
+    if (e.detail === "state" || e.detail === "link" || e.detail === "lang") draw();
   };
   link.addEventListener("change", onChange);
   draw();
@@ -117,11 +125,19 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
   const box = h(
     "div",
     { class: "report", id: "report" },
-    h("h3", {}, `Game ${id}${live?.over ? ": final standings" : live ? ": so far" : ""}`),
+    h(
+      "h3",
+      {},
+      live?.over
+        ? t("games.final", { id: String(id) })
+        : live
+          ? t("games.soFar", { id: String(id) })
+          : t("games.game", { id: String(id) }),
+    ),
   );
-  if (live) box.append(standings(live));
+  if (live) box.append(...standings(live));
   else if (hist?.final)
-    box.append(h("p", {}, hist.names.map((n, i) => `${n} ${dollars(hist.final[i].score)}`).join(" · ")));
+    box.append(h("p", {}, hist.names.map((n, i) => `${n} ${money(hist.final[i].score)}`).join(" · ")));
   const charts = h("div", { class: "charts" });
   if (hist && Object.keys(hist.rounds).length) {
     charts.append(
@@ -129,10 +145,10 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
         "figure",
         {},
         moneyChart(hist, colours),
-        h("figcaption", {}, hist.edition === "second" ? "loot value per round" : "money per round"),
+        h("figcaption", {}, hist.edition === "second" ? t("games.lootChart") : t("games.moneyChart")),
       ),
     );
-  } else charts.append(h("p", { class: "note" }, "No per-round history for this game yet."));
+  } else charts.append(h("p", { class: "note" }, t("games.noHistory")));
   const shots = events.filter((e) => e.type === "shot" && e.target !== null && e.card !== "click");
   if (names.length)
     charts.append(
@@ -140,7 +156,7 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
         "figure",
         {},
         shotsPicture(names, shots, colours),
-        h("figcaption", {}, `who shot whom (${shots.length} shots)`),
+        h("figcaption", {}, t("games.shotsChart", { n: shots.length })),
       ),
     );
   box.append(charts);
@@ -157,16 +173,18 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
   }
   if (rounds.length) {
     const i = replayRound === null ? rounds.length - 1 : Math.min(replayRound, rounds.length - 1);
-    const name = (s) => (s === null || s === undefined ? "nobody" : (names[s] ?? `seat ${s}`));
+    const name = (s) => (s === null || s === undefined ? t("who.nobody") : (names[s] ?? t("seat.n", { n: s + 1 })));
     const r = rounds[i];
     box.append(
       h(
         "div",
         { class: "replay", id: "replay" },
-        h("h3", {}, "Replay"),
-        h("button", { disabled: i === 0, onclick: () => setRound(i - 1) }, "◀ round before"),
-        h("strong", {}, ` Round ${r.round} `),
-        h("button", { disabled: i === rounds.length - 1, onclick: () => setRound(i + 1) }, "round after ▶"),
+        h("h3", {}, t("games.replay")),
+        h("button", { disabled: i === 0, onclick: () => setRound(i - 1) }, t("games.roundBefore")),
+        " ",
+        h("strong", {}, t("side.round", { n: r.round })),
+        " ",
+        h("button", { disabled: i === rounds.length - 1, onclick: () => setRound(i + 1) }, t("games.roundAfter")),
         h(
           "ul",
           {},
@@ -181,13 +199,33 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
   return box;
 }
 
+/** second edition: the most diamond cards among the living, alone, at the end (docs/rules.md) */
+const DIAMOND_BONUS = 60000;
+
+/**
+ * What each player's score is as far as everyone can see. At the end it is the hub's. During a classic game:
+ * money − $5,000 per shame marker (a hidden Super Power — Super Coward, Six Feet Under — counts only at the end);
+ * during a second-edition game everything is public: the loot's value and the diamond bonus as it stands.
+ */
+function publicScores(g) {
+  if (g.over) return g.players.map((p) => p.score ?? p.money);
+  if (g.edition === "classic") return g.players.map((p) => (p.alive ? p.money - 5000 * p.shame : 0));
+  const alive = g.players.filter((p) => p.alive && (p.loot?.diamonds ?? 0) > 0);
+  const most = Math.max(0, ...alive.map((p) => p.loot.diamonds));
+  const leaders = alive.filter((p) => p.loot.diamonds === most);
+  const bonusSeat = leaders.length === 1 ? leaders[0].seat : -1;
+  return g.players.map((p) => (p.alive ? p.money + (p.seat === bonusSeat ? DIAMOND_BONUS : 0) : 0));
+}
+
+/** The standings table, and during the game a note on what its scores are. */
 function standings(g) {
-  const rows = g.players.map((p) => ({ p, score: p.score ?? p.money })).sort((a, b) => b.score - a.score);
+  const scores = publicScores(g);
+  const rows = g.players.map((p, i) => ({ p, score: scores[i] })).sort((a, b) => b.score - a.score);
   const classic = g.edition === "classic";
   const head = classic
-    ? ["", "player", "money", "shame", "other", "score"]
-    : ["", "player", "cash / diamonds / paintings", "loot value", "bonus", "score"];
-  return h(
+    ? ["", t("games.player"), t("games.money"), t("games.shame"), t("games.other"), t("games.score")]
+    : ["", t("games.player"), t("games.lootHeld"), t("games.lootValue"), t("games.bonus"), t("games.score")];
+  const table = h(
     "table",
     { class: "standings", id: "standings" },
     h(
@@ -196,7 +234,7 @@ function standings(g) {
       h(
         "tr",
         {},
-        head.map((t) => h("th", {}, t)),
+        head.map((x) => h("th", {}, x)),
       ),
     ),
     h(
@@ -204,19 +242,20 @@ function standings(g) {
       {},
       rows.map(({ p, score }, i) => {
         const win = g.winners.includes(p.seat);
-        const status = p.alive ? "" : " (dead)";
+        const who = p.alive ? p.name : t("games.dead", { name: p.name });
         if (classic) {
+          // a Super Coward is known only at the end: until then every marker counts as the rule's −$5,000
           const shameAmt = (p.power === "super-coward" ? 5000 : -5000) * p.shame;
           const other = p.alive && p.score !== undefined ? p.score - p.money - shameAmt : 0;
           return h(
             "tr",
             { class: win ? "winner" : "" },
             h("td", {}, win ? "★" : `${i + 1}`),
-            h("td", {}, p.name + status),
-            h("td", {}, dollars(p.money)),
-            h("td", {}, p.shame ? `${p.shame} (${dollars(shameAmt)})` : "–"),
-            h("td", {}, other ? dollars(other) : "–"),
-            h("td", { class: "score" }, dollars(score)),
+            h("td", {}, who),
+            h("td", {}, money(p.money)),
+            h("td", {}, p.shame ? `${num(p.shame)} (${money(shameAmt)})` : "–"),
+            h("td", {}, other ? money(other) : "–"),
+            h("td", { class: "score" }, money(score)),
           );
         }
         const l = p.loot ?? { cash: 0, diamonds: 0, paintings: 0 };
@@ -224,13 +263,22 @@ function standings(g) {
           "tr",
           { class: win ? "winner" : "" },
           h("td", {}, win ? "★" : `${i + 1}`),
-          h("td", {}, p.name + status),
+          h("td", {}, who),
           h("td", {}, `${l.cash}/${l.diamonds}/${l.paintings}`),
-          h("td", {}, dollars(p.money)),
-          h("td", {}, p.score !== undefined && p.score > p.money ? dollars(p.score - p.money) : "–"),
-          h("td", { class: "score" }, dollars(score)),
+          h("td", {}, money(p.money)),
+          h("td", {}, p.alive && score > p.money ? money(score - p.money) : "–"),
+          h("td", { class: "score" }, money(score)),
         );
       }),
     ),
   );
+  if (g.over) return [table];
+  const note = classic
+    ? t("games.scoreNoteClassic", {
+        money: money(5000),
+        coward: powerName("super-coward"),
+        sixFeet: powerName("six-feet-under"),
+      })
+    : t("games.scoreNoteSecond");
+  return [table, h("p", { class: "note", id: "score-note" }, note)];
 }

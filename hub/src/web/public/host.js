@@ -2,14 +2,15 @@
 // #/host page (PIN, secrets entered for a seat, seat console links). The hub checks the PIN on every request;
 // the page only hides what it knows the hub would refuse.
 
-import { CARD_NAMES, errText, flash, h } from "./ui.js";
+import { lang, list, t } from "./i18n.js";
+import { bulletName, cardName, decisionName, errText, flash, h } from "./ui.js";
 
 /** Sends one host request from a button, showing the hub's answer in `msg`. */
 async function act(link, msg, op, a, button) {
   if (button) button.disabled = true;
-  flash(msg, `${op}…`);
+  flash(msg, t("msg.sending", { op }));
   const res = await link.request(op, a);
-  flash(msg, res.ok ? `${op}: done` : `refused: ${errText(res)}`, res.ok ? "ok" : "error");
+  flash(msg, res.ok ? t("msg.done", { op }) : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
   if (button) button.disabled = false;
   return res;
 }
@@ -24,34 +25,34 @@ export const messageLine = (id) => h("div", { class: "msg", id, role: "status" }
 
 /** The host's controls for the game as it stands; `msg` is kept by the caller across redraws. */
 export function hostPanel(link, msg = messageLine("host-msg")) {
-  const panel = h("div", { class: "host-panel", id: "host-panel" }, h("h3", {}, "Host"));
+  const panel = h("div", { class: "host-panel", id: "host-panel" }, h("h3", {}, t("host.title")));
   const st = link.state;
   const g = st?.game;
   if (!link.isHost) {
-    panel.append(h("p", { class: "note" }, "Enter the host PIN on the Host page to control the game."));
+    panel.append(h("p", { class: "note" }, t("host.locked")));
     return panel;
   }
   if (!g) {
-    panel.append(h("p", {}, h("a", { href: "#/setup" }, "Set up a new game")), msg);
+    panel.append(h("p", {}, h("a", { href: "#/setup" }, t("host.setUp"))), msg);
     return panel;
   }
   const hasTable = !!st.table;
   const decideOp = hasTable ? "host.decide" : "game.decide";
   const decide = (decision, button) => act(link, msg, decideOp, { decision }, button);
   const seats = link.seats();
-  const name = (i) => seats[i]?.name ?? `seat ${i}`;
+  const name = (i) => seats[i]?.name ?? t("seat.n", { n: i + 1 });
   const waits = st.table?.waiting ?? [];
   const hostWaits = waits.filter((w) => w.for === "host");
   const rows = [];
 
   // Round start
-  if (!hasTable) rows.push(off("Start round", "this game runs without a table (decisions only)", "start-round"));
-  else if (g.over) rows.push(off("Start round", "the game is over", "start-round"));
+  if (!hasTable) rows.push(off(t("host.startRound"), t("host.noTable"), "start-round"));
+  else if (g.over) rows.push(off(t("host.startRound"), t("host.over"), "start-round"));
   else {
     const waitsStart = waits.some((w) => w.for === "start");
     const b = btn(
-      `Start round ${waitsStart ? g.round : ""}`.trim(),
-      { id: "start-round", class: "primary", disabled: !waitsStart, title: waitsStart ? "" : "the round is running" },
+      waitsStart ? t("host.startRoundN", { n: g.round }) : t("host.startRound"),
+      { id: "start-round", class: "primary", disabled: !waitsStart, title: waitsStart ? "" : t("host.roundRuns") },
       () => act(link, msg, "round.start", {}, b),
     );
     rows.push(b);
@@ -61,8 +62,8 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
   const gunWaits = waits.filter((w) => w.for === "gun");
   if (gunWaits.length) {
     const b = btn(
-      `Go on without ${gunWaits.map((w) => `${name(w.seat)}'s gun`).join(", ")}`,
-      { id: "release-count", title: "the count runs now; a gun still away counts as not aiming / standing" },
+      t("host.goOnWithout", { n: gunWaits.length, names: list(gunWaits.map((w) => name(w.seat))) }),
+      { id: "release-count", title: t("host.goOnWithoutWhy") },
       () => act(link, msg, "game.resume", {}, b),
     );
     rows.push(b);
@@ -77,9 +78,9 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       h(
         "div",
         { class: "draft", id: "draft" },
-        h("div", { class: "label" }, `Pick for ${name(seat)}:`),
+        h("div", { class: "label" }, t("host.pickFor", { name: name(seat) })),
         cards.map((c) => {
-          const b = btn(CARD_NAMES[c] ?? c, { class: "card-btn", "data-card": c }, () =>
+          const b = btn(cardName(c), { class: "card-btn", "data-card": c }, () =>
             decide({ type: "pick", seat, card: c }, b),
           );
           return b;
@@ -100,12 +101,14 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       h(
         "div",
         { class: "privilege" },
-        h("div", { class: "label" }, `${name(gf)}'s privilege:`),
-        btn("passes", {}, (e) => decide({ type: "privilege", seat: gf, order: null }, e.target)),
+        h("div", { class: "label" }, t("host.privilegeOf", { name: name(gf) })),
+        btn(t("host.privilegePass"), {}, (e) => decide({ type: "privilege", seat: gf, order: null }, e.target)),
         seats
           .filter((x) => x.seat !== gf && x.player?.alive)
           .map((x) =>
-            btn(`orders ${x.name}`, {}, (e) => decide({ type: "privilege", seat: gf, order: x.seat }, e.target)),
+            btn(t("host.privilegeOrder", { name: x.name }), {}, (e) =>
+              decide({ type: "privilege", seat: gf, order: x.seat }, e.target),
+            ),
           ),
       ),
     );
@@ -114,55 +117,62 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
   // Other inputs the sensors cannot give
   for (const w of hostWaits) {
     const who = w.seat;
-    const row = h("div", { class: "host-input" }, h("div", { class: "label" }, `${name(who)}: ${w.decision}`));
+    const row = h(
+      "div",
+      { class: "host-input" },
+      h("div", { class: "label" }, t("host.decisionFor", { name: name(who), decision: decisionName(w.decision) })),
+    );
     if (w.decision === "doesnt-hurt") {
       row.append(
-        btn("use it", {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: true }, e.target)),
-        btn("don't", {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: false }, e.target)),
+        btn(t("host.useIt"), {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: true }, e.target)),
+        btn(t("host.dontUseIt"), {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: false }, e.target)),
       );
     } else if (w.decision === "specialist") {
       // her bbb was used: she takes it back giving up a bang or a click (none when she has no card left), or not
       for (const c of ["bang", "click", null])
         row.append(
-          btn(`take bbb back${c ? `, discard ${c}` : ""}`, {}, (e) =>
-            decide({ type: "specialist", seat: who, discard: c }, e.target),
+          btn(
+            c
+              ? t("host.specialistGiveUp", { bbb: bulletName("bbb"), card: bulletName(c) })
+              : t("host.specialistTake", { bbb: bulletName("bbb") }),
+            {},
+            (e) => decide({ type: "specialist", seat: who, discard: c }, e.target),
           ),
         );
       row.append(
-        btn("keep the power", {}, (e) =>
+        btn(t("host.specialistKeep"), {}, (e) =>
           decide({ type: "specialist", seat: who, discard: null, use: false }, e.target),
         ),
       );
     } else if (w.decision === "take-gun") {
-      row.append(btn("no gun", {}, (e) => decide({ type: "take-gun", seat: who, from: null }, e.target)));
+      row.append(btn(t("host.noGun"), {}, (e) => decide({ type: "take-gun", seat: who, from: null }, e.target)));
       for (const x of seats.filter((x) => x.player && !x.player.alive))
-        row.append(btn(`${x.name}'s gun`, {}, (e) => decide({ type: "take-gun", seat: who, from: x.seat }, e.target)));
+        row.append(
+          btn(t("host.gunOf", { name: x.name }), {}, (e) =>
+            decide({ type: "take-gun", seat: who, from: x.seat }, e.target),
+          ),
+        );
     } else if (w.decision === "phone") {
       row.append(
-        btn("flip", {}, (e) => decide({ type: "phone", seat: who, flip: true }, e.target)),
-        btn("pass", {}, (e) => decide({ type: "phone", seat: who, flip: false }, e.target)),
+        btn(t("host.phoneFlip"), {}, (e) => decide({ type: "phone", seat: who, flip: true }, e.target)),
+        btn(t("host.phonePass"), {}, (e) => decide({ type: "phone", seat: who, flip: false }, e.target)),
       );
     } else if (w.decision === "pick" || w.decision === "privilege") continue;
-    else row.append(h("span", { class: "note" }, "enter it on the Host page"));
+    else row.append(h("span", { class: "note" }, t("host.enterOnHostPage")));
     rows.push(row);
   }
 
-  if (st.table?.paused)
-    rows.push(h("p", { class: "note", id: "paused-note" }, "Paused: no count runs and no window opens until Resume."));
+  if (st.table?.paused) rows.push(h("p", { class: "note", id: "paused-note" }, t("host.pausedNote")));
   rows.push(
     h(
       "div",
       { class: "later" },
       !hasTable
-        ? off("Pause", "this game runs without a table: nothing runs on a clock", "pause")
+        ? off(t("host.pause"), t("host.pauseNoTable"), "pause")
         : st.table.paused
-          ? btn("Resume", { id: "pause", class: "primary" }, (e) => act(link, msg, "game.resume", {}, e.target))
-          : btn("Pause", { id: "pause", disabled: g.over }, (e) => act(link, msg, "game.pause", {}, e.target)),
-      btn(
-        "Undo last",
-        { id: "undo", title: "takes back the last draft pick or input entered here, if nothing depends on it yet" },
-        (e) => act(link, msg, "game.undo", {}, e.target),
-      ),
+          ? btn(t("host.resume"), { id: "pause", class: "primary" }, (e) => act(link, msg, "game.resume", {}, e.target))
+          : btn(t("host.pause"), { id: "pause", disabled: g.over }, (e) => act(link, msg, "game.pause", {}, e.target)),
+      btn(t("host.undo"), { id: "undo", title: t("host.undoWhy") }, (e) => act(link, msg, "game.undo", {}, e.target)),
     ),
   );
   panel.append(...rows, msg);
@@ -177,14 +187,14 @@ export function hostPage(root, link) {
   const consoleMsg = messageLine("console-links-msg");
   const consoleList = h("ul", { id: "console-links" });
   const draw = () => {
-    const page = h("div", { class: "page host-page" }, h("h2", {}, "Host"));
+    const page = h("div", { class: "page host-page" }, h("h2", {}, t("host.title")));
     if (!link.isHost) {
       const input = h("input", {
         type: "password",
         inputmode: "numeric",
         autocomplete: "off",
         id: "pin",
-        placeholder: "host PIN",
+        placeholder: t("host.pinPlaceholder"),
         size: 10,
       });
       const msg = h("div", { class: "msg", id: "pin-msg" });
@@ -195,22 +205,18 @@ export function hostPage(root, link) {
           class: "pin-form",
           onsubmit: async (e) => {
             e.preventDefault();
-            flash(msg, "checking…");
+            flash(msg, t("host.checking"));
             const ok = await link.login(input.value.trim());
-            pinNote = ok ? ["", "info"] : ["the hub refused that PIN", "error"];
+            pinNote = ok ? ["", "info"] : [t("link.pinRefused"), "error"];
             draw();
           },
         },
-        h("label", { for: "pin" }, "Host PIN "),
+        h("label", { for: "pin" }, t("host.pinLabel"), " "),
         input,
-        h("button", { type: "submit", class: "primary", id: "pin-go" }, "Unlock"),
+        h("button", { type: "submit", class: "primary", id: "pin-go" }, t("host.unlock")),
         msg,
       );
-      page.append(
-        h("p", {}, "The PIN is printed by `cng hub` when it starts. It is kept in this tab only."),
-        form,
-        hostPanel(link, hostMsg),
-      );
+      page.append(h("p", {}, t("host.pinWhere")), form, hostPanel(link, hostMsg));
       root.replaceChildren(page);
       return;
     }
@@ -218,8 +224,9 @@ export function hostPage(root, link) {
       h(
         "p",
         {},
-        "Host controls unlocked in this tab. ",
-        btn("Lock", { id: "logout" }, () => link.logout()),
+        t("host.unlocked"),
+        " ",
+        btn(t("host.lock"), { id: "logout" }, () => link.logout()),
       ),
       hostPanel(link, hostMsg),
       secretsBox(link, secretsMsg),
@@ -227,8 +234,8 @@ export function hostPage(root, link) {
     );
     root.replaceChildren(page);
   };
-  // redraw only when what the page shows changes: the live aim riding in table/state would otherwise replace
-  // the buttons under the host's click (and swallow it)
+  // redraw only when what the page shows changes (the language included): the live aim riding in table/state
+  // would otherwise replace the buttons under the host's click (and swallow it)
   let shown = "";
   const onChange = (e) => {
     if (e.detail === "aim") return;
@@ -240,6 +247,7 @@ export function hostPage(root, link) {
       [...(link.guns?.entries?.() ?? [])],
       link.isHost,
       link.status,
+      lang(),
     ]);
     if (key === shown) return;
     shown = key;
@@ -253,9 +261,9 @@ export function hostPage(root, link) {
 /** Secret bullets and power reveals entered by the host for a seat (a player without a phone). */
 function secretsBox(link, msg) {
   const g = link.state?.game;
-  const box = h("div", { class: "secrets" }, h("h3", {}, "Enter a secret for a seat"));
+  const box = h("div", { class: "secrets" }, h("h3", {}, t("secrets.title")));
   if (!g || !link.state.table) {
-    box.append(h("p", { class: "note" }, "Only for a game run by the table."));
+    box.append(h("p", { class: "note" }, t("secrets.onlyTable")));
     return box;
   }
   const cards = g.edition === "classic" ? ["bang", "click", "bbb"] : ["bang", "click"];
@@ -266,8 +274,12 @@ function secretsBox(link, msg) {
       h(
         "div",
         { class: "host-input" },
-        h("span", { class: "label" }, `${seat.name}${waiting.has(seat.seat) ? " (waited for)" : ""}`),
-        cards.map((c) => btn(c, {}, (e) => act(link, msg, "secret.bullet", { card: c, seat: seat.seat }, e.target))),
+        h("span", { class: "label" }, waiting.has(seat.seat) ? t("secrets.waitedFor", { name: seat.name }) : seat.name),
+        cards.map((c) =>
+          btn(bulletName(c), { "data-card": c }, (e) =>
+            act(link, msg, "secret.bullet", { card: c, seat: seat.seat }, e.target),
+          ),
+        ),
       ),
     );
   }
@@ -277,9 +289,9 @@ function secretsBox(link, msg) {
 
 /** Seat console links: each opens a phone page for one seat (the token is made on first use). */
 function consoleLinks(link, msg, list) {
-  const box = h("div", { class: "consoles" }, h("h3", {}, "Player consoles"));
+  const box = h("div", { class: "consoles" }, h("h3", {}, t("consoles.title")));
   for (const seat of link.seats()) {
-    const b = btn(`link for ${seat.name}`, { "data-seat": seat.seat }, async () => {
+    const b = btn(t("consoles.linkFor", { name: seat.name }), { "data-seat": seat.seat }, async () => {
       const res = await act(link, msg, "seat.token", { seat: seat.seat }, b);
       if (!res.ok) return;
       const url = `${location.origin}/#/console?seat=${seat.seat}&token=${encodeURIComponent(res.r.token)}`;

@@ -2,6 +2,7 @@
 // statuses, a seat's private view), request/response commands, and the hub's clock.
 // Views read `link.*` and re-render on its "change" event; nothing here touches the DOM.
 
+import { t } from "./i18n.js";
 import { seatColour } from "./ui.js";
 
 const decoder = new TextDecoder();
@@ -21,6 +22,7 @@ export function normaliseState(m) {
       table: null,
       seats: [],
       calibration: [],
+      lang: null,
     };
   }
   return {
@@ -32,6 +34,7 @@ export function normaliseState(m) {
     calibration: Array.isArray(m.calibration) ? m.calibration : [],
     layout: m.layout ?? null,
     pairing: m.pairing ?? null,
+    lang: m.lang ?? null,
   };
 }
 
@@ -57,7 +60,8 @@ export class Link extends EventTarget {
     this.connected = false;
     /** "viewer" | "host" | "seat" */
     this.role = "viewer";
-    this.status = "connecting…";
+    /** the link's state in words, made when read (the page's language may change meanwhile) */
+    this.statusText = () => t("link.connecting");
     /** @type {ReturnType<typeof normaliseState>} */ this.state = null;
     /** @type {Map<number, Aim>} */ this.aims = new Map();
     this.aimAt = 0;
@@ -77,6 +81,10 @@ export class Link extends EventTarget {
     return sessionStorage.getItem(PIN_KEY);
   }
 
+  get status() {
+    return this.statusText();
+  }
+
   get isHost() {
     return this.role === "host" && this.connected;
   }
@@ -94,14 +102,15 @@ export class Link extends EventTarget {
     try {
       this.facts = await (await fetch("/api/hub", { cache: "no-store" })).json();
     } catch {
-      this.status = "cannot reach the hub";
+      this.statusText = () => t("link.noHub");
       this.changed("link");
       return;
     }
     this.root = this.facts.topicRoot;
     await this.syncClock();
     if (!this.facts.ws || !window.mqtt) {
-      this.status = `table ${this.facts.table}: the live view needs the hub's embedded broker`;
+      const table = this.facts.table;
+      this.statusText = () => t("link.noBroker", { table });
       this.changed("link");
       return;
     }
@@ -149,7 +158,14 @@ export class Link extends EventTarget {
     this.client = client;
     client.on("connect", () => {
       this.connected = true;
-      this.status = `table ${this.facts.table}: live${role === "host" ? " (host)" : role === "seat" ? ` (seat ${this.seat})` : ""}`;
+      const table = this.facts.table;
+      const seat = this.seat;
+      this.statusText = () =>
+        role === "host"
+          ? t("link.liveHost", { table })
+          : role === "seat"
+            ? t("link.liveSeat", { table, seat: seat + 1 })
+            : t("link.live", { table });
       const subs = [
         `${this.root}/table/state`,
         `${this.root}/table/aim`,
@@ -165,7 +181,7 @@ export class Link extends EventTarget {
     client.on("close", () => {
       if (this.connected) {
         this.connected = false;
-        this.status = "disconnected; retrying…";
+        this.statusText = () => t("link.retrying");
         this.changed("link");
       }
     });
@@ -175,11 +191,11 @@ export class Link extends EventTarget {
         client.end(true);
         if (role === "host") {
           sessionStorage.removeItem(PIN_KEY);
-          this.status = "the hub refused that PIN";
+          this.statusText = () => t("link.pinRefused");
           this.dispatchEvent(new CustomEvent("pin-refused"));
           this.connect();
         } else {
-          this.status = "the hub refused this seat link (a new token?)";
+          this.statusText = () => t("link.tokenRefused");
           this.dispatchEvent(new CustomEvent("token-refused"));
         }
         this.changed("link");
@@ -300,7 +316,7 @@ export class Link extends EventTarget {
       const p = players[i] ?? null;
       out.push({
         seat: i,
-        name: p?.name ?? info?.name ?? `seat ${i}`,
+        name: p?.name ?? info?.name ?? t("seat.n", { n: i + 1 }),
         colour: info?.colour ?? seatColour(i),
         gun: info?.gun ?? this.gunOfSeat(i),
         online: info?.online ?? st?.table?.online?.[i] ?? this.gunOnline(i),

@@ -1,7 +1,9 @@
 // #/setup: players and seats, table shape, edition and options, secrets (cards, consoles, bots), pairing guns to
-// seats and gun health. The form is built once (what is typed stays); the guns list follows the hub live.
+// seats and gun health. The form shows the running game, else the draft kept in this browser; it is built again
+// only for a new language (what is typed stays). The table's language and the guns list follow the hub live.
 
-import { COLOUR_NAMES, css, errText, flash, h, seatColour } from "./ui.js";
+import { LANG_NAMES, LANGS, num, percent, t } from "./i18n.js";
+import { colourName, css, errText, flash, h, seatColour } from "./ui.js";
 
 const DRAFT_KEY = "cng-setup";
 
@@ -28,189 +30,259 @@ function loadDraft() {
   };
 }
 
-export function setupPage(root, link) {
-  const d = loadDraft();
-  const save = () => localStorage.setItem(DRAFT_KEY, JSON.stringify(d));
-  const msg = h("div", { class: "msg", id: "setup-msg", role: "status" });
-  const playersBox = h("ol", { class: "players", start: 0 });
+/**
+ * The running game's players, edition and options over the saved draft: Setup then shows the game that runs, not
+ * the last form. Options show only as far as the public view does (a power once revealed, the cop's switchboard).
+ */
+function fromGame(d, g) {
+  if (!g) return d;
+  return {
+    ...d,
+    players: g.players.map((p) => p.name),
+    edition: g.edition,
+    powers: d.powers || g.players.some((p) => p.power !== null),
+    cop: g.switchboard !== undefined,
+  };
+}
 
-  const drawPlayers = () => {
-    playersBox.replaceChildren(
-      ...d.players.map((name, i) =>
-        h(
-          "li",
-          {},
-          h("span", { class: "swatch", style: `background:${css(seatColour(i))}` }),
-          h("input", {
-            value: name,
-            "aria-label": `player at seat ${i}`,
-            "data-seat": i,
-            oninput: (e) => {
-              d.players[i] = e.target.value;
-              save();
-            },
-          }),
-          h("span", { class: "note" }, ` seat ${i} (${COLOUR_NAMES[i % 8]})`),
+export function setupPage(root, link) {
+  let d = fromGame(loadDraft(), link.state?.game);
+  let shownGame = link.state?.id ?? null;
+  // once the form is touched, a game starting elsewhere does not overwrite it
+  let touched = false;
+  const save = () => {
+    touched = true;
+    localStorage.setItem(DRAFT_KEY, JSON.stringify(d));
+  };
+  const msg = h("div", { class: "msg", id: "setup-msg", role: "status" });
+  const langMsg = h("div", { class: "msg", id: "lang-msg", role: "status" });
+  const guns = h("div", { class: "guns", id: "guns" });
+  const langBox = h("div", { class: "table-lang", id: "table-lang" });
+  let start = null;
+
+  const build = () => {
+    const playersBox = h("ol", { class: "players" });
+    const drawPlayers = () => {
+      playersBox.replaceChildren(
+        ...d.players.map((name, i) =>
           h(
-            "button",
-            {
-              type: "button",
-              disabled: d.players.length <= 3,
-              onclick: () => {
-                d.players.splice(i, 1);
+            "li",
+            {},
+            h("span", { class: "swatch", style: `background:${css(seatColour(i))}` }),
+            h("input", {
+              value: name,
+              "aria-label": t("setup.playerAt", { n: i + 1 }),
+              "data-seat": i,
+              oninput: (e) => {
+                d.players[i] = e.target.value;
                 save();
-                drawPlayers();
               },
-            },
-            "remove",
+            }),
+            h("span", { class: "note" }, " ", t("setup.seatColour", { n: i + 1, colour: colourName(i) })),
+            h(
+              "button",
+              {
+                type: "button",
+                disabled: d.players.length <= 3,
+                onclick: () => {
+                  d.players.splice(i, 1);
+                  save();
+                  drawPlayers();
+                },
+              },
+              t("setup.remove"),
+            ),
           ),
         ),
-      ),
-    );
-  };
-  drawPlayers();
+      );
+    };
+    drawPlayers();
 
-  const field = (label, input) => h("label", { class: "field" }, h("span", {}, label), input);
-  const select = (key, options) =>
-    h(
-      "select",
-      {
+    const field = (label, input) => h("label", { class: "field" }, h("span", {}, label), input);
+    const select = (key, options) =>
+      h(
+        "select",
+        {
+          id: `setup-${key}`,
+          onchange: (e) => {
+            d[key] = e.target.value;
+            save();
+          },
+        },
+        options.map(([v, label]) => h("option", { value: v, selected: String(d[key]) === v }, label)),
+      );
+    const check = (key) =>
+      h("input", {
+        type: "checkbox",
         id: `setup-${key}`,
+        checked: !!d[key],
         onchange: (e) => {
+          d[key] = e.target.checked;
+          save();
+        },
+      });
+    const text = (key, attrs = {}) =>
+      h(key === "points" ? "textarea" : "input", {
+        id: `setup-${key}`,
+        value: d[key],
+        ...attrs,
+        oninput: (e) => {
           d[key] = e.target.value;
           save();
         },
-      },
-      options.map(([v, t]) => h("option", { value: v, selected: String(d[key]) === v }, t)),
-    );
-  const check = (key) =>
-    h("input", {
-      type: "checkbox",
-      id: `setup-${key}`,
-      checked: !!d[key],
-      onchange: (e) => {
-        d[key] = e.target.checked;
-        save();
-      },
-    });
-  const text = (key, attrs = {}) =>
-    h(key === "points" ? "textarea" : "input", {
-      id: `setup-${key}`,
-      value: d[key],
-      ...attrs,
+      });
+    // the draft keeps the seat as the hub counts it (from 0); people type it from 1
+    const godfather = h("input", {
+      id: "setup-godfather",
+      type: "number",
+      min: 1,
+      max: 8,
+      value: String((Number(d.godfather) || 0) + 1),
       oninput: (e) => {
-        d[key] = e.target.value;
+        d.godfather = e.target.value === "" ? 0 : Number(e.target.value) - 1;
         save();
       },
     });
 
-  const start = h("button", { class: "primary", id: "new-game", type: "submit" }, "Start a new game");
-  const form = h(
-    "form",
-    {
-      class: "setup-form",
-      onsubmit: async (e) => {
-        e.preventDefault();
-        const a = gameArgs(d);
-        if (typeof a === "string") return flash(msg, a, "error");
-        start.disabled = true;
-        flash(msg, "starting…");
-        const res = await link.request("game.new", a);
-        start.disabled = !link.isHost;
-        if (res.ok) {
-          flash(msg, `game ${res.r.game} started`, "ok");
-          location.hash = "#/table";
-        } else flash(msg, `refused: ${errText(res)}`, "error");
-      },
-    },
-    h("h3", {}, "Players (clockwise from seat 0)"),
-    playersBox,
-    h(
-      "button",
+    start = h("button", { class: "primary", id: "new-game", type: "submit" }, t("setup.start"));
+    const form = h(
+      "form",
       {
-        type: "button",
-        id: "add-player",
-        onclick: () => {
-          if (d.players.length >= 8) return;
-          d.players.push(`Player ${d.players.length + 1}`);
-          save();
-          drawPlayers();
+        class: "setup-form",
+        onsubmit: async (e) => {
+          e.preventDefault();
+          const a = gameArgs(d);
+          if (typeof a === "string") return flash(msg, a, "error");
+          start.disabled = true;
+          flash(msg, t("setup.starting"));
+          const res = await link.request("game.new", a);
+          start.disabled = !link.isHost;
+          if (res.ok) {
+            flash(msg, t("setup.started", { id: String(res.r.game) }), "ok");
+            location.hash = "#/table";
+          } else flash(msg, t("msg.refused", { error: errText(res) }), "error");
         },
       },
-      "add a player",
-    ),
-    h("h3", {}, "Game"),
-    field(
-      "Edition",
-      select("edition", [
-        ["classic", "classic (1st edition)"],
-        ["second", "2nd edition"],
-      ]),
-    ),
-    field("Super Powers (classic)", check("powers")),
-    field("Cop variant (classic)", check("cop")),
-    field("First Godfather (seat)", text("godfather", { type: "number", min: 0, max: 7 })),
-    field("Seed (blank: random)", text("seed", { type: "number" })),
-    h("h3", {}, "Table"),
-    field("Run by the table (guns, counts)", check("table")),
-    field(
-      "Secret bullets",
-      select("secrets", [
-        ["physical", "physical cards"],
-        ["console", "phone consoles"],
-        ["bot-random", "bots (random)"],
-        ["bot-cautious", "bots (cautious)"],
-        ["bot-aggressive", "bots (aggressive)"],
-      ]),
-    ),
-    field(
-      "Table shape",
-      select("shape", [
-        ["round", "round, even seats"],
-        ["points", "custom seat positions"],
-      ]),
-    ),
-    field("Seat positions (x,y metres per line)", text("points", { rows: 4, placeholder: "0,0.8\n0.8,0\n..." })),
-    field(
-      "Timing",
-      select("timing", [
-        ["default", "normal"],
-        ["fast", "fast"],
-      ]),
-    ),
-    field("Start rounds automatically", check("autoRound")),
-    start,
-    msg,
-  );
+      h("h3", {}, t("setup.players")),
+      playersBox,
+      h(
+        "button",
+        {
+          type: "button",
+          id: "add-player",
+          onclick: () => {
+            if (d.players.length >= 8) return;
+            d.players.push(t("setup.newPlayer", { n: d.players.length + 1 }));
+            save();
+            drawPlayers();
+          },
+        },
+        t("setup.addPlayer"),
+      ),
+      h("h3", {}, t("setup.game")),
+      field(
+        t("setup.edition"),
+        select("edition", [
+          ["classic", t("setup.editionClassic")],
+          ["second", t("edition.second")],
+        ]),
+      ),
+      field(t("setup.powers"), check("powers")),
+      field(t("setup.cop"), check("cop")),
+      field(t("setup.godfather"), godfather),
+      field(t("setup.seed"), text("seed", { type: "number" })),
+      h("h3", {}, t("setup.table")),
+      field(t("setup.byTable"), check("table")),
+      field(
+        t("setup.secrets"),
+        select("secrets", [
+          ["physical", t("setup.secretsPhysical")],
+          ["console", t("setup.secretsConsole")],
+          ["bot-random", t("setup.secretsBotRandom")],
+          ["bot-cautious", t("setup.secretsBotCautious")],
+          ["bot-aggressive", t("setup.secretsBotAggressive")],
+        ]),
+      ),
+      field(
+        t("setup.shape"),
+        select("shape", [
+          ["round", t("setup.shapeRound")],
+          ["points", t("setup.shapePoints")],
+        ]),
+      ),
+      field(t("setup.points"), text("points", { rows: 4, placeholder: "0,0.8\n0.8,0\n..." })),
+      field(
+        t("setup.timing"),
+        select("timing", [
+          ["default", t("setup.timingNormal")],
+          ["fast", t("setup.timingFast")],
+        ]),
+      ),
+      field(t("setup.autoRound"), check("autoRound")),
+      start,
+      msg,
+    );
+    root.replaceChildren(
+      h(
+        "div",
+        { class: "page setup-page" },
+        h("h2", {}, t("setup.title")),
+        h("div", { class: "cols" }, h("section", {}, langBox, form), h("section", {}, guns)),
+      ),
+    );
+  };
 
-  const guns = h("div", { class: "guns", id: "guns" });
-  root.replaceChildren(
-    h(
-      "div",
-      { class: "page setup-page" },
-      h("h2", {}, "Setup"),
-      h("div", { class: "cols" }, h("section", {}, form), h("section", {}, guns)),
-    ),
-  );
-  const drawGuns = () => {
+  const drawLive = () => {
     start.disabled = !link.isHost;
-    start.title = link.isHost ? "" : "needs the host PIN (Host page)";
-    guns.replaceChildren(...gunsSection(link, d));
+    start.title = link.isHost ? "" : t("needsPin");
+    if (!langBox.contains(document.activeElement)) langBox.replaceChildren(...tableLangField(link, langMsg));
+    // a seat being chosen in the guns list stays open
+    if (!(guns.contains(document.activeElement) && document.activeElement?.tagName === "SELECT"))
+      guns.replaceChildren(...gunsSection(link, d));
   };
   const onChange = (e) => {
     if (e.detail === "aim") return;
-    if (guns.contains(document.activeElement) && document.activeElement?.tagName === "SELECT") return;
-    drawGuns();
+    const id = link.state?.id ?? null;
+    const prefill = id !== shownGame && !touched && link.state?.game;
+    shownGame = id;
+    if (prefill) d = fromGame(d, link.state.game);
+    if (prefill || e.detail === "lang") build();
+    drawLive();
   };
   link.addEventListener("change", onChange);
-  drawGuns();
+  build();
+  drawLive();
   return () => link.removeEventListener("change", onChange);
+}
+
+/** The table's language (table.lang, host only): what every page without its own choice reads. */
+function tableLangField(link, msg) {
+  const host = link.isHost;
+  const sel = h(
+    "select",
+    {
+      id: "setup-lang",
+      disabled: !host,
+      title: host ? "" : t("needsPin"),
+      onchange: async (e) => {
+        const res = await link.request("table.lang", { lang: e.target.value || null });
+        flash(
+          msg,
+          res.ok ? t("msg.done", { op: "table.lang" }) : t("msg.refused", { error: errText(res) }),
+          res.ok ? "ok" : "error",
+        );
+      },
+    },
+    h("option", { value: "", selected: !link.state?.lang }, t("setup.langEach")),
+    LANGS.map((l) => h("option", { value: l, selected: link.state?.lang === l, lang: l }, LANG_NAMES[l])),
+  );
+  return [h("h3", {}, t("setup.langTitle")), h("label", { class: "field" }, h("span", {}, t("setup.lang")), sel), msg];
 }
 
 /** The game.new arguments from the form, or what is wrong with it. */
 export function gameArgs(d) {
   const players = d.players.map((p) => p.trim());
-  if (players.some((p) => !p)) return "every player needs a name";
+  if (players.some((p) => !p)) return t("setup.needNames");
   const a = { edition: d.edition, players };
   if (d.edition === "classic") {
     if (d.powers) a.powers = true;
@@ -220,8 +292,8 @@ export function gameArgs(d) {
   if (Number.isInteger(gf) && gf > 0) a.godfather = gf;
   a.seed = d.seed === "" ? Math.floor(Math.random() * 2 ** 31) : Number(d.seed);
   if (d.table) {
-    const t = { timing: d.timing, autoRound: !!d.autoRound };
-    t.secrets = d.secrets.startsWith("bot-") ? { bot: d.secrets.slice(4) } : d.secrets;
+    const tb = { timing: d.timing, autoRound: !!d.autoRound };
+    tb.secrets = d.secrets.startsWith("bot-") ? { bot: d.secrets.slice(4) } : d.secrets;
     if (d.shape === "points") {
       const points = d.points
         .split(/\n+/)
@@ -229,34 +301,37 @@ export function gameArgs(d) {
         .filter(Boolean)
         .map((l) => l.split(/[ ,;]+/).map(Number));
       if (points.length !== players.length || points.some((p) => p.length !== 2 || !p.every(Number.isFinite)))
-        return `give one "x,y" line per player (${players.length})`;
-      t.layout = { points: points.map(([x, y]) => ({ x, y })) };
-    } else t.layout = { round: players.length };
-    a.table = t;
+        return t("setup.needPoints", { n: players.length });
+      tb.layout = { points: points.map(([x, y]) => ({ x, y })) };
+    } else tb.layout = { round: players.length };
+    a.table = tb;
   }
   return a;
 }
+
+/** "seat 3 · Cid": seats counted from 1 for people (the option values stay the hub's, from 0). */
+const seatLabel = (i, name) => (name ? t("seat.nNamed", { n: i + 1, name }) : t("seat.n", { n: i + 1 }));
 
 function gunsSection(link, d) {
   const msg = h("div", { class: "msg", id: "pair-msg" });
   const nSeats = Math.max(d.players.length, link.seats().length);
   const seatOptions = (sel) =>
-    [h("option", { value: "", selected: sel === null }, "no seat")].concat(
+    [h("option", { value: "", selected: sel === null }, t("setup.noSeat"))].concat(
       Array.from({ length: nSeats }, (_, i) =>
-        h("option", { value: String(i), selected: sel === i }, `seat ${i} ${d.players[i] ?? ""}`),
+        h("option", { value: String(i), selected: sel === i }, seatLabel(i, d.players[i])),
       ),
     );
   const act = async (op, a, button) => {
     if (button) button.disabled = true;
     const res = await link.request(op, a);
-    flash(msg, res.ok ? `${op}: done` : `refused: ${errText(res)}`, res.ok ? "ok" : "error");
+    flash(msg, res.ok ? t("msg.done", { op }) : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
     if (button) button.disabled = false;
   };
   const host = link.isHost;
   const rows = [...link.guns].sort(([a], [b]) => (a < b ? -1 : 1));
   const requests = rows.filter(([, g]) => !g.paired && g.on);
-  const out = [h("h3", {}, "Pairing requests")];
-  if (requests.length === 0) out.push(h("p", { class: "note" }, "none: a new gun shows here when switched on"));
+  const out = [h("h3", {}, t("pair.requests"))];
+  if (requests.length === 0) out.push(h("p", { class: "note" }, t("pair.none")));
   for (const [id] of requests) {
     // the next free seat by default
     const used = new Set(rows.filter(([, g]) => g.paired && g.seat !== null).map(([, g]) => g.seat));
@@ -275,13 +350,13 @@ function gunsSection(link, d) {
           {
             class: "primary",
             disabled: !host,
-            title: host ? "" : "needs the host PIN",
+            title: host ? "" : t("needsPin"),
             onclick: (e) =>
               act("pair.accept", sel.value === "" ? { gun: id } : { gun: id, seat: Number(sel.value) }, e.target),
           },
-          "accept",
+          t("pair.accept"),
         ),
-        h("button", { disabled: !host, onclick: (e) => act("pair.reject", { gun: id }, e.target) }, "reject"),
+        h("button", { disabled: !host, onclick: (e) => act("pair.reject", { gun: id }, e.target) }, t("pair.reject")),
       ),
     );
   }
@@ -291,7 +366,7 @@ function gunsSection(link, d) {
     h(
       "div",
       { class: "pair-pull", id: "pair-pull" },
-      h("strong", {}, "Pair by pulling: "),
+      h("strong", {}, t("pair.byPulling"), " "),
       Array.from({ length: nSeats }, (_, i) =>
         listening?.seat === i
           ? h(
@@ -303,7 +378,7 @@ function gunsSection(link, d) {
                 disabled: !host,
                 onclick: (e) => act("pair.listen", { seat: null }, e.target),
               },
-              `seat ${i} is lit: pull the new gun's trigger (click to stop)`,
+              t("pair.lit", { n: i + 1 }),
             )
           : h(
               "button",
@@ -311,15 +386,15 @@ function gunsSection(link, d) {
                 id: `pull-seat-${i}`,
                 style: `border-left: 6px solid ${css(seatColour(i))}`,
                 disabled: !host,
-                title: host ? "then pull the trigger of the gun asking to be paired" : "needs the host PIN",
+                title: host ? t("pair.pullWhy") : t("needsPin"),
                 onclick: (e) => act("pair.listen", { seat: i }, e.target),
               },
-              `seat ${i} ${d.players[i] ?? ""}`.trim(),
+              seatLabel(i, d.players[i]),
             ),
       ),
     ),
   );
-  out.push(h("h3", {}, "Guns"));
+  out.push(h("h3", {}, t("guns.title")));
   const table = h(
     "table",
     { class: "gun-table" },
@@ -329,9 +404,17 @@ function gunsSection(link, d) {
       h(
         "tr",
         {},
-        ["gun", "seat", "online", "battery", "signal", "firmware", "calibrated", "warnings", ""].map((t) =>
-          h("th", {}, t),
-        ),
+        [
+          t("guns.gun"),
+          t("guns.seat"),
+          t("guns.online"),
+          t("guns.battery"),
+          t("guns.signal"),
+          t("guns.firmware"),
+          t("guns.calibrated"),
+          t("guns.warnings"),
+          "",
+        ].map((x) => h("th", {}, x)),
       ),
     ),
   );
@@ -353,25 +436,33 @@ function gunsSection(link, d) {
       h(
         "tr",
         { "data-gun": id, class: g.on ? "on" : "off" },
-        h("td", {}, id, g.paired ? "" : " (request)"),
+        h("td", {}, g.paired ? id : t("guns.request", { id })),
         h("td", {}, sel),
-        h("td", { class: g.on ? "on" : "off" }, g.on ? "online" : `offline${g.why ? ` (${g.why})` : ""}`),
-        h("td", {}, info.bat !== undefined ? `${Math.round(info.bat)}%` : "–"),
-        h("td", {}, info.rs !== undefined ? `${info.rs} dBm` : "–"),
+        h(
+          "td",
+          { class: g.on ? "on" : "off" },
+          g.on ? t("guns.isOnline") : g.why ? t("guns.offlineWhy", { why: g.why }) : t("guns.offline"),
+        ),
+        h("td", {}, info.bat !== undefined ? percent(info.bat) : "–"),
+        h("td", {}, info.rs !== undefined ? t("guns.dbm", { n: info.rs }) : "–"),
         h("td", {}, info.fw ?? "–"),
-        h("td", {}, cal && typeof cal.off === "number" ? `${cal.off.toFixed(1)}°` : "no"),
+        h("td", {}, cal && typeof cal.off === "number" ? t("degrees", { n: num(cal.off, 1) }) : t("guns.no")),
         h("td", { class: "warn" }, (g.warn ?? []).join("; ")),
         h(
           "td",
           {},
           g.paired
-            ? h("button", { disabled: !host, onclick: (e) => act("gun.forget", { gun: id }, e.target) }, "forget")
+            ? h(
+                "button",
+                { disabled: !host, onclick: (e) => act("gun.forget", { gun: id }, e.target) },
+                t("guns.forget"),
+              )
             : "",
         ),
       ),
     );
   }
-  if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 9 }, "no guns yet")));
+  if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 9 }, t("guns.none"))));
   table.append(body);
   out.push(table, msg);
   return out;

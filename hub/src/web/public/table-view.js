@@ -2,10 +2,11 @@
 // live aim lines, the count, the step, the loot, the draft turn and the round's result.
 
 import { hostPanel, messageLine } from "./host.js";
-import { CARD_NAMES, css, dollars, h, POWER_NAMES, STEP_NAMES, s } from "./ui.js";
+import { lang, list, money, t } from "./i18n.js";
+import { bulletName, cardName, css, decisionName, editionName, h, powerName, roleName, s, stepName } from "./ui.js";
 
 // the SVG's extent in metres: wider than tall, so the names beside the seats fit
-const VIEW_X = 2.05;
+const VIEW_X = 2.5;
 const VIEW_Y = 1.45;
 const AIM_FRESH_MS = 3000;
 
@@ -23,7 +24,8 @@ export function tableView(root, link) {
 
   // The side panel holds the host's buttons: redraw it only when what it shows changes, never for the live
   // aim that rides along in table/state — a button replaced under a click would swallow the click. The round's
-  // result comes on table/events, which may arrive after the state it belongs to: it is part of the key.
+  // result comes on table/events, which may arrive after the state it belongs to: it is part of the key, and so is
+  // the language the words are in.
   let sideKey = "";
   const draw = () => {
     drawTable(svg, link);
@@ -34,6 +36,7 @@ export function tableView(root, link) {
       link.seats().map((x) => [x.name, x.gun, x.online, x.player?.alive]),
       link.isHost,
       link.eventBatches,
+      lang(),
     ]);
     if (key !== sideKey) {
       sideKey = key;
@@ -68,8 +71,8 @@ function drawTable(svg, link) {
   svg.replaceChildren();
   if (seats.length === 0) {
     svg.append(
-      s("text", { x: 0, y: 0, class: "big-note", "text-anchor": "middle" }, "no game yet"),
-      s("text", { x: 0, y: 0.14, class: "note", "text-anchor": "middle" }, "set one up on the Setup page"),
+      s("text", { x: 0, y: 0, class: "big-note", "text-anchor": "middle" }, t("table.noGame")),
+      s("text", { x: 0, y: 0.14, class: "note", "text-anchor": "middle" }, t("table.setUpOne")),
     );
     return;
   }
@@ -95,7 +98,8 @@ function drawTable(svg, link) {
     });
     g.append(
       s("circle", { cx: p.x, cy: p.y, r: 0.13, fill: "#111", stroke: css(seat.colour), "stroke-width": 0.035 }),
-      s("text", { x: p.x, y: p.y + 0.045, class: "seat-no", "text-anchor": "middle" }, String(seat.seat)),
+      // people count seats from 1
+      s("text", { x: p.x, y: p.y + 0.045, class: "seat-no", "text-anchor": "middle" }, String(seat.seat + 1)),
     );
     if (game && game.godfather === seat.seat) {
       g.append(
@@ -112,34 +116,32 @@ function drawTable(svg, link) {
     const lines = [s("tspan", { x: lx, dy: 0, class: "name" }, seat.name)];
     if (pl) {
       const bits = [];
-      bits.push(dead ? "DEAD" : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, 3 - pl.wounds))}`);
+      bits.push(dead ? t("table.dead") : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, 3 - pl.wounds))}`);
+      bits.push(money(pl.money));
       if (game.edition === "classic") {
-        bits.push(dollars(pl.money));
-        if (pl.shame) bits.push(`shame ${pl.shame}`);
-      } else {
+        if (pl.shame) bits.push(t("table.shame", { n: pl.shame }));
+      } else if (pl.loot) {
         const l = pl.loot;
-        bits.push(dollars(pl.money));
-        if (l)
-          lines.push(
-            s(
-              "tspan",
-              { x: lx, dy: 0.075, class: "sub" },
-              `cash ${l.cash} · diamonds ${l.diamonds} · paintings ${l.paintings}`,
-            ),
-          );
+        lines.push(
+          s(
+            "tspan",
+            { x: lx, dy: 0.075, class: "sub" },
+            t("table.loot", { cash: l.cash, diamonds: l.diamonds, paintings: l.paintings }),
+          ),
+        );
       }
       lines.splice(1, 0, s("tspan", { x: lx, dy: 0.075, class: "stats" }, bits.join("  ")));
       const extra = [];
-      if (pl.power) extra.push(POWER_NAMES[pl.power] ?? pl.power);
-      if (pl.role) extra.push(pl.role);
-      if (pl.lyingDown) extra.push("lying down");
-      if (pl.hurt) extra.push(`hurt ${pl.hurt}`);
-      if (pl.score !== undefined) extra.push(`score ${dollars(pl.score)}`);
-      if (pl.waiting) extra.push("…choosing");
-      if (turn === seat.seat) extra.push("▶ PICKS");
+      if (pl.power) extra.push(powerName(pl.power));
+      if (pl.role) extra.push(roleName(pl.role));
+      if (pl.lyingDown) extra.push(t("table.lyingDown"));
+      if (pl.hurt) extra.push(t("table.hurt", { n: pl.hurt }));
+      if (pl.score !== undefined) extra.push(t("table.score", { money: money(pl.score) }));
+      if (pl.waiting) extra.push(t("table.choosing"));
+      if (turn === seat.seat) extra.push(t("table.picks"));
       if (extra.length) lines.push(s("tspan", { x: lx, dy: 0.07, class: "sub" }, extra.join(" · ")));
     } else if (seat.gun) {
-      lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, `gun ${seat.gun}`));
+      lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, t("table.gun", { gun: seat.gun })));
     }
     g.append(s("text", { x: lx, y: ly, "text-anchor": anchor, class: "label" }, lines));
     svg.append(g);
@@ -160,8 +162,8 @@ function drawTable(svg, link) {
 function centreStep(link) {
   const g = link.state?.game;
   if (!g) return "";
-  if (g.over) return "game over";
-  return `round ${g.round}`;
+  if (g.over) return t("table.centreOver");
+  return t("table.centreRound", { n: g.round });
 }
 
 /** The aim each seat shows: the committed aim once the rules show it, else the live one (null = nobody). */
@@ -219,7 +221,7 @@ function drawAims(svg, link) {
       const y2 = from.y + Math.sin(rad) * 0.32;
       if (a.yaw !== null)
         layer.append(s("line", { x1: from.x, y1: from.y, x2, y2, stroke: colour, class: `${cls} nobody` }));
-      const word = a.committed ? "nobody" : a.yaw === null ? "no aim" : "nobody / ambiguous";
+      const word = a.committed ? t("who.nobody") : a.yaw === null ? t("aim.none") : t("aim.nobodyOrAmbiguous");
       // the word sits on the table side of the seat, clear of the names outside
       layer.append(
         s(
@@ -273,36 +275,39 @@ function drawCount(svg, link) {
   let frac = 0;
   let running = false;
   if (act?.kind === "count") {
-    const purpose = { aim: "HOLD-UP", reaim: "RE-AIM", courage: "COURAGE" }[act.purpose] ?? act.purpose;
+    const purpose =
+      { aim: t("count.aim"), reaim: t("count.reaim"), courage: t("count.courage") }[act.purpose] ?? act.purpose;
     if (act.goAt === null) {
       big = "…";
-      small = act.waitingGun?.length ? `waiting for gun of seat ${act.waitingGun.join(", ")}` : purpose;
+      small = act.waitingGun?.length
+        ? t("count.waitingGun", { n: act.waitingGun.length, seats: list(act.waitingGun.map((x) => x + 1)) })
+        : purpose;
     } else {
       const p = act.paceMs || 1000;
-      const t = now - (act.goAt - 2 * p);
-      running = t < 2 * p + 1500;
-      if (t < 0) {
+      const since = now - (act.goAt - 2 * p);
+      running = since < 2 * p + 1500;
+      if (since < 0) {
         big = "";
-        small = `${purpose}: get ready`;
-      } else if (t < p) big = "1";
-      else if (t < 2 * p) big = "2";
+        small = t("count.ready", { purpose });
+      } else if (since < p) big = "1";
+      else if (since < 2 * p) big = "2";
       else big = "3";
-      if (t >= 0) small = act.purpose === "courage" ? "stay up or lie down" : purpose;
-      frac = Math.max(0, Math.min(1, t / (2 * p)));
+      if (since >= 0) small = act.purpose === "courage" ? t("count.stayOrLie") : purpose;
+      frac = Math.max(0, Math.min(1, since / (2 * p)));
     }
   } else if (act?.kind === "reveal") {
     running = now < act.closesAt + 500;
     const left = Math.max(0, act.closesAt - now);
     big = now < act.opensAt ? "…" : `${Math.ceil(left / 1000)}`;
-    small = act.window === "bbb" ? "REVEAL: Bang! Bang! Bang! — pull now" : "REVEAL: Bang! — pull now";
+    small = t("count.reveal", { card: bulletName(act.window === "bbb" ? "bbb" : "bang") });
     frac = act.closesAt > act.opensAt ? Math.min(1, (now - act.opensAt) / (act.closesAt - act.opensAt)) : 1;
   } else if (act?.kind === "privilege") {
     running = now < act.until + 500;
     big = `${Math.max(0, Math.ceil((act.until - now) / 1000))}`;
-    small = "Godfather: point and pull to order a re-aim";
+    small = t("count.privilege");
   } else if (act?.kind === "phone") {
-    big = "PHONE";
-    small = `the phone is with ${link.seats()[act.seat]?.name ?? `seat ${act.seat}`}`;
+    big = t("count.phone");
+    small = t("count.phoneWith", { name: link.seats()[act.seat]?.name ?? t("seat.n", { n: act.seat + 1 }) });
   }
   count.textContent = big;
   count.setAttribute("data-count", big);
@@ -318,10 +323,10 @@ function drawSide(side, link, hostMsg) {
   const st = link.state;
   const g = st?.game;
   const seats = link.seats();
-  const name = (i) => (i === null || i === undefined ? "nobody" : (seats[i]?.name ?? `seat ${i}`));
+  const name = (i) => (i === null || i === undefined ? t("who.nobody") : (seats[i]?.name ?? t("seat.n", { n: i + 1 })));
   side.replaceChildren();
   if (!g) {
-    side.append(h("h2", {}, "No game running"), h("p", { class: "note" }, "The host starts one from Setup."));
+    side.append(h("h2", {}, t("side.noGame")), h("p", { class: "note" }, t("side.hostStarts")));
     if (link.isHost) side.append(hostPanel(link, hostMsg));
     return;
   }
@@ -329,9 +334,9 @@ function drawSide(side, link, hostMsg) {
     h(
       "div",
       { class: "step-box", id: "step" },
-      h("div", { class: "round" }, g.over ? "Game over" : `Round ${g.round}`),
-      h("div", { class: "step" }, STEP_NAMES[g.step] ?? g.step),
-      h("div", { class: "edition" }, `${g.edition === "classic" ? "classic" : "2nd edition"}`),
+      h("div", { class: "round" }, g.over ? t("side.gameOver") : t("side.round", { n: g.round })),
+      h("div", { class: "step" }, stepName(g.step)),
+      h("div", { class: "edition" }, editionName(g.edition)),
     ),
   );
   if (g.over) {
@@ -339,9 +344,9 @@ function drawSide(side, link, hostMsg) {
       h(
         "div",
         { class: "winners" },
-        `Winner${g.winners.length > 1 ? "s" : ""}: ${g.winners.map(name).join(", ")}`,
+        t("side.winners", { n: g.winners.length, names: list(g.winners.map(name)) }),
         " ",
-        h("a", { href: "#/games" }, "scores"),
+        h("a", { href: "#/games" }, t("side.scoresLink")),
       ),
     );
   }
@@ -350,48 +355,49 @@ function drawSide(side, link, hostMsg) {
   if (waits.length) {
     const parts = waits.map((w) =>
       w.for === "start"
-        ? "the host to start the round"
+        ? t("wait.start")
         : w.for === "secret"
-          ? `${name(w.seat)}: secret bullet`
+          ? t("wait.secret", { name: name(w.seat) })
           : w.for === "gun"
-            ? `${name(w.seat)}'s gun to come back`
-            : `host: ${w.decision} for ${name(w.seat)}`,
+            ? t("wait.gun", { name: name(w.seat) })
+            : t("wait.host", { name: name(w.seat), decision: decisionName(w.decision) }),
     );
-    side.append(h("div", { class: "waiting", id: "waiting" }, "Waiting for ", parts.join("; ")));
+    side.append(h("div", { class: "waiting", id: "waiting" }, t("wait.line", { list: parts.join("; ") })));
   }
   if (g.turn !== null && g.turn !== undefined) {
     side.append(
       h(
         "div",
         { class: "turn", id: "turn" },
-        g.step === "draft" ? `${name(g.turn)} picks` : `the phone: ${name(g.turn)}`,
+        g.step === "draft" ? t("turn.picks", { name: name(g.turn) }) : t("turn.phone", { name: name(g.turn) }),
       ),
     );
   }
   // the loot on the table
-  const loot = h("div", { class: "loot", id: "loot" }, h("h3", {}, "On the table"));
+  const loot = h("div", { class: "loot", id: "loot" }, h("h3", {}, t("loot.onTable")));
   if ("bills" in g.table) {
     const total = g.table.bills.reduce((a, b) => a + b, 0);
     loot.append(
       h(
         "div",
         { class: "chips" },
-        g.table.bills.map((b) => h("span", { class: "chip bill" }, dollars(b))),
+        g.table.bills.map((b) => h("span", { class: "chip bill" }, money(b))),
       ),
-      h("div", { class: "note" }, `${dollars(total)} · ${g.deckLeft} bills left in the deck`),
+      h("div", { class: "note" }, t("loot.billsNote", { money: money(total), n: g.deckLeft })),
     );
   } else {
     loot.append(
       h(
         "div",
         { class: "chips" },
-        g.table.cards.map((c) => h("span", { class: `chip card` }, CARD_NAMES[c] ?? c)),
+        g.table.cards.map((c) => h("span", { class: `chip card` }, cardName(c))),
       ),
       h(
         "div",
         { class: "note" },
-        g.table.token === null ? "Godfather token available" : `Godfather token: ${name(g.table.token)}`,
-        ` · ${g.deckLeft} cards in the deck`,
+        g.table.token === null ? t("loot.tokenFree") : t("loot.tokenTaken", { name: name(g.table.token) }),
+        " · ",
+        t("loot.cardsLeft", { n: g.deckLeft }),
       ),
     );
   }
@@ -400,41 +406,55 @@ function drawSide(side, link, hostMsg) {
   if (link.isHost) side.append(hostPanel(link, hostMsg));
 }
 
-const CARD_WORD = { bang: "Bang!", click: "Click", bbb: "Bang! Bang! Bang!" };
+/** A pick's effect (the engine's words: "lost", "takes a bang", "heals N") as a whole sentence. */
+function pickText(e, name) {
+  const who = name(e.seat);
+  const card = cardName(e.card);
+  if (e.effect === "lost") return t("event.pickClipLost", { name: who, card, bang: bulletName("bang") });
+  if (e.effect === "takes a bang") return t("event.pickClip", { name: who, card, bang: bulletName("bang") });
+  const heals = /^heals (\d+)$/.exec(e.effect ?? "");
+  if (heals) return t("event.pickHeals", { name: who, card, n: Number(heals[1]) });
+  return t("event.pick", { name: who, card });
+}
 
-/** One event in words, or null when it says nothing to the table. */
+/** One event as a sentence, or null when it says nothing to the table. */
 export function eventText(e, name) {
   switch (e.type) {
     case "shot":
-      return `${name(e.seat)} → ${e.target === null ? "nobody" : name(e.target)}: ${CARD_WORD[e.card] ?? e.card}`;
+      return e.target === null
+        ? t("event.shotNobody", { name: name(e.seat), card: bulletName(e.card) })
+        : t("event.shot", { name: name(e.seat), target: name(e.target), card: bulletName(e.card) });
     case "wound":
-      return `${name(e.seat)} is wounded${e.by !== null ? ` by ${name(e.by)}` : ""} (${e.wounds})`;
+      return e.by === null
+        ? t("event.wound", { name: name(e.seat), n: e.wounds })
+        : t("event.woundBy", { name: name(e.seat), by: name(e.by), n: e.wounds });
     case "wound-blocked":
-      return `${name(e.seat)} is not hurt`;
+      return t("event.woundBlocked", { name: name(e.seat) });
     case "death":
-      return `${name(e.seat)} is DEAD`;
+      return t("event.death", { name: name(e.seat) });
     case "lie-down":
-      return `${name(e.seat)} lies down`;
+      return t("event.lieDown", { name: name(e.seat) });
     case "split":
-      return e.sharers.length
-        ? `split: ${e.sharers.map(name).join(", ")} get ${dollars(e.each)} each`
-        : "nobody shares the loot";
+      if (e.sharers.length === 0) return t("event.splitNobody");
+      // no equal share exists: everything stays on the table
+      if (e.each === 0) return t("event.splitStays", { n: e.sharers.length, names: list(e.sharers.map(name)) });
+      return t("event.split", { n: e.sharers.length, names: list(e.sharers.map(name)), money: money(e.each) });
     case "pick":
-      return `${name(e.seat)} takes ${CARD_NAMES[e.card] ?? e.card}${e.effect ? ` (${e.effect})` : ""}`;
+      return pickText(e, name);
     case "godfather":
-      return `${name(e.seat)} is the Godfather`;
+      return t("event.godfather", { name: name(e.seat) });
     case "power-revealed":
-      return `${name(e.seat)} reveals ${POWER_NAMES[e.power] ?? e.power}`;
+      return t("event.powerRevealed", { name: name(e.seat), power: powerName(e.power) });
     case "grenade":
-      return `${name(e.seat)} throws a grenade`;
+      return t("event.grenade", { name: name(e.seat) });
     case "gun-taken":
-      return `${name(e.seat)} takes ${name(e.from)}'s gun`;
+      return t("event.gunTaken", { name: name(e.seat), from: name(e.from) });
     case "phone":
-      return e.alerted ? "the cop called the police!" : "the phone went round";
+      return e.alerted ? t("event.phoneAlerted") : t("event.phone", { n: e.flips });
     case "specialist":
-      return `${name(e.seat)} (Specialist) discards`;
+      return t("event.specialist", { name: name(e.seat), card: bulletName("bbb") });
     case "game-over":
-      return `game over: ${e.winners.map(name).join(", ")} win${e.winners.length === 1 ? "s" : ""}`;
+      return t("event.gameOver", { n: e.winners.length, names: list(e.winners.map(name)) });
     default:
       return null;
   }
@@ -449,12 +469,12 @@ function roundResult(link, name) {
     else rounds[rounds.length - 1].push(e);
   }
   let pick = rounds[rounds.length - 1];
-  const said = (list) => list.filter((e) => e.type !== "round-start" && e.type !== "step" && eventText(e, name));
+  const said = (evs) => evs.filter((e) => e.type !== "round-start" && e.type !== "step" && eventText(e, name));
   if (said(pick).length === 0 && rounds.length > 1) pick = rounds[rounds.length - 2];
   const lines = said(pick);
-  const head = pick[0]?.type === "round-start" ? `Round ${pick[0].round}` : "Result";
+  const head = pick[0]?.type === "round-start" ? t("side.round", { n: pick[0].round }) : t("result.title");
   const box = h("div", { class: "result", id: "result" }, h("h3", {}, head));
-  if (lines.length === 0) box.append(h("p", { class: "note" }, "nothing yet"));
+  if (lines.length === 0) box.append(h("p", { class: "note" }, t("result.nothingYet")));
   else
     box.append(
       h(

@@ -1,4 +1,7 @@
-// Small DOM helpers shared by the views: h() builds elements, s() builds SVG, plus seat colours and names.
+// Small DOM helpers shared by the views: h() builds elements, s() builds SVG, plus seat colours and the names of
+// the game's things (steps, powers, cards, loot…) in the page's language.
+
+import { autoLang, LANG_NAMES, LANGS, money, personalLang, setLang, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -47,57 +50,111 @@ export function css(rgb) {
   return `#${(rgb >>> 0).toString(16).padStart(6, "0").slice(-6)}`;
 }
 
-/** The hub's seat colours (hub/src/feedback/colours.ts), used when table/state has no seats yet. */
-export const SEAT_COLOURS = [0xff0000, 0x00ff00, 0x0000ff, 0xffd000, 0x00ffff, 0xff00ff, 0xff5000, 0xffffff];
+/** The hub's seat colours (hub/src/feedback/colours.ts), colour-blind safe; used when table/state has no seats yet. */
+export const SEAT_COLOURS = [0xe69f00, 0x56b4e9, 0x009e73, 0xf0e442, 0x0072b2, 0xd55e00, 0xcc79a7, 0xffffff];
 export const seatColour = (seat) => SEAT_COLOURS[((seat % 8) + 8) % 8];
-export const COLOUR_NAMES = ["red", "green", "blue", "yellow", "cyan", "magenta", "orange", "white"];
 
-/** Dollars, short: $25,000 */
-export function dollars(n) {
-  return `$${Math.round(n).toLocaleString("en-US")}`;
+/** The name of a seat's colour, as SEAT_COLOURS. */
+export function colourName(seat) {
+  const names = [
+    t("colour.orange"),
+    t("colour.skyBlue"),
+    t("colour.green"),
+    t("colour.yellow"),
+    t("colour.blue"),
+    t("colour.vermilion"),
+    t("colour.purple"),
+    t("colour.white"),
+  ];
+  return names[((seat % 8) + 8) % 8];
 }
 
-export const STEP_NAMES = {
-  bullet: "choose bullets",
-  aim: "hold-up: aim",
-  "kid-aim": "the Kid aims",
-  "cunning-bullet": "the Cunning chooses",
-  privilege: "Godfather's privilege",
-  reaim: "re-aim",
-  courage: "courage: stay or lie down",
-  split: "split",
-  phone: "cop phone",
-  specialist: "the Specialist",
-  "take-gun": "take a gun",
-  draft: "loot draft",
-  over: "game over",
-};
+// The names below are looked up on each call: the language may change while the page runs.
 
-export const POWER_NAMES = {
-  "six-feet-under": "Six Feet Under",
-  "the-unbreakable": "The Unbreakable",
-  "you-dont-need-it-anymore": "You Don't Need It Anymore",
-  "dragon-skin": "Dragon Skin",
-  "the-insane": "The Insane",
-  "the-kid": "The Kid",
-  "the-cunning": "The Cunning",
-  "super-coward": "Super Coward",
-  "the-specialist": "The Specialist",
-  "it-doesnt-even-hurt": "It Doesn't Even Hurt",
-};
+export function stepName(step) {
+  const names = {
+    bullet: t("step.bullet"),
+    aim: t("step.aim"),
+    "kid-aim": t("step.kidAim", { power: powerName("the-kid") }),
+    "cunning-bullet": t("step.cunningBullet", { power: powerName("the-cunning") }),
+    privilege: t("step.privilege"),
+    reaim: t("step.reaim"),
+    courage: t("step.courage"),
+    split: t("step.split"),
+    phone: t("step.phone"),
+    specialist: t("step.specialist", { power: powerName("the-specialist") }),
+    "take-gun": t("step.takeGun"),
+    draft: t("step.draft"),
+    over: t("step.over"),
+  };
+  return names[step] ?? step;
+}
 
-export const CARD_NAMES = {
-  "cash:5000": "$5,000",
-  "cash:10000": "$10,000",
-  "cash:20000": "$20,000",
-  "diamond:1000": "diamond 1",
-  "diamond:5000": "diamond 5",
-  "diamond:10000": "diamond 10",
-  painting: "painting",
-  clip: "clip",
-  "first-aid": "first aid",
-  godfather: "Godfather token",
-};
+export function powerName(power) {
+  const names = {
+    "six-feet-under": t("power.sixFeetUnder"),
+    "the-unbreakable": t("power.theUnbreakable"),
+    "you-dont-need-it-anymore": t("power.youDontNeedItAnymore"),
+    "dragon-skin": t("power.dragonSkin"),
+    "the-insane": t("power.theInsane"),
+    "the-kid": t("power.theKid"),
+    "the-cunning": t("power.theCunning"),
+    "super-coward": t("power.superCoward"),
+    "the-specialist": t("power.theSpecialist"),
+    "it-doesnt-even-hurt": t("power.itDoesntEvenHurt"),
+  };
+  return names[power] ?? power;
+}
+
+/** A bullet card: bang, click, bbb. */
+export function bulletName(card) {
+  const names = { bang: t("bullet.bang"), click: t("bullet.click"), bbb: t("bullet.bbb") };
+  return names[card] ?? card;
+}
+
+/** A loot card (second edition) or the New Godfather token. */
+export function cardName(card) {
+  const names = {
+    "cash:5000": money(5000),
+    "cash:10000": money(10000),
+    "cash:20000": money(20000),
+    "diamond:1000": t("loot.diamond", { money: money(1000) }),
+    "diamond:5000": t("loot.diamond", { money: money(5000) }),
+    "diamond:10000": t("loot.diamond", { money: money(10000) }),
+    painting: t("loot.painting"),
+    clip: t("loot.clip"),
+    "first-aid": t("loot.firstAid"),
+    godfather: t("loot.godfatherToken"),
+  };
+  return names[card] ?? card;
+}
+
+export function roleName(role) {
+  const names = { cop: t("role.cop"), gangster: t("role.gangster") };
+  return names[role] ?? role;
+}
+
+export function editionName(edition) {
+  const names = { classic: t("edition.classic"), second: t("edition.second") };
+  return names[edition] ?? edition;
+}
+
+/** A decision the table waits for from the host (table/state's waiting `decision`). */
+export function decisionName(type) {
+  const names = {
+    reveal: t("decision.reveal"),
+    bullet: t("decision.bullet"),
+    aim: t("decision.aim"),
+    privilege: t("decision.privilege"),
+    courage: t("decision.courage"),
+    "doesnt-hurt": powerName("it-doesnt-even-hurt"),
+    phone: t("decision.phone"),
+    specialist: powerName("the-specialist"),
+    "take-gun": t("decision.takeGun"),
+    pick: t("decision.pick"),
+  };
+  return names[type] ?? type;
+}
 
 /** A short message line that replaces itself. */
 export function flash(el, text, kind = "info") {
@@ -105,9 +162,39 @@ export function flash(el, text, kind = "info") {
   el.className = `msg ${kind}`;
 }
 
-/** A request's error as words. */
+/** A request's error in words, with the hub's code (what a person can quote when asking for help). */
 export function errText(res) {
-  if (!res) return "no answer";
-  if (res.ok) return "ok";
-  return `${res.e?.code ?? "error"}: ${res.e?.msg ?? ""}`;
+  if (!res) return t("error.noAnswer");
+  const code = res.e?.code ?? "error";
+  const known = {
+    auth: t("error.auth"),
+    forbidden: t("error.forbidden"),
+    offline: t("error.offline"),
+    timeout: t("error.timeout"),
+    "no-game": t("error.noGame"),
+    "no-table": t("error.noTable"),
+    "game-over": t("error.gameOver"),
+    "wrong-step": t("error.wrongStep"),
+    "not-your-turn": t("error.notYourTurn"),
+    "already-decided": t("error.alreadyDecided"),
+    "dead-player": t("error.deadPlayer"),
+    "card-used": t("error.cardUsed"),
+    paused: t("error.paused"),
+    busy: t("error.busy"),
+    locked: t("error.locked"),
+  };
+  // the others carry details only the hub's own message (in English) gives
+  return code in known
+    ? t("error.known", { what: known[code], code })
+    : t("error.other", { code, msg: res.e?.msg ?? "" });
+}
+
+/** A language picker: this browser's own choice, or "auto" (the table's, else the browser's). */
+export function langPicker(id) {
+  return h(
+    "select",
+    { id, class: "lang-pick", "aria-label": t("lang.label"), onchange: (e) => setLang(e.target.value || null) },
+    h("option", { value: "", selected: personalLang() === null }, t("lang.auto", { lang: LANG_NAMES[autoLang()] })),
+    LANGS.map((l) => h("option", { value: l, selected: personalLang() === l, lang: l }, LANG_NAMES[l])),
+  );
 }
