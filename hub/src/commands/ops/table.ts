@@ -1,7 +1,7 @@
 // Table ops: physical play run by the real-time Godfather (hub/src/play). See the README's "Table ops".
 import type { Bullet, Decision, PowerId } from "../../rules/index.js";
-import { all, only, seat } from "../args.js";
 import { isLang, LANGS, type Lang } from "../../store/settings.js";
+import { all, only, seat } from "../args.js";
 import type { OpContext } from "../context.js";
 import { type Caller, callerName, fail, type Op, type OpError } from "../types.js";
 
