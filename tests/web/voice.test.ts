@@ -1,6 +1,7 @@
-// The table's voice in a real browser: a whole French game from `cng demo --voice fr` with the dashboard's table
-// view open in chromium. The page reads French, and says the Godfather's counts on the beat — each word scheduled
-// at the hub time the guns beep (compared with the cues the hub sent the guns) — and the round's happenings.
+// The table's voice in a real browser: a whole game from `cng demo --voice LANG` (French, Finnish, English) with the
+// dashboard's table view open in chromium. The page reads that language, and says the Godfather's counts on the
+// beat — each word scheduled at the hub time the guns beep (compared with the cues the hub sent the guns) — and the
+// round's happenings.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runDemo } from "../../hub/src/sim/demo.js";
@@ -24,8 +25,8 @@ interface Said {
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 
-describe.skipIf(!ready)("the table's voice in chromium", () => {
-  it("a French game: the table reads French, every count word starts on the guns' beat, the round is told", async () => {
+describe.skipIf(!ready).each(["fr", "fi", "en"])("the table's voice in chromium, %s", (lang) => {
+  it("a whole game: the table reads its language, every count word starts on the guns' beat, the round is told", async () => {
     const b = await launch();
     const t = tempDir("cng-voice-");
     const beats: number[] = [];
@@ -38,7 +39,7 @@ describe.skipIf(!ready)("the table's voice in chromium", () => {
         players: 4,
         seed: 11,
         speed: "fast",
-        hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: t.dir, voice: "fr" },
+        hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: t.dir, voice: lang },
         onHub: (hub) => {
           hub.play.dispatcher.subscribe((c) => {
             if ((c.c === "beat" || c.c === "go") && c.at !== undefined) beats.push(c.at);
@@ -47,7 +48,7 @@ describe.skipIf(!ready)("the table's voice in chromium", () => {
         },
         hold: async () => {
           const p = await page!;
-          await shot(p, "voice-french-table");
+          await shot(p, `voice-${lang}-table`);
           said = (await p.evaluate(() => (window as unknown as { cngVoice: { log: Said[] } }).cngVoice.log)) ?? [];
           htmlLang = await p.evaluate(() => document.documentElement.lang);
           expect(pageErrors(p)).toEqual([]);
@@ -57,8 +58,8 @@ describe.skipIf(!ready)("the table's voice in chromium", () => {
       await b.close();
       t.remove();
     }
-    expect(htmlLang).toBe("fr");
-    expect(said.every((s) => s.lang === "fr")).toBe(true);
+    expect(htmlLang).toBe(lang);
+    expect(said.every((s) => s.lang === lang)).toBe(true);
     const words = said.filter((s) => s.due !== null);
     expect(words.length).toBeGreaterThanOrEqual(9);
     // each word was meant for a beat the guns got, to the millisecond
