@@ -37,6 +37,16 @@ export function connectPacket(c: Connect): Buffer {
   return Buffer.concat([Buffer.from([0x10, ...len]), body]);
 }
 
+/** Reads a CONNACK arriving in pieces: `end` gets its return code, or -1 for anything else. */
+function connack(end: (rc: number) => void): (d: Buffer) => void {
+  let got = Buffer.alloc(0);
+  return (d) => {
+    got = Buffer.concat([got, d]);
+    if (got[0] !== 0x20) end(-1);
+    else if (got.length >= 4) end(got[3]!);
+  };
+}
+
 /** CONNACK return code over TCP; -1 when the broker closed without one. */
 export function tcpConnect(port: number, c: Connect): Promise<number> {
   return new Promise((resolve) => {
@@ -49,12 +59,7 @@ export function tcpConnect(port: number, c: Connect): Promise<number> {
       resolve(rc);
     };
     s.on("connect", () => s.write(connectPacket(c)));
-    let got = Buffer.alloc(0);
-    s.on("data", (d: Buffer) => {
-      got = Buffer.concat([got, d]);
-      if (got[0] !== 0x20) end(-1);
-      else if (got.length >= 4) end(got[3]!);
-    });
+    s.on("data", connack(end));
     s.on("error", () => end(-1));
     s.on("close", () => end(-1));
   });
@@ -73,12 +78,7 @@ export function wsConnect(url: string, c: Connect): Promise<number> {
     };
     ws.on("open", () => ws.send(connectPacket(c)));
     // the broker's stream may send the CONNACK a few bytes per WebSocket message
-    let got = Buffer.alloc(0);
-    ws.on("message", (d: Buffer) => {
-      got = Buffer.concat([got, d]);
-      if (got[0] !== 0x20) end(-1);
-      else if (got.length >= 4) end(got[3]!);
-    });
+    ws.on("message", connack(end));
     ws.on("error", () => end(-1));
     ws.on("close", () => end(-1));
   });

@@ -103,17 +103,8 @@ describe("resume after a crash", () => {
   });
 
   it("mid courage count: the aims stay, the courage count starts again", () => {
-    const first = new Rig(scenario, { secrets: "physical" });
-    first.table.begin();
-    first.run({
-      until: () => {
-        const a = first.table.status.activity;
-        return first.table.state.round === 2 && a?.kind === "count" && a.purpose === "courage" && a.goAt !== null;
-      },
-    });
-    first.clock.advance(150); // killed between the beats
-    const records = first.records.slice();
-    const second = new Rig(scenario, { secrets: "physical", state: replayed(scenario, first.decisions), records });
+    const second = killedInCourage();
+    const records = second.records;
     second.table.begin();
     const a = second.table.status.activity;
     expect(a).toMatchObject({ kind: "count", purpose: "courage" });

@@ -67,7 +67,8 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
    */
   const screenGunMessage = (p: Principal, packet: { topic: string; payload: Buffer | string; retain: boolean }) => {
     if (p.role === "pending") packet.retain = false;
-    if (parseTopic(packet.topic)?.kind === "gun" && packet.topic.endsWith("/info") && !decodeInfo(packet.payload).ok) {
+    // mayPublish has already kept a gun to its own topics: only the leaf is left to look at (aim passes here at 50 Hz)
+    if (packet.topic.endsWith("/info") && !decodeInfo(packet.payload).ok) {
       packet.retain = false;
       unchecked.add(packet.payload as object);
     }
