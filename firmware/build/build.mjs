@@ -61,8 +61,19 @@ export function loadBoards() {
       const links = linksOf(b);
       if (!Array.isArray(links) || !links.includes("wifi") || links.some((l) => !["wifi", "serial"].includes(l)))
         fail(`${f}: links must be ["wifi"] or ["wifi", "serial"]`);
+      const has = featuresOf(b);
+      if (!Array.isArray(has) || has.some((f) => !FEATURES.includes(f)))
+        fail(`${f}: has must list only ${FEATURES.join(", ")}`);
       return b;
     });
+}
+
+/** Optional features a profile may list in `has`; each becomes a build-time constant HAS_<NAME> (dead code elsewhere). */
+export const FEATURES = ["ota", "find", "mount", "rssi"];
+
+/** The optional features a board's bundle carries (profile `has`, default none). */
+export function featuresOf(b) {
+  return b.has ?? [];
 }
 
 /** Sources lint: biome's use-before-declaration rule on the firmware and the protocol it bundles. */
@@ -104,7 +115,12 @@ async function main() {
         hoist_funs: false,
         // inlining a function with arguments leaves `var`s after a `return`: Espruino does not hoist them
         inline: 1,
-        global_defs: { IMU_KIND: b.imu.kind, LED_KIND: b.led.kind, LINK_SERIAL: linksOf(b).includes("serial") },
+        global_defs: {
+          IMU_KIND: b.imu.kind,
+          LED_KIND: b.led.kind,
+          LINK_SERIAL: linksOf(b).includes("serial"),
+          ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),
+        },
       },
       mangle: true,
       format: { ecma: 5, ascii_only: true },
@@ -119,8 +135,9 @@ async function main() {
       budget: b.budget.bytes,
       jsvars: b.budget.jsvars,
       links: linksOf(b),
+      has: featuresOf(b),
     };
-    console.log(`firmware: ${b.name} ${Buffer.byteLength(code)} / ${b.budget.bytes} bytes, ${linksOf(b).join(" + ")}`);
+    console.log(`firmware: ${b.name} ${Buffer.byteLength(code)} / ${b.budget.bytes} bytes, ${linksOf(b).join(" + ")}${featuresOf(b).length ? `, has ${featuresOf(b).join(" ")}` : ""}`);
   }
   await bundle.close();
   writeFileSync(join(fwDir, "dist", "sizes.json"), `${JSON.stringify({ version, boards: sizes }, null, 2)}\n`);

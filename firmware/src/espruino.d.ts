@@ -85,3 +85,9 @@ declare var IMU_KIND: string;
 declare var LED_KIND: string;
 /** The board's profile lists the "serial" link: the bundle carries serial.ts (hardware/SERIAL.md). */
 declare var LINK_SERIAL: boolean;
+/** Optional features from the profile's `has` (firmware/build/build.mjs FEATURES): OTA updates, finding the hub
+ * by UDP, IMU mounting, WiFi signal in info. False = the code is left out of that board's bundle. */
+declare var HAS_OTA: boolean;
+declare var HAS_FIND: boolean;
+declare var HAS_MOUNT: boolean;
+declare var HAS_RSSI: boolean;
