@@ -64,6 +64,12 @@ export function loadBoards() {
       const has = featuresOf(b);
       if (!Array.isArray(has) || has.some((f) => !FEATURES.includes(f)))
         fail(`${f}: has must list only ${FEATURES.join(", ")}`);
+      // the IMU mounting (shared/protocol/src/mount.ts): chip axis forward, then up; other than +x+z only with "mount"
+      const m = b.imu.mount;
+      if (m !== undefined && (!/^[+-][xyz][+-][xyz]$/.test(m) || m[1] === m[3]))
+        fail(`${f}: imu.mount must be the chip axis forward then up, e.g. "+x+z" (got ${JSON.stringify(m)})`);
+      if (m !== undefined && m !== "+x+z" && !has.includes("mount"))
+        fail(`${f}: imu.mount ${m} needs "mount" in has (this bundle cannot remap the IMU)`);
       return b;
     });
 }
@@ -87,11 +93,10 @@ function lintSources() {
   if (r.status !== 0) fail(`use before declaration in the sources:\n${r.stdout}${r.stderr}`);
 }
 
-async function main() {
+/** The firmware's modules rolled into one (rollup); `compile` makes each board's bundle from it. */
+export async function rollBundle() {
   if (!existsSync(entry)) fail(`${entry} is missing: run \`npm run build:ts\` (tsc -b) first`);
-  const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
-  lintSources();
-  const bundle = await rollup({
+  return rollup({
     input: entry,
     plugins: [nodeResolve()],
     treeshake: { moduleSideEffects: (id) => id === entry },
@@ -99,33 +104,56 @@ async function main() {
       fail(`rollup: ${w.message}`);
     },
   });
+}
+
+/** One board's bundle: its profile baked in, its IMU, LED, links and features only, minified for Espruino. */
+export async function compile(bundle, b, version) {
+  const { output } = await bundle.generate({
+    format: "iife",
+    strict: false,
+    intro: `var BOARD=${boardSource(b)},FW=${JSON.stringify(version)};`,
+  });
+  const min = await minify(output[0].code, {
+    ecma: 5,
+    compress: {
+      ecma: 5,
+      passes: 3,
+      hoist_funs: false,
+      // inlining a function with arguments leaves `var`s after a `return`: Espruino does not hoist them
+      inline: 1,
+      global_defs: {
+        IMU_KIND: b.imu.kind,
+        LED_KIND: b.led.kind,
+        LINK_SERIAL: linksOf(b).includes("serial"),
+        CHIP: b.chip,
+        ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),
+      },
+    },
+    mangle: true,
+    format: { ecma: 5, ascii_only: true },
+  });
+  return min.code;
+}
+
+/** Bytes each of a board's features adds to its bundle: the bundle with it minus the bundle without it. */
+export async function featureCosts(bundle, b, version) {
+  const all = Buffer.byteLength(await compile(bundle, b, version));
+  const costs = {};
+  for (const f of featuresOf(b)) {
+    const without = { ...b, has: featuresOf(b).filter((x) => x !== f) };
+    costs[f] = all - Buffer.byteLength(await compile(bundle, without, version));
+  }
+  return { bytes: all, costs };
+}
+
+async function main() {
+  const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+  lintSources();
+  const bundle = await rollBundle();
   const sizes = {};
   const problems = [];
   for (const b of loadBoards()) {
-    const { output } = await bundle.generate({
-      format: "iife",
-      strict: false,
-      intro: `var BOARD=${boardSource(b)},FW=${JSON.stringify(version)};`,
-    });
-    const min = await minify(output[0].code, {
-      ecma: 5,
-      compress: {
-        ecma: 5,
-        passes: 3,
-        hoist_funs: false,
-        // inlining a function with arguments leaves `var`s after a `return`: Espruino does not hoist them
-        inline: 1,
-        global_defs: {
-          IMU_KIND: b.imu.kind,
-          LED_KIND: b.led.kind,
-          LINK_SERIAL: linksOf(b).includes("serial"),
-          ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),
-        },
-      },
-      mangle: true,
-      format: { ecma: 5, ascii_only: true },
-    });
-    const code = min.code;
+    const code = await compile(bundle, b, version);
     for (const p of checkBundle(code, b.budget.bytes)) problems.push(`${b.name}: ${p}`);
     const dir = join(fwDir, "dist", b.name);
     mkdirSync(dir, { recursive: true });
@@ -137,7 +165,9 @@ async function main() {
       links: linksOf(b),
       has: featuresOf(b),
     };
-    console.log(`firmware: ${b.name} ${Buffer.byteLength(code)} / ${b.budget.bytes} bytes, ${linksOf(b).join(" + ")}${featuresOf(b).length ? `, has ${featuresOf(b).join(" ")}` : ""}`);
+    console.log(
+      `firmware: ${b.name} ${Buffer.byteLength(code)} / ${b.budget.bytes} bytes, ${linksOf(b).join(" + ")}${featuresOf(b).length ? `, has ${featuresOf(b).join(" ")}` : ""}`,
+    );
   }
   await bundle.close();
   writeFileSync(join(fwDir, "dist", "sizes.json"), `${JSON.stringify({ version, boards: sizes }, null, 2)}\n`);

@@ -247,6 +247,23 @@ __b.gauss = function () {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * Math.random());
 };
 
+// ---- how the chip sits in the gun (`__c.imu.mount`, as gun.json names it: the chip axis along the barrel, then the
+// chip axis up; shared/protocol/src/mount.ts): [i0, s0, i1, s1, i2, s2], the gun's axis k is s_k × the chip's i_k
+__b.mx = (function (m) {
+  var i = "xyz".indexOf(m.charAt(1));
+  var j = "xyz".indexOf(m.charAt(3));
+  var a = m.charAt(0) === "-" ? -1 : 1;
+  var b = m.charAt(2) === "-" ? -1 : 1;
+  return [i, a, 3 - i - j, ((j - i + 3) % 3 === 1 ? -1 : 1) * a * b, j, b];
+})(__c.imu.mount || "+x+z");
+/** a vector in the gun's frame → the chip's */
+__b.chip = function (v) {
+  var c = [0, 0, 0];
+  var k;
+  for (k = 0; k < 3; k++) c[__b.mx[2 * k]] = __b.mx[2 * k + 1] * v[k];
+  return c;
+};
+
 // ---- MPU-6050 at 0x68 on I2C1: the registers the firmware touches, sampled from the motion when read
 __b.RG = new Uint8Array(128);
 __b.RG[0x75] = 0x68;
@@ -288,6 +305,9 @@ __b.sample = function () {
   r = __b.R * K;
   cp = Math.cos(p);
   var a = [Math.sin(p), cp * Math.sin(r), cp * Math.cos(r)];
+  // the chip reads them along its own axes
+  a = __b.chip(a);
+  w = __b.chip(w);
   for (i = 0; i < 3; i++) {
     __b.put(0x3b + 2 * i, asleep ? 0 : (a[i] + __b.an * __b.gauss()) * aL);
     __b.put(0x43 + 2 * i, asleep ? 0 : (w[i] + __b.gb[i] + __b.gn * __b.gauss()) * gL);
@@ -334,16 +354,41 @@ __b.ri = 0;
 __b.frame = function () {
   var K = Math.PI / 180;
   __b.at(__b.ms());
+  var y = __b.Y * K;
   var p = __b.P * K;
   var r = __b.R * K;
+  var cy = Math.cos(y);
+  var sy = Math.sin(y);
   var cp = Math.cos(p);
+  var sp = Math.sin(p);
+  var cr = Math.cos(r);
+  var sr = Math.sin(r);
+  // the gun's axes in the world, Rz(yaw) · Ry(−pitch) · Rx(roll), as columns; the chip's axis mx[2k] is the gun's
+  // axis k times its sign: the chip's own yaw, pitch, roll and gravity are what it reports
+  var g = [
+    cy * cp,
+    -cy * sp * sr - sy * cr,
+    -cy * sp * cr + sy * sr,
+    sy * cp,
+    -sy * sp * sr + cy * cr,
+    -sy * sp * cr - cy * sr,
+    sp,
+    cp * sr,
+    cp * cr,
+  ];
+  var c = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  var k;
+  var j;
+  for (k = 0; k < 3; k++) for (j = 0; j < 3; j++) c[j * 3 + __b.mx[2 * k]] = __b.mx[2 * k + 1] * g[j * 3 + k];
+  // the chip's pitch at ±90° (its x axis upright): yaw and roll are one turn there, told as yaw with roll 0
+  var lk = c[6] > 0.999999 || c[6] < -0.999999;
   var v = [
-    __b.ad(__b.Y) * 100,
-    __b.P * 100,
-    __b.ad(__b.R) * 100,
-    Math.sin(p) * 1000,
-    cp * Math.sin(r) * 1000,
-    cp * Math.cos(r) * 1000,
+    ((lk ? Math.atan2(-c[1], c[4]) : Math.atan2(c[3], c[0])) / K) * 100,
+    (Math.asin(c[6] > 1 ? 1 : c[6] < -1 ? -1 : c[6]) / K) * 100,
+    (lk ? 0 : Math.atan2(c[7], c[8]) / K) * 100,
+    c[6] * 1000,
+    c[7] * 1000,
+    c[8] * 1000,
   ];
   var b = [0xaa, 0xaa, __b.ri++ & 255];
   var i;
@@ -402,6 +447,13 @@ Modules.addCached("Wifi", function () {
   };
   exports.getIP = function () {
     return { ip: "127.0.0.1" };
+  };
+  // the signal (dBm) where each chip's Espruino has it: ESP32 in getStatus, ESP8266 in getDetails
+  exports.getStatus = function () {
+    return __c.chip === "ESP32" ? { station: "connected", rssi: __c.rs } : { station: "connected" };
+  };
+  exports.getDetails = function () {
+    return __c.chip === "ESP8266" ? { status: "connected", rssi: __c.rs } : { status: "connected" };
   };
   exports.save = function () {};
   exports.disconnect = function () {

@@ -1,6 +1,7 @@
 // BNO085 in UART-RVC mode: the chip fuses on its own and sends 19-byte frames at 100 Hz:
 // AA AA idx yaw pitch roll ax ay az (int16 LE; angles 0.01°, accel mg) 3 reserved, checksum.
 import { ms } from "./clock";
+import { graw, turn } from "./mount";
 import type { Imu, Orient } from "./orient";
 
 export function bno085(): Imu {
@@ -48,6 +49,8 @@ export function bno085(): Imu {
       y = ny;
       p = np;
       r = nr;
+      // accel (mg) in the chip's frame for a `grav` answer (mount.ts)
+      if (HAS_MOUNT) graw(s16(9), s16(11), s16(13), 1000);
       tm = ms(getTime());
       buf = buf.substr(19);
     }
@@ -61,9 +64,13 @@ export function bno085(): Imu {
       return undefined;
     },
     get: function (o: Orient) {
-      o.y = y;
-      o.p = p;
-      o.r = r;
+      // the chip's angles turned into the gun's by the mounting
+      if (HAS_MOUNT) turn(y, p, r, o);
+      else {
+        o.y = y;
+        o.p = p;
+        o.r = r;
+      }
       o.s = q > 50 ? 1 : 0;
       o.t = tm;
     },

@@ -1,11 +1,13 @@
 // Per-gun config: Storage file `gun.json`, written by `cng flash`. See firmware/README.md.
 import { isName } from "@cng/protocol";
+import { setMount } from "./mount";
 
 export interface Cfg {
   id: string;
   secret: string;
   table: string;
-  hub: { host: string; port: number };
+  /** find: UDP port to ask for the hub on when it does not answer (find.ts; 0 = never ask) */
+  hub: { host: string; port: number; find?: number };
   /** on the USB serial link (hardware/SERIAL.md) instead of WiFi + MQTT */
   ser: boolean;
   wifi?: { ssid: string; pass: string };
@@ -51,15 +53,32 @@ export function loadCfg(): Cfg | string {
   if (typeof hz !== "number" || hz < 1 || hz > 50) return bad("hz must be 1-50");
   var ka = c.ka === undefined ? 15 : c.ka;
   if (typeof ka !== "number" || ka < 5 || ka > 300) return bad("ka must be 5-300");
+  // the IMU mounting (mount.ts): gun.json's, else the profile's; taken into use here
+  // (boards without "mount" read no `mount`: cng flash refuses one there, and so does the hub's wizard)
+  if (HAS_MOUNT && !setMount(c.mount === undefined ? BOARD.imu.mount || "+x+z" : c.mount))
+    return bad("mount must be forward then up chip axis, like +x+z");
+  // gun.json's own hub object, the port defaulted (find.ts keeps it back in gun.json as it is)
+  h.port = port;
   return {
     id: c.id,
     secret: c.secret,
     table: t,
-    hub: { host: h.host, port: port },
+    hub: h,
     ser: ser,
     wifi: w,
     hz: hz,
     ka: ka,
     click: c.click !== false,
   };
+}
+
+/**
+ * Keeps `v` as gun.json's `k` (the pairing key, the hub found on the network): JSON.stringify, not writeJSON —
+ * Espruino's writeJSON writes JS notation ({id:"g1"}), and gun.json stays JSON.
+ */
+export function keepCfg(k: string, v: any): void {
+  var st = require("Storage");
+  var j = st.readJSON("gun.json", true) || {};
+  j[k] = v;
+  st.write("gun.json", JSON.stringify(j));
 }

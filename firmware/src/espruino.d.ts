@@ -55,22 +55,50 @@ declare function require(name: "net"): { connect(o: { host: string; port: number
 declare function require(name: "Wifi"): {
   connect(ssid: string, o: { password: string }, cb: (err: any) => void): void;
   on(ev: string, fn: (d: any) => void): void;
+  /** ESP32: `rssi` (dBm) here while connected */
+  getStatus(): { rssi?: number };
+  /** ESP8266: `rssi` (dBm) here */
+  getDetails(): { rssi?: number };
+};
+/** UDP (find.ts): a socket sends with its first `send`, and gets the answers to it as `message` events */
+declare function require(name: "dgram"): {
+  createSocket(type: "udp4"): {
+    on(ev: "message", fn: (msg: string, rinfo: { address: string; port: number }) => void): void;
+    send(msg: string, port: number, address: string): void;
+    close(): void;
+  };
 };
 declare function require(name: "Storage"): {
   readJSON(name: string, noExceptions: boolean): any;
   /** Espruino writes JS notation here (`{id:"g1"}`, keys unquoted), not JSON: use write + JSON.stringify */
   writeJSON(name: string, data: any): boolean;
-  write(name: string, data: string): boolean;
+  write(name: string, data: string, offset?: number, size?: number): boolean;
+  read(name: string): string | undefined;
+  erase(name: string): void;
+  getStats(): { freeBytes: number; trashBytes: number; totalBytes: number };
 };
 declare function require(name: "neopixel"): { write(pin: Pin, d: number[]): void };
-declare var E: { reboot(): void };
+declare var E: { reboot(): void; CRC32(s: string): number };
+/** Espruino's global object */
+declare var global: any;
 declare var process: { memory(): { free: number; total: number }; env: { VERSION?: string } };
 declare var console: { log(...a: any[]): void };
 
 /** The board profile, baked in by the build (hardware/boards/<board>.json, pins as Espruino pin globals). */
 declare var BOARD: {
   name: string;
-  imu: { kind: string; scl?: Pin; sda?: Pin; addr?: number; hz?: number; ser?: EspSerial; rx?: Pin; sbaud?: number };
+  imu: {
+    kind: string;
+    scl?: Pin;
+    sda?: Pin;
+    addr?: number;
+    hz?: number;
+    ser?: EspSerial;
+    rx?: Pin;
+    sbaud?: number;
+    /** how the chip sits in the gun (boards with "mount"): forward axis, up axis, e.g. "+x-z" */
+    mount?: string;
+  };
   trig: { pin: Pin; pressed: number };
   led: { kind: string; pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
   bz: { pin: Pin; soft?: boolean };
@@ -83,6 +111,8 @@ declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
 declare var IMU_KIND: string;
 declare var LED_KIND: string;
+/** The profile's chip ("ESP32", "ESP8266"), a build-time constant: where the chips' Espruino builds differ. */
+declare var CHIP: string;
 /** The board's profile lists the "serial" link: the bundle carries serial.ts (hardware/SERIAL.md). */
 declare var LINK_SERIAL: boolean;
 /** Optional features from the profile's `has` (firmware/build/build.mjs FEATURES): OTA updates, finding the hub

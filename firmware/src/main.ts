@@ -18,14 +18,17 @@ import {
 } from "@cng/protocol";
 import { bno085 } from "./bno085";
 import { now, onTime, toGun } from "./clock";
-import { type Cfg, loadCfg } from "./config";
+import { type Cfg, keepCfg, loadCfg } from "./config";
 import { click, play, quiet } from "./feedback";
+import { find } from "./find";
+import { mcmd } from "./mount";
 import { mpu6050 } from "./mpu6050";
 import { mq, mqConnect, mqInit, mqPass, pub, sub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
+import { boot, ota, otaOk } from "./ota";
 import { slKey, slPub, slStart } from "./serial";
 import { trigger } from "./trigger";
-import { wifi } from "./wifi";
+import { rssi, wifi } from "./wifi";
 
 var o: Orient = { y: 0, p: 0, r: 0, s: 0, t: 0 };
 
@@ -40,6 +43,8 @@ function run(c: Cfg) {
   var tAim = tp("aim");
   var tCue = tp("cue");
   var tCmd = tp("cmd");
+  var tOta = tp("ota");
+  var upd: (p: string) => void;
   // the link: USB serial lines (boards built with it) or MQTT over WiFi; same payloads either way
   var ser = LINK_SERIAL && c.ser;
   var send: (t: string, m: string, q: number, r: boolean) => void = ser ? slPub : pub;
@@ -54,6 +59,8 @@ function run(c: Cfg) {
       wm: encWill(),
       ka: c.ka,
     });
+  // the hub moved: ask the network for it (find.ts)
+  if (HAS_FIND && !ser) find(c);
   var imu: Imu = IMU_KIND === "bno085" ? bno085() : mpu6050(BOARD.imu.hz || 50);
 
   function err(e: string, m: string) {
@@ -70,7 +77,16 @@ function run(c: Cfg) {
     var m = process.memory();
     send(
       tp("info"),
-      encInfo(FW, BOARD.name, IMU_KIND as ImuKind, bat(), m.free, Math.floor(now() / 1000), hz, undefined),
+      encInfo(
+        FW,
+        BOARD.name,
+        IMU_KIND as ImuKind,
+        bat(),
+        m.free,
+        Math.floor(now() / 1000),
+        hz,
+        HAS_RSSI && !ser ? rssi() : undefined,
+      ),
       1,
       true,
     );
@@ -93,7 +109,6 @@ function run(c: Cfg) {
     play(m.l, m.b, m.rp || 1, m.at === undefined ? now() : toGun(m.at));
   }
   function cmd(m: CommandMsg) {
-    var st: any;
     var j: any;
     if (m.c === "rate") {
       if (typeof m.hz !== "number" || !(m.hz >= 1)) return err("cmd", "rate hz");
@@ -107,18 +122,25 @@ function run(c: Cfg) {
     else if (m.c === "key") {
       // pairing accepted: the hub's key replaces the flashed secret, kept across reboots
       if (typeof m.k !== "string" || m.k.length < 16) return err("cmd", "key");
-      st = require("Storage");
-      j = st.readJSON("gun.json", true) || {};
-      j.secret = m.k;
-      // JSON.stringify, not writeJSON: Espruino's writeJSON writes JS notation ({id:"g1"}), and gun.json stays JSON
-      st.write("gun.json", JSON.stringify(j));
+      keepCfg("secret", m.k);
       if (ser) slKey(m.k);
       else mqPass(m.k);
+    } else if (HAS_MOUNT && (m.c === "grav" || m.c === "mount")) {
+      // the IMU mounting (mount.ts): gravity in the chip's frame, or a new mounting; answered on `imu`
+      j = mcmd(m, function (s: string) {
+        send(tp("imu"), s, 1, false);
+      });
+      if (j) err("cmd", j);
     } else err("cmd", "unknown " + (m as any).c);
   }
 
   mq.onup = function () {
-    if (!ser) sub([tCue, tCmd]);
+    var rb: string | undefined;
+    if (!ser) sub(HAS_OTA ? [tCue, tCmd, tOta] : [tCue, tCmd]);
+    if (HAS_OTA) {
+      rb = otaOk();
+      if (rb) err("ota", "back to the previous firmware: " + rb + " did not come online");
+    }
     info();
     sync();
     ticks = 0;
@@ -126,6 +148,14 @@ function run(c: Cfg) {
   mq.onmsg = function (t: string, p: string) {
     var leaf: "cue" | "cmd" = t === tCue ? "cue" : "cmd";
     var m: CueMsg | CommandMsg | string;
+    if (HAS_OTA && t === tOta) {
+      try {
+        upd(p);
+      } catch (e) {
+        err("ota", "" + e);
+      }
+      return;
+    }
     if (t !== tCue && t !== tCmd) return;
     try {
       m = decIn(leaf, p);
@@ -136,6 +166,14 @@ function run(c: Cfg) {
       err(leaf, "" + e);
     }
   };
+  if (HAS_OTA)
+    upd = ota(
+      function (m: string) {
+        send(tp("otas"), m, 1, false);
+      },
+      err,
+      bat,
+    );
   trigger(function (k: TriggerKind, t: number, d: number) {
     if (k === "p" && c.click) click();
     send(tp("trig"), encTrig(++seq, k, t, d), 1, false);
@@ -178,4 +216,5 @@ function start() {
   run(c);
 }
 
-start();
+// an updated firmware (ota.ts) runs instead of this one when Storage names one
+if (!(HAS_OTA && boot())) start();

@@ -3,6 +3,7 @@
 // it is what keeps the yaw from drifting (0.05 °/s uncorrected = 3° a minute).
 import { ms } from "./clock";
 import { euler, level, mahony } from "./mahony";
+import { graw, MA, MV } from "./mount";
 import type { Imu, Orient } from "./orient";
 
 /** samples per bias window */
@@ -26,6 +27,8 @@ export function mpu6050(hz: number): Imu {
   var force = 0;
   var lt = 0;
   var tm = 0;
+  /** the mounting the filter started in */
+  var mv = MV;
   var K = Math.PI / 180;
 
   function rd(): Uint8Array {
@@ -36,6 +39,13 @@ export function mpu6050(hz: number): Imu {
     var v = (d[i] << 8) | d[i + 1];
     return v > 32767 ? v - 65536 : v;
   }
+  /** The gun's axis at register offset `i` (accel 0, 2, 4; gyro 8, 10, 12): the chip's axis the mounting names there. */
+  function g16(d: Uint8Array, i: number): number {
+    var k = i % 8;
+    return s16(d, i - k + 2 * MA[k]) * MA[k + 1];
+  }
+  /** a register as the gun's body frame sees it: through the mounting on boards that have one */
+  var r16 = HAS_MOUNT ? g16 : s16;
   function step() {
     var d: Uint8Array;
     try {
@@ -49,16 +59,23 @@ export function mpu6050(hz: number): Imu {
     lt = t;
     tm = ms(t);
     if (dt > 0.2) dt = 1 / hz;
-    var ax = s16(d, 0) / 8192;
-    var ay = s16(d, 2) / 8192;
-    var az = s16(d, 4) / 8192;
-    var gx = s16(d, 8) / 16.4;
-    var gy = s16(d, 10) / 16.4;
-    var gz = s16(d, 12) / 16.4;
+    // gravity in the chip's own frame, for a `grav` answer (mount.ts)
+    if (HAS_MOUNT) graw(s16(d, 0), s16(d, 2), s16(d, 4), 8192);
+    var ax = r16(d, 0) / 8192;
+    var ay = r16(d, 2) / 8192;
+    var az = r16(d, 4) / 8192;
+    var gx = r16(d, 8) / 16.4;
+    var gy = r16(d, 10) / 16.4;
+    var gz = r16(d, 12) / 16.4;
     var wx = gx - bx;
     var wy = gy - by;
     var wz = gz - bz;
     var an = Math.sqrt(ax * ax + ay * ay + az * az);
+    // a new mounting (`mount` command): the filter's attitude was in the old frame, start again level with gravity
+    if (HAS_MOUNT && mv !== MV) {
+      mv = MV;
+      level(ax, ay, az);
+    }
     if (force || (wx * wx + wy * wy + wz * wz < TH && an > 0.95 && an < 1.05)) {
       // skip the first samples of a still run: the tail of a motion is not bias
       if (++q > 16 || force) {
@@ -93,7 +110,7 @@ export function mpu6050(hz: number): Imu {
         I2C1.writeTo(a, [0x1b, 0x18]); // ±2000 °/s
         I2C1.writeTo(a, [0x1c, 8]); // ±4 g
         d = rd();
-        level(s16(d, 0), s16(d, 2), s16(d, 4));
+        level(r16(d, 0), r16(d, 2), r16(d, 4));
       } catch (_e) {
         return "mpu6050 not answering";
       }

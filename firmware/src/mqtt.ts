@@ -54,6 +54,8 @@ export var mq = {
   why: "",
   /** sessions opened so far */
   conns: 0,
+  /** connects in a row that got no session (boards with "find": find.ts asks for the hub after a few) */
+  fails: 0,
   /** message received: topic, payload */
   onmsg: function (_t: string, _m: string) {},
   /** session up (subscribe here) */
@@ -124,6 +126,19 @@ export function mqPass(p: string): void {
   if (S) drop("new key");
 }
 
+/** Another broker address (find.ts): forget the socket or the wait, and connect there soon. */
+export function mqTo(h: string, p: number): void {
+  O.host = h;
+  O.port = p;
+  back = 500;
+  if (S) drop("hub moved");
+  else {
+    clearTimeout(tmo);
+    tmo = 0;
+    later();
+  }
+}
+
 /** Forget the socket and try again after the backoff. */
 function drop(why: string): void {
   var s = S;
@@ -140,6 +155,7 @@ function drop(why: string): void {
 }
 
 function later(): void {
+  if (HAS_FIND) mq.fails++;
   if (tmo) return;
   tmo = setTimeout(mqConnect, back);
   back = Math.min(back * 2, 30000);
@@ -147,7 +163,12 @@ function later(): void {
 
 function w(d: string): void {
   tx = now();
-  S!.write(d);
+  // a socket the network closed before its "close" event came throws here ("This socket is closed")
+  try {
+    S!.write(d);
+  } catch (e) {
+    drop("write " + e);
+  }
 }
 
 function data(d: string): void {
@@ -188,6 +209,7 @@ function pk(h: number, p: string): void {
       return;
     }
     mq.up = true;
+    if (HAS_FIND) mq.fails = 0;
     back = 1000;
     mq.why = "";
     mq.conns++;

@@ -28,3 +28,10 @@ export function wifi(w: { ssid: string; pass: string } | undefined, ok: () => vo
     go();
   }
 }
+
+/** The WiFi signal, dBm, where the board reads it (ESP32: getStatus, ESP8266: getDetails); else undefined. */
+export function rssi(): number | undefined {
+  var W = require("Wifi");
+  var r = (CHIP === "ESP32" ? W.getStatus() : W.getDetails()).rssi;
+  return r! < 0 ? r : undefined;
+}

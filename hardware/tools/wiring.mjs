@@ -28,6 +28,9 @@ const SHAPE = {
   baud: [true, "number"],
   // the links the firmware bundle carries (firmware/build/build.mjs): "wifi", and "serial" (hardware/SERIAL.md)
   links: [false, "links"],
+  has: [false, "features"],
+  storage: [false, "number"],
+  otaWhyNot: [false, "string"],
   imu: [
     true,
     {
@@ -39,6 +42,7 @@ const SHAPE = {
       ser: [false, "string"],
       rx: [false, "pin"],
       sbaud: [false, "number"],
+      mount: [false, "string"],
     },
   ],
   trig: [true, { pin: [true, "pin"], pressed: [true, [0, 1]] }],
@@ -80,6 +84,10 @@ function checkShape(obj, shape, where, file) {
     } else if (rule === "links") {
       if (!Array.isArray(v) || !v.length || v.some((l) => l !== "wifi" && l !== "serial"))
         fail(`${at} is ${JSON.stringify(v)}, expected a list of "wifi", "serial"`);
+    } else if (rule === "features") {
+      const known = ["ota", "find", "mount", "rssi"];
+      if (!Array.isArray(v) || v.some((f) => !known.includes(f)))
+        fail(`${at} is ${JSON.stringify(v)}, expected a list of ${known.map((f) => `"${f}"`).join(", ")}`);
     } else if (rule === "pin") {
       if (typeof v !== "string" || !/^(D\d{1,2}|A0)$/.test(v))
         fail(`${at} is ${JSON.stringify(v)}, expected a pin like D14 or A0`);
@@ -475,6 +483,8 @@ export function renderMarkdown(b) {
         ["buzzer", `${b.bz.pin}${b.bz.soft ? ", software PWM" : ""}`],
         ["battery", b.bat ? `${b.bat.pin}, volts = analogRead × ${b.bat.mul}` : "not measured"],
         ["code budget", `${b.budget.bytes} bytes, ${b.budget.jsvars} JsVars`],
+        ["firmware features", b.has?.length ? b.has.join(", ") : "none"],
+        ["Storage", b.storage ? `${Math.round(b.storage / 1024)} KB` : "not stated"],
       ],
     ),
     "",

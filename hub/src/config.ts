@@ -26,6 +26,8 @@ export interface HubConfig {
   lowBattery: number;
   /** the table's voice: "off", or a language (en, fr, fi) that also becomes the table's language; absent = on */
   voice?: string;
+  /** UDP port where the hub answers guns looking for it (hub/src/net/discovery.ts), 0 = any free port, or "off" */
+  discovery: number | "off";
 }
 
 export const DEFAULTS: HubConfig = {
@@ -36,6 +38,7 @@ export const DEFAULTS: HubConfig = {
   data: "data",
   logLevel: "info",
   lowBattery: 15,
+  discovery: 18830,
 };
 
 /** Environment variables read, and the setting each one overrides. */
@@ -52,6 +55,7 @@ export const ENV_VARS: { [name: string]: keyof HubConfig } = {
   CNG_LOG_LEVEL: "logLevel",
   CNG_LOW_BATTERY: "lowBattery",
   CNG_VOICE: "voice",
+  CNG_DISCOVERY: "discovery",
 };
 
 const NUMERIC: (keyof HubConfig)[] = ["mqttPort", "httpPort", "lowBattery"];
@@ -106,6 +110,7 @@ export function resolveConfig(...layers: Partial<HubConfig>[]): HubConfig {
     for (const [k, v] of Object.entries(layer)) if (v !== undefined) merged[k] = v;
   }
   for (const k of NUMERIC) merged[k] = port(k, merged[k]);
+  if (merged.discovery !== "off") merged.discovery = port("discovery (a port, or off)", merged.discovery);
   const c = merged as unknown as HubConfig;
   if (!isName(c.table)) throw new ConfigError(`table must match ${"[a-z0-9][a-z0-9_-]{0,31}"}, got ${c.table}`);
   if (c.lowBattery > 100) throw new ConfigError("lowBattery must be 0-100");

@@ -11,10 +11,15 @@ import { RequestAuth } from "./commands/auth.js";
 import { GameHost } from "./commands/game-host.js";
 import { CommandServer } from "./commands/server.js";
 import { type HubConfig, resolveConfig } from "./config.js";
+import { otaBundle } from "./guns/bundles.js";
+import { MountWizard } from "./guns/mount.js";
+import { type OtaBundle, type OtaOptions, OtaService } from "./guns/ota.js";
 import { GunRegistry } from "./guns/registry.js";
 import { type BrokerMode, GunService } from "./guns/service.js";
 import { GunStreams } from "./guns/streams.js";
 import { type Logger, silentLogger } from "./log.js";
+import { answerDiscovery, brokerAddressOf } from "./net/discovery.js";
+import { lanUrls } from "./net/lan.js";
 import { PlayService } from "./play/play.js";
 import type { TimingPreset } from "./play/setup.js";
 import { startSerialGunBridge } from "./serial/index.js";
@@ -42,6 +47,10 @@ export interface HubOptions extends Partial<HubConfig> {
   tableBox?: string;
   /** serial ports of guns on a USB cable, bridged onto the broker */
   serialGuns?: string[];
+  /** updates over the air: timings (default OTA_DEFAULTS) */
+  ota?: Partial<OtaOptions>;
+  /** the bundle `guns.update` sends to a board's guns (default: the build's, hub/src/guns/bundles.ts) */
+  otaBundle?: (board: string) => OtaBundle | string;
 }
 
 export interface Hub {
@@ -50,10 +59,12 @@ export interface Hub {
   readonly table: string;
   /** the host PIN: `auth` in host requests, and the MQTT password of the `host` user */
   readonly pin: string;
-  /** ports actually bound; `mqtt` is null with an external broker */
-  readonly ports: { mqtt: number | null; http: number };
+  /** ports actually bound; `mqtt` is null with an external broker, `discovery` (UDP) null when off */
+  readonly ports: { mqtt: number | null; http: number; discovery: number | null };
   /** where things are, for people and for clients on this machine */
   readonly urls: { dashboard: string; mqtt: string; ws: string | null };
+  /** where phones (dashboard URLs) and guns (broker `host:port`) reach the hub from the local network, at start */
+  readonly lan: { dashboard: string[]; guns: string[] };
   readonly topicRoot: string;
   readonly guns: GunService;
   /** paired guns' aim and trigger streams, decoded; set its consumers to take them */
@@ -61,6 +72,8 @@ export interface Hub {
   readonly game: GameHost;
   /** the real-time table, when the game has one */
   readonly play: PlayService;
+  /** firmware updates over the air */
+  readonly ota: OtaService;
   close(): Promise<void>;
 }
 
@@ -69,7 +82,16 @@ function localHost(bind: string): string {
 }
 
 export async function startHub(options: HubOptions = {}): Promise<Hub> {
-  const { log: givenLog, engine: givenEngine, timing, tableBox, serialGuns, ...settings } = options;
+  const {
+    log: givenLog,
+    engine: givenEngine,
+    timing,
+    tableBox,
+    serialGuns,
+    ota: otaOptions,
+    otaBundle: givenBundle,
+    ...settings
+  } = options;
   const config = resolveConfig(settings);
   const log = givenLog ?? silentLogger();
   const engine = givenEngine ?? (rulesEngine as GameEngine);
@@ -147,6 +169,8 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       return r.ok ? { status: 200, type: "audio/wav", body: r.wav } : { ...none, status: r.status };
     };
 
+    // where phones reach the dashboard from the local network (facts: the host's phone console links use it)
+    let phones: string[] = [];
     const web: WebServer = await startWeb({
       bind: config.bind,
       port: config.httpPort,
@@ -162,9 +186,11 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
         ws: broker ? "/mqtt" : null,
         maxRequestBytes: MAX_CLIENT_PAYLOAD,
         voice: { engine: speaker.engine },
+        lan: phones,
       }),
     });
     cleanups.push(() => web.close());
+    phones = lanUrls(config.bind, web.port, null).dashboard;
 
     const busUrl = broker ? `mqtt://${localHost(config.bind)}:${broker.port}` : config.broker!;
     const bus = await Bus.connect({
@@ -187,7 +213,20 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       clock,
     );
     await guns.start();
+    // the IMU mounting step of the calibration wizard (calibrate.mount)
+    const mount = new MountWizard(bus, config.table, guns, log.child({ part: "mount" }));
+    await mount.start();
+    cleanups.push(() => mount.close());
     // embedded: the hot streams come straight from the broker; external: through the hub's client
+    const ota = new OtaService(bus, config.table, registry, log.child({ part: "ota" }), otaOptions, clock);
+    await ota.start();
+    cleanups.push(() => ota.stop());
+    guns.onPresence((g, on) => ota.presence(g, on));
+    guns.onGunInfo((g, info) => ota.info(g, info.fw));
+    ota.onProgress((g, p) => {
+      const r = registry.setOta(g, p);
+      if (r) void guns?.publishStatus(r);
+    });
     const streams = new GunStreams(broker ?? bus, config.table, registry, guns, clock, log.child({ part: "guns" }));
     await streams.start();
 
@@ -228,12 +267,22 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
 
     const commands = new CommandServer(
       bus,
-      { table: config.table, guns, secrets, game, play },
+      { table: config.table, guns, secrets, game, play, mount, ota, otaBundle: givenBundle ?? otaBundle },
       new RequestAuth(secrets, () => pin, limiter),
       log.child({ part: "commands" }),
       (client) => broker?.sourceOf(client) ?? `client:${client}`,
     );
     await commands.start();
+
+    // guns whose flashed hub address does not answer ask the local network for the table's hub (net/discovery.ts)
+    const gunBroker = broker ? { host: config.bind, port: broker.port } : brokerAddressOf(config.broker!);
+    const discovery = await answerDiscovery(
+      config.discovery,
+      config.table,
+      gunBroker,
+      log.child({ part: "discovery" }),
+    );
+    if (discovery) cleanups.push(() => discovery.close());
 
     // With an external broker the hub sees no connects: ask paired guns to say they are there.
     if (mode === "external") for (const g of registry.all()) await guns.command(g.id, { c: "info" });
@@ -244,17 +293,19 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       mode,
       table: config.table,
       pin,
-      ports: { mqtt: broker?.port ?? null, http: web.port },
+      ports: { mqtt: broker?.port ?? null, http: web.port, discovery: discovery?.port ?? null },
       urls: {
         dashboard: `http://${host}:${web.port}/`,
         mqtt: broker ? `mqtt://${host}:${broker.port}` : config.broker!,
         ws: broker ? `ws://${host}:${web.port}/mqtt` : null,
       },
+      lan: lanUrls(config.bind, web.port, gunBroker),
       topicRoot: tableRoot(config.table),
       guns,
       streams,
       game,
       play,
+      ota,
       close: cleanup,
     };
     return hub;

@@ -7,6 +7,8 @@ export interface FakeState {
   storage: Record<string, string>;
   lines: string[];
   unknown: string[];
+  /** Storage files the flash erased */
+  erased: string[];
   loads: number;
   resets: number;
   ctrlc: number;
@@ -23,9 +25,10 @@ export interface FakePty {
   stop(): Promise<FakeState>;
 }
 
-export function fakeEspruinoPty(opts: { silent?: boolean } = {}): Promise<FakePty> {
+export function fakeEspruinoPty(opts: { silent?: boolean; files?: Record<string, string> } = {}): Promise<FakePty> {
   const script = fileURLToPath(new URL("./fake_espruino_pty.py", import.meta.url));
-  const child: ChildProcess = spawn("python3", [script, ...(opts.silent ? ["--silent"] : [])], {
+  const files = Object.entries(opts.files ?? {}).flatMap(([k, v]) => ["--file", `${k}=${v}`]);
+  const child: ChildProcess = spawn("python3", [script, ...(opts.silent ? ["--silent"] : []), ...files], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   let out = "";

@@ -20,13 +20,18 @@ import sys
 import tty
 
 silent = "--silent" in sys.argv
+# files already on the board: --file NAME=TEXT (repeatable)
 master, slave = pty.openpty()
 tty.setraw(slave)
 tty.setraw(master)
 print(os.ttyname(slave), flush=True)
 
 storage = {}
-state = {"lines": [], "unknown": [], "loads": 0, "resets": 0, "ctrlc": 0, "repl": 0}
+for i, a in enumerate(sys.argv):
+    if a == "--file" and i + 1 < len(sys.argv):
+        k, _, v = sys.argv[i + 1].partition("=")
+        storage[k] = v
+state = {"lines": [], "unknown": [], "erased": [], "loads": 0, "resets": 0, "ctrlc": 0, "repl": 0}
 ENV = {"VERSION": "2v25", "BOARD": "ESP32", "MODULES": "Flash,Storage,heatshrink,net,dgram,http,NetworkJS,Wifi,ESP32,TelnetServer,crypto,neopixel"}
 
 STR = r'"(?:[^"\\]|\\.)*"'
@@ -115,6 +120,12 @@ def run(code):
         m = re.match(r'require\("Storage"\)\.write\((' + STR + r"),(" + STR + r"|atob\(" + STR + r"\)),(\d+)(?:,(\d+))?\)", rest)
         if m:
             storage_write(js_string(m.group(1)), value(m.group(2)), int(m.group(3)), int(m.group(4)) if m.group(4) else None)
+            pos += m.end()
+            continue
+        m = re.match(r'require\("Storage"\)\.erase\((' + STR + r")\)", rest)
+        if m:
+            storage.pop(js_string(m.group(1)), None)
+            state["erased"].append(js_string(m.group(1)))
             pos += m.end()
             continue
         m = re.match(r'print\("<","<<",JSON\.stringify\((.*?)\),">>",">"\)', rest, re.S)

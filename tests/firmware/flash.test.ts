@@ -48,6 +48,17 @@ describe.skipIf(!python)("flashing through EspruinoTools to a fake Espruino on a
     expect(steps.slice(-2)).toEqual(["verify 1/1", "done 1/1"]);
   }, 30000);
 
+  it("a gun updated over the air runs what is flashed now: the update's files are erased", async () => {
+    const board = await fakeEspruinoPty({
+      files: { "ota.json": '{"f":"gun.a","c":1}', "gun.a": "old update", "gun.b": "older", "keep.me": "x" },
+    });
+    await flash(planFlash("esp32-mpu6050", config), { path: board.path });
+    const seen = await board.stop();
+    expect(seen.erased.sort()).toEqual(["gun.a", "gun.b", "ota.json", "ota.new"]);
+    expect(Object.keys(seen.storage).sort()).toEqual([".bootcde", "gun.json", "keep.me"]);
+    expect(seen.unknown).toEqual([]);
+  });
+
   it("fails clearly, within seconds, when no board answers", async () => {
     const board = await fakeEspruinoPty({ silent: true });
     const plan = planFlash("esp8266-mpu6050", config);

@@ -16,7 +16,15 @@ export function tempDir(prefix = "cng-hub-"): { dir: string; remove: () => void 
 
 export async function testHub(opts: HubOptions = {}): Promise<Hub & { dataDir: string; stop: () => Promise<void> }> {
   const t = opts.data ? null : tempDir();
-  const hub = await startHub({ mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: opts.data ?? t!.dir, ...opts });
+  // discovery off unless a test asks: guns elsewhere on this machine must not find a test's hub
+  const hub = await startHub({
+    mqttPort: 0,
+    httpPort: 0,
+    bind: "127.0.0.1",
+    discovery: "off",
+    data: opts.data ?? t!.dir,
+    ...opts,
+  });
   return Object.assign(hub, {
     dataDir: hub.config.data,
     stop: async () => {

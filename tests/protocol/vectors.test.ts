@@ -33,6 +33,9 @@ const decoders: Record<MessageKind, (p: string | Buffer) => Decoded<unknown>> = 
   will: protocol.decodeWill,
   cue: protocol.decodeCue,
   cmd: protocol.decodeCommand,
+  imu: protocol.decodeImu,
+  ota: protocol.decodeOtaBegin,
+  otas: protocol.decodeOtaState,
   req: protocol.decodeRequest,
   res: protocol.decodeResponse,
 };

@@ -115,6 +115,30 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     onState = () => {};
   });
 
+  it("sensor mounting: the host walks a gun through the two poses; the hub finds the mounting and the gun keeps it", async () => {
+    const g = guns[1]!;
+    const row = host.locator(`#cal-mount tr[data-gun="${g.id}"]`);
+    // its chip sits upside down: level, the chip's −z reads up
+    g.gravity = [0.02, -0.01, -0.99];
+    await row.locator(".mount-level").click();
+    await expect
+      .poll(() => row.locator(".mount-note").textContent())
+      .toMatch(/pose 1 taken \(the sensor's -z points up\)/);
+    // pointing up: the chip's +x reads up
+    g.gravity = [0.99, 0.03, 0.02];
+    await row.locator(".mount-up").click();
+    await expect
+      .poll(() => row.locator(".mount-note").textContent())
+      .toMatch(/mounting \+x-z stored in the gun \(was \+x\+z\)/);
+    expect(g.mount).toBe("+x-z");
+    // the same pose twice is refused, and says why
+    await row.locator(".mount-level").click();
+    await expect.poll(() => row.locator(".mount-note").textContent()).toMatch(/pose 1 taken/);
+    await row.locator(".mount-up").click();
+    await expect.poll(() => row.locator(".mount-note").textContent()).toMatch(/✗ .*not a right angle/);
+    await shot(host, "calibrate-mount");
+  });
+
   it("the host starts a game from the setup page; everyone sees the seats", async () => {
     await host.goto(`${hub.urls.dashboard}#/setup`);
     await host.selectOption("#setup-edition", "second");

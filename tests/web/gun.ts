@@ -16,6 +16,9 @@ export class TestGun {
   private key: string | null = null;
   seat: number | null = null;
   pose: Pose = { kind: "away" };
+  /** what its IMU chip reads as gravity now (its own frame, g), and the mounting it runs (`grav`, `mount`) */
+  gravity: [number, number, number] = [0, 0, 1];
+  mount = "+x+z";
 
   constructor(
     private readonly url: string,
@@ -62,6 +65,14 @@ export class TestGun {
     c.on("message", (_t, p) => {
       const m = JSON.parse(p.toString());
       if (m.c === "rate") this.rate(m.hz);
+      // the IMU mounting commands, answered on `imu` as the firmware does
+      if (m.c === "mount") this.mount = m.m;
+      if (m.c === "grav" || m.c === "mount") {
+        const r = m.c === "grav" ? { g: this.gravity, sd: 0.003 } : {};
+        c.publish(gunTopic(this.table, this.id, "imu"), JSON.stringify({ v: 1, n: m.n, m: this.mount, ...r }), {
+          qos: 1,
+        });
+      }
     });
     await c.subscribeAsync([gunTopic(this.table, this.id, "cmd"), gunTopic(this.table, this.id, "cue")], { qos: 1 });
     await c.publishAsync(

@@ -32,6 +32,17 @@ export const benches: { name: string; summary: string; load: () => Promise<Bench
     load: async () => (await import("./firmware.js")).firmwareBench,
   },
   {
+    name: "mount",
+    summary: "aim error by IMU mounting on the real interpreter: as designed vs upside down vs sideways",
+    load: async () => (await import("./mount.js")).mountBench,
+  },
+  {
+    name: "ota",
+    summary:
+      "bytes each firmware feature adds per board; time to update 8 guns on the real interpreter over the loopback",
+    load: async () => (await import("./ota.js")).otaBench,
+  },
+  {
     name: "latency",
     summary:
       "trigger → cue round trip with 8 and 100 guns streaming aim at 50 Hz, hub vs bare broker (aedes, mosquitto)",

@@ -32,9 +32,10 @@ export function readPatterns(p: Principal): string[] {
     case "hub":
       return ["#"];
     case "gun":
-      return ["gun/%g/cue", "gun/%g/cmd", "gun/%g/cal", "gun/%g/status"];
+      return ["gun/%g/cue", "gun/%g/cmd", "gun/%g/ota", "gun/%g/cal", "gun/%g/status"];
     case "pending":
-      return ["gun/%g/cmd", "gun/%g/cue", "gun/%g/status"];
+      // ota too, so the firmware's one SUBSCRIBE is granted whole; the hub updates paired guns only
+      return ["gun/%g/cmd", "gun/%g/cue", "gun/%g/ota", "gun/%g/status"];
     case "seat":
       return [...publicRead, "player/%s/view"];
     case "host":

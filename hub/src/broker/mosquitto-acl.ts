@@ -34,7 +34,7 @@ export function mosquittoAcl(o: AclOptions): string {
     "",
     "# A gun (username = gun id) publishes only under its own topics and reads only its own commands.",
     ...GUN_OUT_LEAVES.map((leaf) => `pattern write ${r}/gun/%u/${leaf}`),
-    ...["cue", "cmd", "cal", "status"].map((leaf) => `pattern read ${r}/gun/%u/${leaf}`),
+    ...["cue", "cmd", "ota", "cal", "status"].map((leaf) => `pattern read ${r}/gun/%u/${leaf}`),
     "",
     "# The hub.",
     `user ${o.hubUser}`,

@@ -1,4 +1,6 @@
 // What op handlers may reach.
+import type { MountWizard } from "../guns/mount.js";
+import type { OtaBundle, OtaService } from "../guns/ota.js";
 import type { GunService } from "../guns/service.js";
 import type { PlayService } from "../play/play.js";
 import type { SecretStore } from "../store/secrets.js";
@@ -10,4 +12,9 @@ export interface OpContext {
   secrets: SecretStore;
   game: GameHost;
   play: PlayService;
+  /** the IMU mounting step of the calibration wizard */
+  mount: MountWizard;
+  ota: OtaService;
+  /** the bundle the hub sends to a board's guns, or why it cannot */
+  otaBundle: (board: string) => OtaBundle | string;
 }

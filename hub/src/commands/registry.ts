@@ -2,6 +2,8 @@
 import type { OpContext } from "./context.js";
 import { gameDecide, gameHistory, gameList, gameNew, gameState } from "./ops/game.js";
 import { gunForget, gunSeat, gunsList, pairAccept, pairListen, pairReject } from "./ops/guns.js";
+import { calibrateMount } from "./ops/mount.js";
+import { gunsUpdate } from "./ops/ota.js";
 import { seatToken } from "./ops/seats.js";
 import {
   calibrateCancel,
@@ -30,6 +32,7 @@ export const OPS: AnyOp[] = [
   pairListen,
   gunForget,
   gunSeat,
+  gunsUpdate,
   seatToken,
   gameNew,
   gameDecide,
@@ -46,6 +49,7 @@ export const OPS: AnyOp[] = [
   calibrateStart,
   calibrateCancel,
   calibrateStatus,
+  calibrateMount,
   gamePause,
   gameResume,
   gameUndo,

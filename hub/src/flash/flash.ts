@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isName } from "@cng/protocol";
+import { isName, mountAxes } from "@cng/protocol";
 import { SerialPort } from "serialport";
 import { type BoardProfile, boardsDir, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
 import { DRIVER_SOURCE } from "./driver.js";
@@ -38,6 +38,8 @@ export interface GunConfig {
   hz?: number;
   ka?: number;
   click?: boolean;
+  /** how the IMU sits in the gun: the chip axis forward then up (shared/protocol/src/mount.ts), boards with "mount" */
+  mount?: string;
 }
 
 export interface FlashPlan {
@@ -68,6 +70,8 @@ export function checkConfig(c: GunConfig): void {
   if (c.table !== undefined && !isName(c.table)) bad("--table must be a-z 0-9 _ -");
   if (c.hz !== undefined && !(c.hz >= 1 && c.hz <= 50)) bad("--hz must be 1-50");
   if (c.wifi && !c.wifi.ssid) bad("--wifi needs an SSID");
+  if (c.mount !== undefined && !mountAxes(c.mount))
+    bad("--mount is the chip axis along the barrel then the chip axis up, e.g. +x+z, +x-z (upside down), +x+y");
 }
 
 export function planFlash(boardName: string, config: GunConfig, bundlePath?: string): FlashPlan {
@@ -75,6 +79,12 @@ export function planFlash(boardName: string, config: GunConfig, bundlePath?: str
   const board = loadBoard(boardName);
   if (config.link === "serial" && !(board.links ?? ["wifi"]).includes("serial")) {
     throw new FlashError("config", `--link serial: the ${board.name} firmware has no serial link (WiFi only)`);
+  }
+  if (config.mount !== undefined && config.mount !== "+x+z" && !(board.has ?? []).includes("mount")) {
+    throw new FlashError(
+      "config",
+      `--mount: the ${board.name} firmware cannot turn its IMU (left out for room): mount the chip x along the barrel, z up`,
+    );
   }
   const path = bundlePath ?? bundlePathFor(board.name);
   let bundle: string;

@@ -1,6 +1,7 @@
 // Everything the hub knows about guns: paired ones (from the store) and live ones
 // (presence, last info, warnings, pairing requests). No I/O: callers publish what changes.
 import type { GunStatusMsg, HubMs, InfoMsg, PresenceReason } from "@cng/protocol";
+import type { OtaProgress } from "./ota.js";
 import type { GunId, SeatNo } from "./types.js";
 import { infoWarnings } from "./warnings.js";
 
@@ -9,6 +10,8 @@ export interface HubGunStatus extends GunStatusMsg {
   /** false: an unpaired gun asking to be paired (a pairing request) */
   paired: boolean;
   seat: SeatNo | null;
+  /** the firmware update under way, or the last one since the hub started */
+  ota?: OtaProgress;
 }
 
 export interface GunRecord {
@@ -25,6 +28,7 @@ export interface GunRecord {
   versionWarn?: string;
   /** when a second device last tried to connect as this gun while it waited for pairing */
   twinAt?: HubMs;
+  ota?: OtaProgress;
 }
 
 /** Most pairing requests held at once; more unknown guns are refused at CONNECT. */
@@ -109,6 +113,12 @@ export class GunRegistry {
     return g;
   }
 
+  setOta(id: GunId, p: OtaProgress): GunRecord | undefined {
+    const g = this.guns.get(id);
+    if (g) g.ota = p;
+    return g;
+  }
+
   setVersionWarning(id: GunId, warn: string): GunRecord | undefined {
     const g = this.guns.get(id);
     if (g) g.versionWarn = warn;
@@ -136,6 +146,7 @@ export class GunRegistry {
     const s: HubGunStatus = { v: 1, on: g.on, at: g.at, why: g.why, paired: g.paired, seat: g.seat };
     if (g.info) s.info = g.info;
     if (warn.length) s.warn = warn;
+    if (g.ota) s.ota = g.ota;
     return s;
   }
 }

@@ -5,6 +5,7 @@ import {
   decodeInfo,
   decodeWill,
   gunTopic,
+  type InfoMsg,
   type PresenceReason,
   parseTopic,
 } from "@cng/protocol";
@@ -29,6 +30,7 @@ export class GunService {
   private seq = Math.floor(Date.now() / 1000) % 2 ** 31;
   private readonly refusals: OncePerKey;
   private readonly presenceListeners: ((gun: GunId, on: boolean) => void)[] = [];
+  private readonly infoListeners: ((gun: GunId, info: InfoMsg) => void)[] = [];
 
   constructor(
     private readonly bus: Bus,
@@ -55,6 +57,11 @@ export class GunService {
   /** Tells `fn` whenever a gun comes or goes (paired or not). */
   onPresence(fn: (gun: GunId, on: boolean) => void): void {
     this.presenceListeners.push(fn);
+  }
+
+  /** Tells `fn` each info a known gun sends. */
+  onGunInfo(fn: (gun: GunId, info: InfoMsg) => void): void {
+    this.infoListeners.push(fn);
   }
 
   private told(gun: GunId, on: boolean): void {
@@ -127,6 +134,13 @@ export class GunService {
     }
     if (!g) return;
     this.registry.setInfo(gun, d.value);
+    for (const fn of this.infoListeners) {
+      try {
+        fn(gun, d.value);
+      } catch (e) {
+        this.log.error({ err: e, gun }, "info listener failed");
+      }
+    }
     const warn = this.registry.status(g).warn?.filter((w) => !w.startsWith("not paired"));
     if (warn?.length) this.refusals.warn(`warn:${gun}:${warn.join()}`, { gun, warn }, "gun needs attention");
     void this.publishStatus(g);

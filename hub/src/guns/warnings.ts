@@ -1,10 +1,16 @@
 // What a gun's report says the host should know about.
 import { type InfoMsg, PROTOCOL_VERSION } from "@cng/protocol";
 
+/** a gun's WiFi signal at or below this (dBm) gets a warning */
+export const WEAK_WIFI = -80;
+
 export function infoWarnings(info: InfoMsg, lowBattery: number): string[] {
   const w: string[] = [];
   if (info.bat !== undefined && info.bat <= lowBattery) w.push(`low battery: ${Math.round(info.bat)}%`);
   if (info.mem !== undefined && info.mem < 200) w.push(`low memory: ${info.mem} JsVars free`);
+  // below about -80 dBm, ESP WiFi drops packets: aim stutters and cues come late
+  if (info.rs !== undefined && info.rs <= WEAK_WIFI)
+    w.push(`weak WiFi: ${info.rs} dBm (move the hub or the access point closer)`);
   return w;
 }
 

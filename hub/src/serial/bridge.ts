@@ -39,7 +39,7 @@ export interface SerialGunBridge {
   close(): Promise<void>;
 }
 
-const QOS: { [leaf in GunOutLeaf]: 0 | 1 } = { aim: 0, sync: 0, trig: 1, info: 1, err: 1, will: 1 };
+const QOS: { [leaf in GunOutLeaf]: 0 | 1 } = { aim: 0, sync: 0, trig: 1, info: 1, err: 1, will: 1, otas: 1, imu: 1 };
 
 /** Adds what to do to a serial error people commonly hit. */
 function explain(path: string, e: Error): string {

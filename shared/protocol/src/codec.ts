@@ -45,6 +45,27 @@ export function encInfo(
   return JSON.stringify({ v: 1, fw: fw, b: board, i: imu, bat: bat, mem: mem, up: up, hz: hz, rs: rs });
 }
 
+/** Where an update over the air stands on the gun: `{"v":1,"o":…,"n":…}`, `"ok":1` once complete and checked. */
+export function encOtas(o: number, n: number, ok: boolean): string {
+  return '{"v":1,"o":' + o + ',"n":' + n + (ok ? ',"ok":1}' : "}");
+}
+
+/** Round to three decimals. */
+function r3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+/** A gun's `imu` answer: `{"v":1,"n":…,"m":"+x+z"}`, with `"g":[x,y,z],"sd":…` (g, three decimals) after `grav`. */
+export function encImu(n: number, m: string, g: number[] | undefined, sd: number): string {
+  return (
+    '{"v":1,"n":' +
+    n +
+    ',"m":"' +
+    m +
+    (g ? '","g":[' + r3(g[0]) + "," + r3(g[1]) + "," + r3(g[2]) + '],"sd":' + r3(sd) + "}" : '"}')
+  );
+}
+
 /**
  * What a gun makes of a `cue` or `cmd` payload: the message, or the error code
  * (the same codes as the hub's strict decoders). Light checks only — the hub is

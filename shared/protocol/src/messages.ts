@@ -122,10 +122,62 @@ export type CommandMsg =
   | { v: Version; n: number; c: "still" }
   | { v: Version; n: number; c: "reboot" }
   /** pairing accepted: store `k` as the gun's MQTT password (`secret` in gun.json) and reconnect with it */
-  | { v: Version; n: number; c: "key"; k: string };
+  | { v: Version; n: number; c: "key"; k: string }
+  /** measure gravity in the IMU chip's own frame (≈ 0.5 s held still): the answer comes on `imu` with `g`, `sd` */
+  | { v: Version; n: number; c: "grav" }
+  /** the IMU mounting (mount.ts: "+x+z" …): stored as `mount` in gun.json and used at once; answered on `imu` */
+  | { v: Version; n: number; c: "mount"; m: string };
 
 export type CommandName = CommandMsg["c"];
-export const COMMAND_NAMES: CommandName[] = ["rate", "time", "info", "still", "reboot", "key"];
+export const COMMAND_NAMES: CommandName[] = ["rate", "time", "info", "still", "reboot", "key", "grav", "mount"];
+
+/** `gun/<id>/imu`, QoS 1: the answer to a `grav` or `mount` command. */
+export interface ImuMsg {
+  v: Version;
+  /** the command's `n` */
+  n: number;
+  /** the mounting in use after the command */
+  m: string;
+  /** `grav`: mean accelerometer reading in the chip's frame, g (gravity's reaction: the axis that points up reads +1) */
+  g?: [number, number, number];
+  /** `grav`: how much the reading moved meanwhile, g (standard deviation of the vector): large = not still */
+  sd?: number;
+}
+
+/**
+ * `gun/<id>/ota`, QoS 1, published by the hub only: an update over the air. `begin` (JSON) names the bundle; the
+ * gun answers on `otas` with the offset it holds (0, or where an interrupted update stopped). Then chunks, each
+ * `"<offset> <crc32 of data>\n<data>"` (text, not JSON; at most OTA_CHUNK bytes of data), each answered on `otas`.
+ * Refusals (board, battery, room, a chunk's CRC) go to `err` with `e: "ota"`.
+ */
+export interface OtaBeginMsg {
+  v: Version;
+  c: "begin";
+  /** board profile the bundle was built for: the gun refuses another */
+  b: string;
+  /** firmware version of the bundle */
+  fw: string;
+  /** bundle length, bytes */
+  n: number;
+  /** CRC-32 (IEEE, as E.CRC32) of the whole bundle */
+  crc: number;
+  /** ms the new firmware has to come online to the hub before a restart; two misses = the old one back */
+  w: number;
+}
+
+/** Bytes of bundle per `ota` chunk. */
+export const OTA_CHUNK = 1024;
+
+/** `gun/<id>/otas`, QoS 1: how far an update is on the gun. */
+export interface OtaStateMsg {
+  v: Version;
+  /** bytes the gun holds: the next chunk must start here */
+  o: number;
+  /** bundle length */
+  n: number;
+  /** 1: all in, CRC right; the gun restarts into it */
+  ok?: 1;
+}
 
 /** Why the hub last changed a gun's presence. */
 export type PresenceReason = "connect" | "disconnect" | "timeout" | "will" | "hub-start";
@@ -184,6 +236,9 @@ export const MAX_BYTES = {
   will: 32,
   cue: 512,
   cmd: 256,
+  imu: 128,
+  ota: 1100,
+  otas: 64,
   req: 8192,
   res: 65536,
 };

@@ -1,7 +1,7 @@
 // The topic tree. ES5-safe: bundled into the firmware.
 //
-//   cng/v1/<table>/gun/<gun>/{aim,trig,info,sync,err,will}   gun → hub
-//   cng/v1/<table>/gun/<gun>/{cue,cmd}                       hub → gun
+//   cng/v1/<table>/gun/<gun>/{aim,trig,info,sync,err,will,otas,imu} gun → hub
+//   cng/v1/<table>/gun/<gun>/{cue,cmd,ota}                   hub → gun
 //   cng/v1/<table>/gun/<gun>/{status,cal}                    hub, retained
 //   cng/v1/<table>/table/{state,events,aim}                  hub → everyone
 //   cng/v1/<table>/player/<seat>/{view,choice}               private per seat
@@ -9,9 +9,9 @@
 import { PROTOCOL_VERSION, TOPIC_ROOT } from "./version.js";
 
 /** Leaves a gun publishes to. */
-export type GunOutLeaf = "aim" | "trig" | "info" | "sync" | "err" | "will";
+export type GunOutLeaf = "aim" | "trig" | "info" | "sync" | "err" | "will" | "otas" | "imu";
 /** Leaves the hub publishes to for one gun. */
-export type GunInLeaf = "cue" | "cmd";
+export type GunInLeaf = "cue" | "cmd" | "ota";
 /** Hub-written retained leaves about one gun. */
 export type GunHubLeaf = "status" | "cal";
 export type GunLeaf = GunOutLeaf | GunInLeaf | GunHubLeaf;
@@ -19,8 +19,8 @@ export type TableLeaf = "state" | "events" | "aim";
 export type PlayerLeaf = "view" | "choice";
 export type CmdLeaf = "req" | "res";
 
-export const GUN_OUT_LEAVES: GunOutLeaf[] = ["aim", "trig", "info", "sync", "err", "will"];
-export const GUN_IN_LEAVES: GunInLeaf[] = ["cue", "cmd"];
+export const GUN_OUT_LEAVES: GunOutLeaf[] = ["aim", "trig", "info", "sync", "err", "will", "otas", "imu"];
+export const GUN_IN_LEAVES: GunInLeaf[] = ["cue", "cmd", "ota"];
 export const GUN_HUB_LEAVES: GunHubLeaf[] = ["status", "cal"];
 export const TABLE_LEAVES: TableLeaf[] = ["state", "events", "aim"];
 export const PLAYER_LEAVES: PlayerLeaf[] = ["view", "choice"];

@@ -7,15 +7,20 @@ import {
   CUE_NAMES,
   type CueMsg,
   type GunErrorMsg,
+  type ImuMsg,
   type InfoMsg,
   MAX_BYTES,
   type MessageKind,
+  OTA_CHUNK,
+  type OtaBeginMsg,
+  type OtaStateMsg,
   type RequestMsg,
   type ResponseMsg,
   type SyncMsg,
   type TriggerMsg,
   type WillMsg,
 } from "./messages.js";
+import { mountAxes } from "./mount.js";
 import type { GunOutLeaf } from "./topics.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
@@ -34,6 +39,8 @@ type Rule =
   | { t: "pairs"; max: number }
   | { t: "strs"; max: number }
   | { t: "obj" }
+  | { t: "mount" }
+  | { t: "vec"; n: number; min: number; max: number }
   | { t: "any" };
 
 /** Field name → [required, rule]. Fields not listed are refused. */
@@ -101,7 +108,27 @@ const CMD: { [c: string]: Schema } = {
   still: { n: [true, SEQ], c: [true, oneOf(["still"])] },
   reboot: { n: [true, SEQ], c: [true, oneOf(["reboot"])] },
   key: { n: [true, SEQ], c: [true, oneOf(["key"])], k: [true, str(64, /^[A-Za-z0-9_-]+$/, 16)] },
+  grav: { n: [true, SEQ], c: [true, oneOf(["grav"])] },
+  mount: { n: [true, SEQ], c: [true, oneOf(["mount"])], m: [true, { t: "mount" }] },
 };
+/** A gun's answer to `grav` / `mount`: the mounting in use; for `grav` the chip-frame gravity (g) and its spread. */
+const IMU: Schema = {
+  n: [true, SEQ],
+  m: [true, { t: "mount" }],
+  g: [false, { t: "vec", n: 3, min: -4, max: 4 }],
+  sd: [false, num(0, 8)],
+};
+/** Largest bundle an update may carry: the largest board budget with room to spare. */
+const OTA_MAX = 65536;
+const OTA_BEGIN: Schema = {
+  c: [true, oneOf(["begin"])],
+  b: [true, str(32, LABEL)],
+  fw: [true, str(24, LABEL)],
+  n: [true, int(1, OTA_MAX)],
+  crc: [true, int(0, 4294967295)],
+  w: [true, int(1000, 600000)],
+};
+const OTA_STATE: Schema = { o: [true, int(0, OTA_MAX)], n: [true, int(0, OTA_MAX)], ok: [false, int(1, 1)] };
 const REQ: Schema = {
   id: [true, str(64)],
   op: [true, str(48, /^[a-z][a-zA-Z.-]*$/)],
@@ -159,6 +186,22 @@ function checkRule(name: string, x: unknown, rule: Rule): Decoded<unknown> | nul
       return x !== null && typeof x === "object" && !Array.isArray(x)
         ? null
         : fail("type", name + " must be an object", name);
+    case "mount":
+      return typeof x !== "string"
+        ? fail("type", name + " must be a string", name)
+        : mountAxes(x)
+          ? null
+          : fail("range", name + " must name a mounting: forward axis then up axis, e.g. +x+z", name);
+    case "vec":
+      if (!Array.isArray(x) || x.length !== rule.n) return fail("type", name + " must be " + rule.n + " numbers", name);
+      for (let q = 0; q < x.length; q++) {
+        const e = x[q];
+        if (typeof e !== "number" || !isFinite(e)) return fail("type", name + " must hold numbers", name);
+        if (e < rule.min || e > rule.max) {
+          return fail("range", name + " values must be between " + rule.min + " and " + rule.max, name);
+        }
+      }
+      return null;
     case "any":
       return null;
   }
@@ -245,6 +288,30 @@ export function decodeCommand(p: Payload): Decoded<CommandMsg> {
   }
   return checkSchema<CommandMsg>(o, CMD[c]);
 }
+export function decodeOtaBegin(p: Payload): Decoded<OtaBeginMsg> {
+  return decodeWith<OtaBeginMsg>("ota", p, OTA_BEGIN);
+}
+export function decodeOtaState(p: Payload): Decoded<OtaStateMsg> {
+  const d = decodeWith<OtaStateMsg>("otas", p, OTA_STATE);
+  if (d.ok && d.value.o > d.value.n) return fail("range", "o must not exceed n", "o");
+  return d;
+}
+
+/** An `ota` chunk: `"<offset> <crc32>\n<data>"`. The hub builds them; this reads one back (tests, tools). */
+export function decodeOtaChunk(p: string): Decoded<{ o: number; crc: number; data: string }> {
+  const i = p.indexOf("\n");
+  const h = i < 0 ? [] : p.substr(0, i).split(" ");
+  if (h.length !== 2 || !/^[0-9]+$/.test(h[0]) || !/^[0-9]+$/.test(h[1])) {
+    return fail("json", 'ota chunk must start with "<offset> <crc32>\\n"');
+  }
+  const data = p.substr(i + 1);
+  if (data.length < 1 || data.length > OTA_CHUNK)
+    return fail("size", "ota chunk data must be 1 to " + OTA_CHUNK + " bytes");
+  return { ok: true, value: { o: parseInt(h[0], 10), crc: parseInt(h[1], 10), data: data } };
+}
+export function decodeImu(p: Payload): Decoded<ImuMsg> {
+  return decodeWith<ImuMsg>("imu", p, IMU);
+}
 export function decodeRequest(p: Payload): Decoded<RequestMsg> {
   return decodeWith<RequestMsg>("req", p, REQ);
 }
@@ -259,7 +326,9 @@ export type GunOutMsg =
   | { leaf: "info"; msg: InfoMsg }
   | { leaf: "sync"; msg: SyncMsg }
   | { leaf: "err"; msg: GunErrorMsg }
-  | { leaf: "will"; msg: WillMsg };
+  | { leaf: "will"; msg: WillMsg }
+  | { leaf: "otas"; msg: OtaStateMsg }
+  | { leaf: "imu"; msg: ImuMsg };
 
 export function decodeGunMessage(leaf: GunOutLeaf, p: Payload): Decoded<GunOutMsg> {
   let d: Decoded<unknown>;
@@ -281,6 +350,12 @@ export function decodeGunMessage(leaf: GunOutLeaf, p: Payload): Decoded<GunOutMs
       break;
     case "will":
       d = decodeWill(p);
+      break;
+    case "otas":
+      d = decodeOtaState(p);
+      break;
+    case "imu":
+      d = decodeImu(p);
       break;
     default:
       return fail("topic", "guns do not publish to " + String(leaf));

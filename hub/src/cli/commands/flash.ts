@@ -22,6 +22,7 @@ interface FlashOpts {
   table: string;
   secret?: string;
   hz?: number;
+  mount?: string;
   baud?: number;
   dryRun: boolean;
   verbose: boolean;
@@ -42,6 +43,7 @@ export function registerFlash(program: Command): void {
     .option("--table <name>", "table name", "main")
     .option("--secret <s>", "the gun's MQTT password (default: a new random one, printed)")
     .option("--hz <n>", "aim rate, 1-50 Hz", int)
+    .option("--mount <m>", "how the IMU sits: chip axis along the barrel, then up (+x+z; +x-z upside down)")
     .option("--baud <n>", "serial baud rate (default: the board's, 115200)", int)
     .option("--dry-run", "print what would be sent, send nothing", false)
     .option("--verbose", "show EspruinoTools' own messages", false)
@@ -81,6 +83,7 @@ async function run(o: FlashOpts): Promise<void> {
   if (o.hub) config.hub = { host: o.hub, port: o.hubPort };
   if (o.wifi) config.wifi = { ssid: o.wifi, pass: o.password ?? "" };
   if (o.hz) config.hz = o.hz;
+  if (o.mount) config.mount = o.mount;
   const plan = planFlash(o.board, config);
   const shown = JSON.stringify({
     ...config,

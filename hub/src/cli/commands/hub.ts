@@ -3,6 +3,7 @@ import { type Command, Option } from "commander";
 import { CONFIG_FILE_DEFAULT, DEFAULTS, ENV_VARS, type HubConfig, readConfigFile, readEnv } from "../../config.js";
 import { startHub } from "../../hub.js";
 import { createLogger } from "../../log.js";
+import { lanLines } from "../../net/lines.js";
 
 interface HubFlags {
   config?: string;
@@ -21,6 +22,7 @@ interface HubFlags {
   tableBox?: string;
   serialGun: string[];
   voice?: string;
+  discovery?: string;
 }
 
 const HELP = `
@@ -38,6 +40,11 @@ Broker: by default the hub runs its own MQTT broker (TCP on --mqtt-port, WebSock
 ws://HOST:HTTP_PORT/mqtt). With --broker mqtt://HOST:PORT it uses an external broker instead
 (e.g. mosquitto; see \`cng acl\` for its ACL file). --table NAME namespaces every topic
 (cng/v1/NAME/...) and the database, so several hubs can share one broker.
+
+Guns find the hub: a gun that cannot reach the address it was flashed with asks the local network
+(UDP broadcast on port ${DEFAULTS.discovery}); the hub of its table answers with this machine's
+address on that network (or the --broker address). --discovery PORT moves it, --discovery off
+stops it. The start-up lines name this machine's LAN addresses for guns and phones.
 
 Games: each game is an append-only log in DATA/<table>.sqlite; a restarted hub resumes the
 latest game from it. \`cng replay DATA/<table>.sqlite\` re-runs a log through the rules.
@@ -70,6 +77,10 @@ export function registerHub(program: Command): void {
       "--voice <off|lang>",
       "the table's voice: off, or en, fr, fi (also the table's language); default: on, in the table's language",
     )
+    .option(
+      "--discovery <port|off>",
+      `UDP port where guns that lost the hub find it (default ${DEFAULTS.discovery}), 0 = any, off = do not answer`,
+    )
     .addOption(
       new Option("--timing <preset>", "table timing when game.new names none: default or fast (tests, demos)").choices([
         "default",
@@ -100,6 +111,7 @@ export function registerHub(program: Command): void {
         pin: flags.pin,
         logLevel: flags.logLevel,
         voice: flags.voice,
+        discovery: flags.discovery as HubConfig["discovery"] | undefined,
       };
       const fileLayer = readConfigFile(flags.config ?? process.env.CNG_CONFIG);
       const layers = [fileLayer, readEnv(process.env), fromFlags];
@@ -120,6 +132,7 @@ export function registerHub(program: Command): void {
         hub.mode === "embedded"
           ? `  MQTT:        ${hub.urls.mqtt} (port ${hub.ports.mqtt}), WebSocket ${hub.urls.ws}`
           : `  MQTT:        external broker ${hub.urls.mqtt}`,
+        ...lanLines(hub),
         `  topics:      ${hub.topicRoot}/...`,
         `  host PIN:    ${hub.pin}`,
         `  data:        ${hub.config.data}`,

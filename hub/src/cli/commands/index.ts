@@ -5,6 +5,7 @@ import { registerBench } from "./bench.js";
 import { registerDemo } from "./demo.js";
 import { registerFlash } from "./flash.js";
 import { registerHub } from "./hub.js";
+import { registerOta } from "./ota.js";
 import { registerReplay } from "./replay.js";
 import { registerRules } from "./rules.js";
 import { registerSim } from "./sim.js";
@@ -21,6 +22,7 @@ export const commands: RegisterCommand[] = [
   registerReplay,
   registerAcl,
   registerFlash,
+  registerOta,
   registerSim,
   registerDemo,
 ];

@@ -48,6 +48,8 @@ export interface GunOptions {
   wifiFailures?: number;
   /** battery voltage */
   battery?: number;
+  /** WiFi signal the board reads, dBm (default -58) */
+  rssi?: number;
   /** each console line of the gun */
   onConsole?: (line: string) => void;
 }

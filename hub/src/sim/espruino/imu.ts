@@ -1,6 +1,7 @@
 // Register- and frame-level IMU models: an MPU-6050 answering over I2C, a BNO085 sending UART-RVC
 // frames. Both read a motion model; the MPU adds gyro bias and noise the firmware must cope with.
-import { angleDiff, bodyGravity, bodyRate, type Motion, type Pose, still } from "./motion.js";
+import { MOUNT_DEFAULT, mountAxes } from "@cng/protocol";
+import { angleDiff, bodyGravity, bodyRate, type Motion, type Pose, rotation, still } from "./motion.js";
 
 export interface ImuModelOptions {
   /** where the gun points over time; default: level, yaw 0 */
@@ -13,6 +14,34 @@ export interface ImuModelOptions {
   accelNoise?: number;
   /** seed of the noise */
   seed?: number;
+  /**
+   * how the chip sits in the gun, as gun.json names it (shared/protocol/src/mount.ts): the chip axis along the
+   * barrel, then the chip axis up; default "+x+z". The chip then reads the gun's motion turned by it.
+   */
+  mount?: string;
+}
+
+/** A vector in the gun's body frame → the same vector in the chip's frame, for mounting axes `m` (mountAxes). */
+export function toChip(v: readonly number[], m: readonly number[]): [number, number, number] {
+  const c: [number, number, number] = [0, 0, 0];
+  for (let k = 0; k < 3; k++) c[m[2 * k]!] = m[2 * k + 1]! * v[k]!;
+  return c;
+}
+
+/** The chip's own yaw, pitch, roll (as a BNO085 reports them) when the gun is at pose `p`. */
+export function chipPose(p: Pose, m: readonly number[]): Pose {
+  const g = rotation(p);
+  // the chip's axis m[2k] is the gun's axis k times its sign: columns of world-from-chip
+  const c = new Array<number>(9).fill(0);
+  for (let k = 0; k < 3; k++) for (let r = 0; r < 3; r++) c[r * 3 + m[2 * k]!] = m[2 * k + 1]! * g[r * 3 + k]!;
+  const D = 180 / Math.PI;
+  // the chip's pitch at ±90° (its x axis upright): yaw and roll are one turn there, told as yaw with roll 0
+  const lock = Math.abs(c[6]!) > 0.999999;
+  return {
+    yaw: (lock ? Math.atan2(-c[1]!, c[4]!) : Math.atan2(c[3]!, c[0]!)) * D,
+    pitch: Math.asin(Math.max(-1, Math.min(1, c[6]!))) * D,
+    roll: lock ? 0 : Math.atan2(c[7]!, c[8]!) * D,
+  };
 }
 
 function rng(seed: number): () => number {
@@ -32,6 +61,9 @@ export class ImuInputs {
   gyroBias: [number, number, number];
   gyroNoise: number;
   accelNoise: number;
+  /** the mounting (`ImuModelOptions.mount`) and its axes */
+  readonly mount: string;
+  readonly axes: number[];
   private readonly rnd: () => number;
 
   constructor(o: ImuModelOptions = {}) {
@@ -40,6 +72,10 @@ export class ImuInputs {
     this.gyroNoise = o.gyroNoise ?? 0;
     this.accelNoise = o.accelNoise ?? 0;
     this.rnd = rng(o.seed ?? 1);
+    this.mount = o.mount ?? MOUNT_DEFAULT;
+    const a = mountAxes(this.mount);
+    if (!a) throw new Error(`imu.mount ${JSON.stringify(o.mount)}: the chip axis forward then up, e.g. "+x-z"`);
+    this.axes = a;
   }
 
   /** standard normal */
@@ -95,8 +131,8 @@ export class Mpu6050Model {
   private sample(): void {
     const asleep = (this.regs[0x6b] & 0x40) !== 0;
     const t = this.seconds();
-    const g = bodyGravity(this.inputs.pose(t));
-    const w = bodyRate(this.inputs.motion, t);
+    const g = toChip(bodyGravity(this.inputs.pose(t)), this.inputs.axes);
+    const w = toChip(bodyRate(this.inputs.motion, t), this.inputs.axes);
     const aLsb = 16384 / (1 << ((this.regs[0x1c] >> 3) & 3));
     const gLsb = 131 / (1 << ((this.regs[0x1b] >> 3) & 3));
     const inp = this.inputs;

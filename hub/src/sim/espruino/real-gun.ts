@@ -89,12 +89,14 @@ function bootFile(board: BoardProfile, o: RealGunOptions, pose: Pose): string {
     bz: board.bz.pin,
     bat: board.bat ? { pin: board.bat.pin, mul: board.bat.mul, v: o.battery ?? 3.9 } : undefined,
     led: { kind: L.kind, pin: L.pin, pr: L.pr, pg: L.pg, pb: L.pb, inv: !!L.inv },
-    imu: { kind: board.imu.kind, addr: board.imu.addr ?? 0x68, ser: board.imu.ser },
+    // the chip's mounting in the simulated gun (imu.mount): the board turns what the chip reads by it
+    imu: { kind: board.imu.kind, addr: board.imu.addr ?? 0x68, ser: board.imu.ser, mount: o.imu?.mount },
     pose: [pose.yaw, pose.pitch, pose.roll],
     bias: o.imu?.gyroBias ?? [0, 0, 0],
     gn: o.imu?.gyroNoise ?? 0,
     an: o.imu?.accelNoise ?? 0,
     wf: o.wifiFailures ?? 0,
+    rs: o.rssi ?? -58,
     prof: !!o.profile,
     wd: 5,
   };

@@ -6,11 +6,13 @@
 import { readFileSync } from "node:fs";
 import { type Socket, connect as tcpConnect } from "node:net";
 import vm from "node:vm";
+import { crc32 } from "node:zlib";
 import { bundlePathFor, loadBoard, projectRoot } from "./board.js";
 import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
-import { ImuInputs, Mpu6050Model, rvcFrame } from "./imu.js";
+import { chipPose, ImuInputs, Mpu6050Model, rvcFrame, toChip } from "./imu.js";
 import { bodyGravity } from "./motion.js";
+import { vmDgram } from "./vm-dgram.js";
 
 export interface VirtualGunOptions extends GunOptions {
   /** "real" (default) or "manual" (time moves only with advance()) */
@@ -207,6 +209,11 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     },
     on() {},
     getIP: () => ({ ip: "127.0.0.1" }),
+    // the signal (dBm) where each chip's Espruino has it: ESP32 in getStatus, ESP8266 in getDetails
+    getStatus: () =>
+      board.chip === "ESP32" ? { station: "connected", rssi: o.rssi ?? -58 } : { station: "connected" },
+    getDetails: () =>
+      board.chip === "ESP8266" ? { status: "connected", rssi: o.rssi ?? -58 } : { status: "connected" },
   };
   const storage = new Map<string, string>();
   if (o.config !== null && o.config !== undefined) {
@@ -224,9 +231,22 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
         throw e;
       }
     },
-    write: (n: string, d: string) => {
-      storage.set(n, String(d));
+    // with an offset, into a file made by a first write that gave its size (unwritten bytes read 0xFF, as erased flash)
+    write: (n: string, d: string, offset?: number, size?: number) => {
+      const data = String(d);
+      if (offset === undefined) storage.set(n, data);
+      else {
+        const cur = size !== undefined ? "\xff".repeat(size) : storage.get(n);
+        if (cur === undefined || offset + data.length > cur.length) throw new Error(`Storage: ${n} is not that large`);
+        storage.set(n, cur.slice(0, offset) + data + cur.slice(offset + data.length));
+      }
       return true;
+    },
+    getStats: () => {
+      let used = 0;
+      for (const v of storage.values()) used += v.length + 32;
+      const total = board.storage ?? 262144;
+      return { totalBytes: total, freeBytes: Math.max(0, total - used), trashBytes: 0, fileBytes: used };
     },
     // as Espruino does: JS notation, keys unquoted where they can be ({id:"g1"}), not JSON
     writeJSON: (n: string, d: unknown) => {
@@ -242,7 +262,15 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
       setLed(((d[1] & 255) << 16) | ((d[0] & 255) << 8) | (d[2] & 255));
     },
   };
-  const modules: Record<string, unknown> = { net, Wifi, Storage, neopixel };
+  // UDP (finding the hub, firmware/src/find.ts): Node's, shaped as Espruino's
+  const udp = vmDgram((fn) => {
+    try {
+      fn();
+    } catch (e) {
+      clock.onError(e);
+    }
+  });
+  const modules: Record<string, unknown> = { net, Wifi, Storage, neopixel, dgram: udp.module };
 
   // serial devices: the USB console port, the serial line of a BNO085 in UART-RVC mode, the loopback
   interface EspSerial {
@@ -263,7 +291,8 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
         clock.set(
           () => {
             const p = inputs.pose(seconds());
-            const f = rvcFrame(rvcIndex++, p, bodyGravity(p));
+            // what the chip reports: its own pose and gravity, turned by how it sits in the gun (imu.mount)
+            const f = rvcFrame(rvcIndex++, chipPose(p, inputs.axes), toChip(bodyGravity(p), inputs.axes));
             // frames do not arrive whole: split every third one
             if (rvcIndex % 3) em.emit("data", f);
             else {
@@ -325,7 +354,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
       },
     },
     getTime: seconds,
-    setTimeout: (fn: () => void, ms: number) => clock.set(fn, ms, false),
+    // Espruino also takes code as a string, run in the global scope (firmware/src/ota.ts does)
+    setTimeout: (fn: (() => void) | string, ms: number) =>
+      clock.set(typeof fn === "string" ? () => vm.runInContext(fn, ctx) : fn, ms, false),
     setInterval: (fn: () => void, ms: number) => clock.set(fn, ms, true),
     clearTimeout: (id: unknown) => clock.clear(id),
     clearInterval: (id: unknown) => clock.clear(id),
@@ -342,6 +373,8 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     analogRead: (p: unknown) =>
       board.bat && pin(p) === board.bat.pin ? (o.battery ?? 3.9) / board.bat.mul : Math.random() * 0.01,
     E: {
+      CRC32: (d: string) => crc32(Buffer.from(String(d), "latin1")) >>> 0,
+      // counted, not a restart: updates over the air run to their restart here, and end to end on the interpreter
       reboot: () => {
         state.rebooted++;
       },
@@ -363,6 +396,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     },
   };
   const ctx = vm.createContext(sandbox);
+  vm.runInContext("var global = globalThis;", ctx);
   // what Espruino lacks is gone here too, so code leaning on it fails in tests as on the board
   vm.runInContext(
     "delete globalThis.Map; delete globalThis.Set; delete globalThis.WeakMap; delete globalThis.WeakSet;" +
@@ -408,6 +442,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     stop() {
       clock.stop();
       for (const s of sockets) s.destroy();
+      udp.closeAll();
     },
   };
 }

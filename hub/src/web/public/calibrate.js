@@ -4,9 +4,14 @@
 import { num, t } from "./i18n.js";
 import { css, errText, flash, h } from "./ui.js";
 
+/** A table's head row. */
+const thead = (...labels) => h("thead", {}, h("tr", {}, ...labels.map((l) => h("th", {}, l))));
+
 export function calibratePage(root, link) {
   let poses = 2;
   const msg = h("div", { class: "msg", id: "cal-msg", role: "status" });
+  /** the IMU mounting step, per gun: what the last answer said */
+  const mountNotes = new Map();
   const act = async (op, a, button) => {
     if (button) button.disabled = true;
     const res = await link.request(op, a);
@@ -92,18 +97,7 @@ export function calibratePage(root, link) {
     const offsets = h(
       "table",
       { class: "gun-table" },
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          h("th", {}, t("guns.seat")),
-          h("th", {}, t("guns.gun")),
-          h("th", {}, t("cal.keptOffset")),
-          h("th", {}, ""),
-        ),
-      ),
+      thead(t("guns.seat"), t("guns.gun"), t("cal.keptOffset"), ""),
       h(
         "tbody",
         {},
@@ -138,6 +132,7 @@ export function calibratePage(root, link) {
         }),
       ),
     );
+    const mounting = mountSection(link, seats, mountNotes, msg, draw);
     root.replaceChildren(
       h(
         "div",
@@ -168,6 +163,7 @@ export function calibratePage(root, link) {
         list,
         h("h3", {}, t("cal.offsets")),
         offsets,
+        mounting,
         msg,
       ),
     );
@@ -189,4 +185,68 @@ function reasonText(reason) {
     "bad-pose": t("cal.reasonBadPose"),
   };
   return words[reason] ?? reason;
+}
+
+/**
+ * The IMU mounting step (calibrate.mount): per gun, pose 1 level and pointing forward, pose 2 pointing straight up;
+ * the hub works out how the sensor sits in the gun and stores it in the gun.
+ */
+function mountSection(link, seats, notes, msg, redraw) {
+  const host = link.isHost;
+  const step = async (gun, pose, button) => {
+    button.disabled = true;
+    const res = await link.request("calibrate.mount", { gun, pose });
+    if (res.ok) {
+      const r = res.r;
+      notes.set(
+        gun,
+        pose === "level" ? t("cal.mountLevelDone", { axis: r.up }) : t("cal.mountDone", { mount: r.mount, was: r.was }),
+      );
+      flash(msg, notes.get(gun), "ok");
+    } else {
+      notes.set(gun, t("cal.mountRefused", { error: errText(res) }));
+      flash(msg, notes.get(gun), "error");
+    }
+    redraw();
+  };
+  const rows = seats
+    .filter((x) => x.gun)
+    .map((x) =>
+      h(
+        "tr",
+        { "data-gun": x.gun },
+        h("td", {}, x.name),
+        h("td", {}, x.gun),
+        h(
+          "td",
+          {},
+          h(
+            "button",
+            { class: "mount-level", disabled: !host, onclick: (e) => step(x.gun, "level", e.target) },
+            t("cal.mountLevel"),
+          ),
+          " ",
+          h(
+            "button",
+            { class: "mount-up", disabled: !host, onclick: (e) => step(x.gun, "up", e.target) },
+            t("cal.mountUp"),
+          ),
+        ),
+        h("td", { class: "mount-note" }, notes.get(x.gun) ?? ""),
+      ),
+    );
+  return h(
+    "div",
+    { class: "cal-mount", id: "cal-mount" },
+    h("h3", {}, t("cal.mountTitle")),
+    h("p", { class: "note" }, t("cal.mountHow")),
+    rows.length
+      ? h(
+          "table",
+          { class: "gun-table" },
+          thead(t("guns.seat"), t("guns.gun"), t("cal.mountPoses"), ""),
+          h("tbody", {}, rows),
+        )
+      : h("p", { class: "note" }, t("cal.mountNoGun")),
+  );
 }

@@ -287,6 +287,13 @@ function secretsBox(link, msg) {
   return box;
 }
 
+/** Where a phone reaches this dashboard: this page's origin, unless that is loopback (then the hub's LAN address). */
+function phoneOrigin(link) {
+  const lan = link.facts?.lan ?? [];
+  const local = /^(127\.|localhost$|\[::1\]$)/.test(location.hostname);
+  return local && lan.length ? lan[0].replace(/\/$/, "") : location.origin;
+}
+
 /** Seat console links: each opens a phone page for one seat (the token is made on first use). */
 function consoleLinks(link, msg, list) {
   const box = h("div", { class: "consoles" }, h("h3", {}, t("consoles.title")));
@@ -294,7 +301,7 @@ function consoleLinks(link, msg, list) {
     const b = btn(t("consoles.linkFor", { name: seat.name }), { "data-seat": seat.seat }, async () => {
       const res = await act(link, msg, "seat.token", { seat: seat.seat }, b);
       if (!res.ok) return;
-      const url = `${location.origin}/#/console?seat=${seat.seat}&token=${encodeURIComponent(res.r.token)}`;
+      const url = `${phoneOrigin(link)}/#/console?seat=${seat.seat}&token=${encodeURIComponent(res.r.token)}`;
       list.append(h("li", {}, `${seat.name}: `, h("a", { href: url, target: "_blank", class: "console-url" }, url)));
     });
     box.append(b);

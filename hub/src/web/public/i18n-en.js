@@ -309,6 +309,12 @@ export default {
   "guns.no": "no",
   "guns.forget": "forget",
   "guns.none": "no guns yet",
+  "ota.update": "Update guns",
+  "ota.why": "send this hub's firmware build to every paired gun over WiFi (not during a game)",
+  "ota.started": { one: "updating {n} gun to {fw}", other: "updating {n} guns to {fw}" },
+  "ota.nothing": "no gun to update",
+  "ota.restarting": "restarting into {fw}…",
+  "ota.failed": "update to {fw} failed: {why}",
 
   // calibration
   "cal.title": "Calibration",
@@ -335,6 +341,16 @@ export default {
   "cal.startAll": "Start: every gun",
   "cal.cancel": "Cancel",
   "cal.offsets": "Guns and their offsets",
+  "cal.mountTitle": "Sensor mounting",
+  "cal.mountHow":
+    "Once per gun, when its sensor is not mounted x along the barrel and z up (or you do not know how): hold the gun still in each pose and press its button. The gun keeps what the hub finds; calibrate the aim again afterwards.",
+  "cal.mountPoses": "poses",
+  "cal.mountLevel": "1 · level, pointing forward",
+  "cal.mountUp": "2 · pointing straight up",
+  "cal.mountLevelDone": "pose 1 taken (the sensor's {axis} points up): now point the gun straight up",
+  "cal.mountDone": "✓ mounting {mount} stored in the gun (was {was})",
+  "cal.mountRefused": "✗ {error}",
+  "cal.mountNoGun": "No paired gun with a seat yet.",
 
   // scores and games
   "games.title": "Scores and games",

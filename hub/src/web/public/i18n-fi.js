@@ -310,6 +310,12 @@ export default {
   "guns.no": "ei",
   "guns.forget": "unohda",
   "guns.none": "ei vielä aseita",
+  "ota.update": "Päivitä aseet",
+  "ota.why": "lähettää tämän hubin laiteohjelmiston jokaiseen paritettuun aseeseen WiFin kautta (ei pelin aikana)",
+  "ota.started": { one: "päivitetään {n} ase versioon {fw}", other: "päivitetään {n} asetta versioon {fw}" },
+  "ota.nothing": "ei päivitettäviä aseita",
+  "ota.restarting": "käynnistyy versioon {fw}…",
+  "ota.failed": "päivitys versioon {fw} epäonnistui: {why}",
 
   // calibration
   "cal.title": "Kalibrointi",
@@ -336,6 +342,16 @@ export default {
   "cal.startAll": "Aloita: kaikki aseet",
   "cal.cancel": "Peruuta",
   "cal.offsets": "Aseet ja niiden poikkeamat",
+  "cal.mountTitle": "Anturin asento",
+  "cal.mountHow":
+    "Kerran kullekin aseelle, jos sen anturia ei ole asennettu x piipun suuntaan ja z ylös (tai et tiedä miten): pidä asetta paikallaan kussakin asennossa ja paina sen painiketta. Ase muistaa, mitä hubi löytää; kalibroi tähtäys sen jälkeen uudelleen.",
+  "cal.mountPoses": "asennot",
+  "cal.mountLevel": "1 · vaakasuorassa, eteenpäin",
+  "cal.mountUp": "2 · suoraan ylöspäin",
+  "cal.mountLevelDone": "asento 1 otettu (anturin {axis} osoittaa ylös): osoita nyt aseella suoraan ylös",
+  "cal.mountDone": "✓ asento {mount} tallennettu aseeseen (ennen {was})",
+  "cal.mountRefused": "✗ {error}",
+  "cal.mountNoGun": "Ei vielä paikkaan paritettuja aseita.",
 
   // scores and games
   "games.title": "Pisteet ja pelit",

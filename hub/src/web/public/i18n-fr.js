@@ -336,6 +336,16 @@ export default {
   "guns.no": "non",
   "guns.forget": "oublier",
   "guns.none": "pas encore de pistolet",
+  "ota.update": "Mettre à jour les pistolets",
+  "ota.why": "envoie le micrologiciel de ce hub à chaque pistolet appairé par le WiFi (pas pendant une partie)",
+  "ota.started": {
+    one: "mise à jour de {n} pistolet vers {fw}",
+    many: "mise à jour de {n} pistolets vers {fw}",
+    other: "mise à jour de {n} pistolets vers {fw}",
+  },
+  "ota.nothing": "aucun pistolet à mettre à jour",
+  "ota.restarting": "redémarre sur {fw}…",
+  "ota.failed": "échec de la mise à jour vers {fw} : {why}",
 
   // calibration
   "cal.title": "Calibrage",
@@ -363,6 +373,17 @@ export default {
   "cal.startAll": "Démarrer : tous les pistolets",
   "cal.cancel": "Annuler",
   "cal.offsets": "Les pistolets et leur décalage",
+  "cal.mountTitle": "Montage du capteur",
+  "cal.mountHow":
+    "Une fois par pistolet, quand son capteur n'est pas monté x le long du canon et z vers le haut (ou qu'on ne sait pas) : tenez le pistolet immobile dans chaque pose et appuyez sur son bouton. Le pistolet garde ce que le hub trouve ; calibrez la visée ensuite.",
+  "cal.mountPoses": "poses",
+  "cal.mountLevel": "1 · à plat, pointé devant",
+  "cal.mountUp": "2 · pointé droit vers le haut",
+  "cal.mountLevelDone":
+    "pose 1 prise (le {axis} du capteur pointe vers le haut) : pointez maintenant le pistolet droit vers le haut",
+  "cal.mountDone": "✓ montage {mount} enregistré dans le pistolet (avant : {was})",
+  "cal.mountRefused": "✗ {error}",
+  "cal.mountNoGun": "Aucun pistolet appairé à une place pour l'instant.",
 
   // scores and games
   "games.title": "Scores et parties",

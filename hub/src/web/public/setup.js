@@ -232,13 +232,14 @@ export function setupPage(root, link) {
     );
   };
 
+  const gunsMsg = h("div", { class: "msg", id: "pair-msg" });
   const drawLive = () => {
     start.disabled = !link.isHost;
     start.title = link.isHost ? "" : t("needsPin");
     if (!langBox.contains(document.activeElement)) langBox.replaceChildren(...tableLangField(link, langMsg));
     // a seat being chosen in the guns list stays open
     if (!(guns.contains(document.activeElement) && document.activeElement?.tagName === "SELECT"))
-      guns.replaceChildren(...gunsSection(link, d));
+      guns.replaceChildren(...gunsSection(link, d, gunsMsg));
   };
   const onChange = (e) => {
     if (e.detail === "aim") return;
@@ -312,8 +313,19 @@ export function gameArgs(d) {
 /** "seat 3 · Cid": seats counted from 1 for people (the option values stay the hub's, from 0). */
 const seatLabel = (i, name) => (name ? t("seat.nNamed", { n: i + 1, name }) : t("seat.n", { n: i + 1 }));
 
-function gunsSection(link, d) {
-  const msg = h("div", { class: "msg", id: "pair-msg" });
+/** A gun's firmware update under way (a bar), or how its last one ended. */
+function otaCell(p) {
+  if (!p) return "";
+  if (p.stage === "sending")
+    return h("progress", { class: "ota-bar", max: String(p.n), value: String(p.o), title: p.why ?? p.fw });
+  if (p.stage === "restarting") return h("span", { class: "note" }, " ", t("ota.restarting", { fw: p.fw }));
+  if (p.stage === "failed") return h("span", { class: "warn" }, " ", t("ota.failed", { fw: p.fw, why: p.why ?? "" }));
+  return "";
+}
+
+/** `msg` outlives each redraw (the list redraws on every gun status, an update's progress too): what an action
+ * said stays on screen. */
+function gunsSection(link, d, msg) {
   const nSeats = Math.max(d.players.length, link.seats().length);
   const seatOptions = (sel) =>
     [h("option", { value: "", selected: sel === null }, t("setup.noSeat"))].concat(
@@ -395,6 +407,34 @@ function gunsSection(link, d) {
     ),
   );
   out.push(h("h3", {}, t("guns.title")));
+  // updates over the air: the hub sends its own firmware build to every paired gun that runs another version
+  out.push(
+    h(
+      "p",
+      { class: "ota" },
+      h(
+        "button",
+        {
+          id: "ota-update",
+          disabled: !host,
+          title: host ? t("ota.why") : t("needsPin"),
+          onclick: async (e) => {
+            e.target.disabled = true;
+            const res = await link.request("guns.update", { guns: "all" });
+            e.target.disabled = false;
+            if (!res.ok) return flash(msg, t("msg.refused", { error: errText(res) }), "error");
+            const { started, refused } = res.r;
+            const lines = [
+              started.length ? t("ota.started", { n: started.length, fw: started[0].fw }) : t("ota.nothing"),
+              ...refused.map((x) => `${x.gun}: ${x.why}`),
+            ];
+            flash(msg, lines.join(" · "), started.length ? "ok" : "error");
+          },
+        },
+        t("ota.update"),
+      ),
+    ),
+  );
   const table = h(
     "table",
     { class: "gun-table" },
@@ -445,7 +485,7 @@ function gunsSection(link, d) {
         ),
         h("td", {}, info.bat !== undefined ? percent(info.bat) : "–"),
         h("td", {}, info.rs !== undefined ? t("guns.dbm", { n: info.rs }) : "–"),
-        h("td", {}, info.fw ?? "–"),
+        h("td", { class: "fw" }, info.fw ?? "–", otaCell(g.ota)),
         h("td", {}, cal && typeof cal.off === "number" ? t("degrees", { n: num(cal.off, 1) }) : t("guns.no")),
         h("td", { class: "warn" }, (g.warn ?? []).join("; ")),
         h(

@@ -1,0 +1,168 @@
+// `cng bench ota`: what updates over the air cost and how fast they go. Bytes each optional firmware feature adds
+// to each board's bundle (the bundle built with it minus without it); then N guns (default 8) on the real Espruino
+// interpreter, paired with a real hub on its embedded broker over the loopback, all updated at once to a new
+// version: the time until every gun runs it, per gun, bytes sent, and the JsVars a gun uses running the update
+// from Storage against running the USB-flashed bundle.
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { gunTopic } from "@cng/protocol";
+import { firmwareVersion } from "../guns/bundles.js";
+import { startHub } from "../hub.js";
+import { CommandClient } from "../sim/commands.js";
+import { bundlePathFor, findInterpreter, projectRoot } from "../sim/espruino/index.js";
+import { type RealGun, startRealGun } from "../sim/espruino/real-gun.js";
+import type { Bench, BenchOptions } from "./index.js";
+
+interface Build {
+  rollBundle(): Promise<{ close(): Promise<void> }>;
+  loadBoards(): { name: string; has?: string[] }[];
+  featureCosts(bundle: unknown, b: unknown, version: string): Promise<{ bytes: number; costs: Record<string, number> }>;
+}
+
+async function featureTable(): Promise<{ board: string; bytes: number; costs: Record<string, number> }[]> {
+  const build = (await import(pathToFileURL(`${projectRoot}firmware/build/build.mjs`).href)) as Build;
+  const bundle = await build.rollBundle();
+  const version = JSON.parse(readFileSync(`${projectRoot}package.json`, "utf8")).version as string;
+  const rows = [];
+  for (const b of build.loadBoards()) rows.push({ board: b.name, ...(await build.featureCosts(bundle, b, version)) });
+  await bundle.close();
+  return rows;
+}
+
+const BOARDS = ["esp32-mpu6050", "esp32-bno085"];
+
+export const otaBench: Bench = {
+  name: "ota",
+  summary:
+    "bytes each firmware feature adds per board; time to update 8 guns on the real interpreter over the loopback",
+  async run(opts: BenchOptions) {
+    const features = await featureTable();
+    const out: Record<string, unknown> = { features };
+    if (!opts.json) {
+      console.log("bytes each optional feature adds to a board's bundle");
+      for (const r of features) {
+        const parts = Object.entries(r.costs).map(([f, n]) => `${f} ${n}`);
+        console.log(`  ${r.board.padEnd(18)} ${String(r.bytes).padStart(6)} bytes   ${parts.join(", ") || "(none)"}`);
+      }
+    }
+    const interp = await findInterpreter();
+    if (!interp.path) {
+      process.stderr.write(`note: ${interp.why}; no update timings\n`);
+      if (opts.json) console.log(JSON.stringify(out, null, 2));
+      return;
+    }
+    const n = Number(process.env.CNG_BENCH_GUNS ?? 8);
+    const fw = "9.9.9";
+    const bundles = new Map(
+      BOARDS.map((b) => [
+        b,
+        readFileSync(bundlePathFor(b), "latin1").replace(JSON.stringify(firmwareVersion()), JSON.stringify(fw)),
+      ]),
+    );
+    const hub = await startHub({
+      mqttPort: 0,
+      httpPort: 0,
+      bind: "127.0.0.1",
+      data: (await import("node:fs")).mkdtempSync(`${(await import("node:os")).tmpdir()}/cng-bench-ota-`),
+      ...(process.env.CNG_BENCH_LOG
+        ? { log: (await import("../log.js")).createLogger({ level: "debug", pretty: false }) }
+        : {}),
+      otaBundle: (board) => {
+        const code = bundles.get(board);
+        return code ? { board, fw, code } : `no ${board} bundle`;
+      },
+    });
+    const guns: RealGun[] = [];
+    const host = await CommandClient.connect(hub.urls.mqtt, {
+      table: hub.table,
+      clientId: "bench-ota",
+      username: "host",
+      password: hub.pin,
+      auth: hub.pin,
+    });
+    try {
+      const status = new Map<string, { on?: boolean; paired?: boolean; at?: number; info?: { fw: string } }>();
+      await host.subscribe(gunTopic(hub.table, "+", "status"), (p, t) => {
+        status.set(t.split("/").at(-2)!, p as never);
+      });
+      const wait = async (what: string, ok: () => boolean, ms = 60_000) => {
+        const end = Date.now() + ms;
+        while (!ok()) {
+          if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      if (!opts.json) process.stderr.write(`starting ${n} guns on the interpreter…\n`);
+      for (let i = 0; i < n; i++) {
+        const id = `b${i}`;
+        guns.push(
+          await startRealGun({
+            board: BOARDS[i % BOARDS.length],
+            config: {
+              id,
+              secret: "factory-secret",
+              table: hub.table,
+              hub: { host: "127.0.0.1", port: hub.ports.mqtt },
+            },
+            imu: { motion: () => ({ yaw: 0, pitch: 0, roll: 0 }) },
+          }),
+        );
+        // its info comes once it has subscribed: a key sent before would be lost
+        await wait(`${id} online`, () => !!status.get(id)?.on && !!status.get(id)?.info);
+        const at = Date.now();
+        await host.request("pair.accept", { gun: id, seat: null });
+        await wait(
+          `${id} paired`,
+          () => !!status.get(id)?.paired && !!status.get(id)?.on && status.get(id)!.at! >= at,
+        ).catch((e: Error) => {
+          throw new Error(
+            `${e.message}; its console: ${guns.at(-1)!.console.slice(-6).join(" | ")}; status ${JSON.stringify(status.get(id))}`,
+          );
+        });
+      }
+      const before = await guns[0].memory();
+      const t0 = performance.now();
+      const done = new Map<string, number>();
+      hub.ota.onProgress((g, p) => {
+        if (p.stage === "done" || p.stage === "failed") done.set(g, performance.now() - t0);
+      });
+      const r = await host.request<{ started: unknown[] }>("guns.update", { guns: "all" });
+      if (!opts.json) process.stderr.write(`updating ${r.started.length} guns…\n`);
+      await wait("every update", () => done.size === n, 120_000);
+      const total = performance.now() - t0;
+      const failed = [...Array(n).keys()].filter((i) => hub.ota.progress(`b${i}`)?.stage !== "done");
+      await wait("every gun back on the new version", () => guns.every((_, i) => status.get(`b${i}`)?.info?.fw === fw));
+      const after = await guns[0].memory();
+      const per = [...done.values()].sort((a, b) => a - b);
+      const sent = [...Array(n).keys()].reduce((s, i) => s + hub.ota.bytesSent(`b${i}`), 0);
+      const timing = {
+        guns: n,
+        seconds: Math.round(total) / 1000,
+        fastestS: Math.round(per[0]) / 1000,
+        slowestS: Math.round(per[per.length - 1]) / 1000,
+        bytesSent: sent,
+        failed: failed.length,
+        jsvarsFactory: before.firmware,
+        jsvarsUpdated: after.firmware,
+      };
+      out.update = timing;
+      if (opts.json) console.log(JSON.stringify(out, null, 2));
+      else {
+        console.log(
+          `\n${n} guns updated at once over the loopback (real interpreter, ${BOARDS.join(" + ")}): ` +
+            `${timing.seconds} s until all ran ${fw} (fastest ${timing.fastestS} s, slowest ${timing.slowestS} s), ` +
+            `${(sent / 1024).toFixed(1)} KB of chunks sent, ${failed.length} failed`,
+        );
+        console.log(
+          `JsVars of ${BOARDS[0]}'s firmware: ${before.firmware} running the USB-flashed bundle, ` +
+            `${after.firmware} running the update from Storage (the USB-flashed bundle loaded first, then it)`,
+        );
+      }
+    } finally {
+      for (const g of guns) g.stop();
+      await Promise.all(guns.map((g) => g.stopped()));
+      await host.close();
+      await hub.close();
+    }
+  },
+};

@@ -1,0 +1,36 @@
+// The IMU mounting step of the calibration wizard (hub/src/guns/mount.ts).
+import { mountAxes } from "@cng/protocol";
+import type { MountPose } from "../../guns/mount.js";
+import type { GunId } from "../../guns/types.js";
+import { gunId, only } from "../args.js";
+import type { OpContext } from "../context.js";
+import { fail, type Op } from "../types.js";
+
+export const calibrateMount: Op<{ gun: GunId; pose?: MountPose; mount?: string }, OpContext> = {
+  name: "calibrate.mount",
+  need: "host",
+  summary:
+    "find how a gun's IMU sits in it: pose level (level, pointing forward), then pose up (pointing straight up) " +
+    "stores the mounting in the gun; or set one: mount",
+  parse(a) {
+    const bad = only(a, ["gun", "pose", "mount"]);
+    if (bad) return bad;
+    const g = gunId(a);
+    if (!g.ok) return g;
+    if ((a.pose === undefined) === (a.mount === undefined)) return fail("bad-args", "give pose or mount (not both)");
+    if (a.pose !== undefined && a.pose !== "level" && a.pose !== "up" && a.pose !== "cancel")
+      return fail("bad-args", "pose is level, up or cancel");
+    if (a.mount !== undefined && !mountAxes(a.mount))
+      return fail("bad-args", "mount is the chip axis forward then the chip axis up, e.g. +x+z or -y+x");
+    return {
+      ok: true,
+      args: { gun: g.v, pose: a.pose as MountPose | undefined, mount: a.mount as string | undefined },
+    };
+  },
+  async run(ctx, _c, args) {
+    const r = args.mount ? await ctx.mount.set(args.gun, args.mount) : await ctx.mount.step(args.gun, args.pose!);
+    if (!r.ok) return fail(r.code, r.msg);
+    const { ok: _ok, ...rest } = r;
+    return { ok: true, r: rest };
+  },
+};

@@ -1,0 +1,86 @@
+// Firmware updates over the air (hub/src/guns/ota.ts): start them; progress rides in each gun's status.
+import { isName } from "@cng/protocol";
+import type { OtaBundle } from "../../guns/ota.js";
+import type { GunId } from "../../guns/types.js";
+import { bool, only } from "../args.js";
+import type { OpContext } from "../context.js";
+import { fail, type Op, type Parsed } from "../types.js";
+
+export interface UpdateArgs {
+  /** gun ids, or every paired gun */
+  guns: GunId[] | "all";
+  /** only guns of this board */
+  board: string | null;
+  /** also guns that already run this version */
+  force: boolean;
+}
+
+function parseUpdate(a: Record<string, unknown>): Parsed<UpdateArgs> {
+  const bad = only(a, ["guns", "board", "force"]);
+  if (bad) return bad;
+  const g = a.guns;
+  const guns =
+    g === "all" ? "all" : Array.isArray(g) && g.length > 0 && g.length <= 64 && g.every(isName) ? (g as GunId[]) : null;
+  if (!guns) return fail("bad-args", 'guns must be "all" or a list of gun ids');
+  const b = a.board;
+  if (b !== undefined && b !== null && (typeof b !== "string" || !/^[a-z0-9-]{1,32}$/.test(b)))
+    return fail("bad-args", "board must be a board profile name");
+  const force = bool(a, "force");
+  if (!force.ok) return force;
+  return { ok: true, args: { guns, board: (b as string | undefined) ?? null, force: force.v } };
+}
+
+export const gunsUpdate: Op<UpdateArgs, OpContext> = {
+  name: "guns.update",
+  need: "host",
+  summary:
+    "send the hub's firmware build to paired guns over the air (never during a game); each gun's status carries `ota` progress",
+  parse: parseUpdate,
+  run(ctx, _c, args) {
+    const st = ctx.game.session.game?.state as { over?: boolean } | undefined;
+    if (st && !st.over) return fail("game-running", "a game is running: update the guns once it is over");
+    const reg = ctx.guns.registry;
+    const ids =
+      args.guns === "all"
+        ? reg
+            .all()
+            .filter((g) => g.paired)
+            .map((g) => g.id)
+        : args.guns;
+    const started: { gun: GunId; board: string; fw: string; from: string | null }[] = [];
+    const refused: { gun: GunId; why: string }[] = [];
+    for (const id of ids) {
+      const g = reg.get(id);
+      if (!g?.paired) {
+        refused.push({ gun: id, why: `${id} is not paired` });
+        continue;
+      }
+      const board = g.info?.b;
+      if (!board) {
+        refused.push({ gun: id, why: `${id} has not said which board it is yet (offline?)` });
+        continue;
+      }
+      if (args.board && board !== args.board) continue;
+      const b: OtaBundle | string = ctx.otaBundle(board);
+      if (typeof b === "string") {
+        refused.push({ gun: id, why: b });
+        continue;
+      }
+      if (!args.force && g.info?.fw === b.fw) {
+        refused.push({ gun: id, why: `${id} already runs ${b.fw} (force: true sends it again)` });
+        continue;
+      }
+      const why = ctx.ota.problem(id, b);
+      if (why) {
+        refused.push({ gun: id, why });
+        continue;
+      }
+      started.push({ gun: id, board, fw: b.fw, from: g.info?.fw ?? null });
+      void ctx.ota.update(id, b);
+    }
+    if (started.length === 0 && refused.length === 0) {
+      return fail("no-guns", args.board ? `no paired gun is a ${args.board}` : "no paired gun to update");
+    }
+    return { ok: true, r: { started, refused } };
+  },
+};

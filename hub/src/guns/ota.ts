@@ -1,0 +1,383 @@
+// Updates over the air: the hub sends a firmware bundle to paired guns on their `ota` topic (only the hub may
+// publish there), one chunk at a time, each answered by the gun on `otas` with the offset it holds. A gun that
+// drops off mid-way is asked again when it is back and says where it stopped; the update goes on from there.
+// After the last chunk the gun checks the whole bundle and restarts into it; the update is done when the gun is
+// online again running the new version, or failed when it comes back on the old one (firmware/src/ota.ts rolls
+// back a bundle that does not come online). Firmware side and wire format: firmware/src/ota.ts, messages.ts.
+import { crc32 } from "node:zlib";
+import {
+  decodeGunError,
+  decodeOtaState,
+  gunTopic,
+  type HubMs,
+  OTA_CHUNK,
+  type OtaBeginMsg,
+  parseTopic,
+} from "@cng/protocol";
+import type { Bus } from "../bus/bus.js";
+import type { Logger } from "../log.js";
+import type { GunRegistry } from "./registry.js";
+import type { GunId } from "./types.js";
+
+/** A firmware bundle for one board. */
+export interface OtaBundle {
+  board: string;
+  fw: string;
+  code: string;
+}
+
+export type OtaStage = "sending" | "restarting" | "done" | "failed";
+
+/** Where one gun's update stands (in its retained status as `ota`, and in `guns.update`'s answers). */
+export interface OtaProgress {
+  stage: OtaStage;
+  /** the version being installed */
+  fw: string;
+  /** the version the gun ran when the update started */
+  from: string | null;
+  /** bytes the gun holds, of `n` */
+  o: number;
+  n: number;
+  /** why it failed, or what it waits for */
+  why?: string;
+  at: HubMs;
+}
+
+export interface OtaOptions {
+  /** ms without an answer before the hub asks the gun where it stands again */
+  ackMs: number;
+  /** ms a new firmware has to come online before the gun restarts; two misses roll it back (sent to the gun) */
+  windowMs: number;
+  /** questions in a row the gun may leave unanswered while online before the update fails */
+  maxSilence: number;
+  /** refusals of the same chunk (its CRC) before the update fails */
+  maxRefusals: number;
+  /** lowest battery (percent) an update starts at; the gun checks its own too */
+  lowBattery: number;
+  /** ms a gun may stay offline in the middle of its update before the update is given up */
+  awayMs: number;
+  /** fault injection for tests and `cng bench ota`: damage the chunk at this offset once (keeps its CRC) */
+  corrupt?: (gun: GunId, offset: number) => boolean;
+}
+
+export const OTA_DEFAULTS: OtaOptions = {
+  ackMs: 3000,
+  windowMs: 60000,
+  maxSilence: 3,
+  maxRefusals: 3,
+  lowBattery: 30,
+  awayMs: 600_000,
+};
+
+export function crcOf(code: string): number {
+  return crc32(Buffer.from(code, "latin1")) >>> 0;
+}
+
+/** `"<offset> <crc32>\n<data>"` */
+export function otaChunk(offset: number, data: string): string {
+  return `${offset} ${crcOf(data)}\n${data}`;
+}
+
+/** Why a bundle cannot be sent at all, or null. */
+export function bundleProblem(b: OtaBundle): string | null {
+  if (b.code.length === 0) return `the ${b.board} bundle is empty`;
+  // erased flash reads 0xFF: the gun finds where an interrupted update stopped by the first one
+  for (let i = 0; i < b.code.length; i++) {
+    const c = b.code.charCodeAt(i);
+    if (c > 0x7e || (c < 0x20 && c !== 10 && c !== 13 && c !== 9)) {
+      return `the ${b.board} bundle has a byte 0x${c.toString(16)} at ${i}: bundles are ASCII (terser ascii_only)`;
+    }
+  }
+  return null;
+}
+
+interface Job {
+  gun: GunId;
+  bundle: OtaBundle;
+  crc: number;
+  p: OtaProgress;
+  timer?: NodeJS.Timeout;
+  /** questions left unanswered in a row */
+  silent: number;
+  /** refusals of the chunk at `refusedAt` */
+  refusals: number;
+  refusedAt: number;
+  /** bytes of chunks sent, resends included */
+  sent: number;
+  /** when the gun was first seen offline since its last answer */
+  awaySince?: number;
+  done: Promise<OtaProgress>;
+  finish: (p: OtaProgress) => void;
+}
+
+export class OtaService {
+  private readonly jobs = new Map<GunId, Job>();
+  private readonly last = new Map<GunId, OtaProgress>();
+  private readonly listeners: ((gun: GunId, p: OtaProgress) => void)[] = [];
+  readonly opts: OtaOptions;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly table: string,
+    private readonly registry: GunRegistry,
+    private readonly log: Logger,
+    opts: Partial<OtaOptions> = {},
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.opts = { ...OTA_DEFAULTS, ...opts };
+  }
+
+  async start(): Promise<void> {
+    await this.bus.subscribe(gunTopic(this.table, "+", "otas"), (t, p) => this.onState(t, p));
+    await this.bus.subscribe(gunTopic(this.table, "+", "err"), (t, p) => this.onError(t, p));
+  }
+
+  /** Tells `fn` each change of a gun's update. */
+  onProgress(fn: (gun: GunId, p: OtaProgress) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** The update under way for a gun, or its last one. */
+  progress(gun: GunId): OtaProgress | undefined {
+    return this.jobs.get(gun)?.p ?? this.last.get(gun);
+  }
+
+  busy(gun: GunId): boolean {
+    return this.jobs.has(gun);
+  }
+
+  /** Bytes of chunks sent to a gun in its current or last update (resends included). */
+  bytesSent(gun: GunId): number {
+    return this.jobs.get(gun)?.sent ?? this.sentLast.get(gun) ?? 0;
+  }
+  private readonly sentLast = new Map<GunId, number>();
+
+  /** Why this gun cannot take this bundle now, or null. */
+  problem(gun: GunId, bundle: OtaBundle): string | null {
+    const g = this.registry.get(gun);
+    if (!g?.paired) return `${gun} is not paired`;
+    if (!g.on) return `${gun} is offline`;
+    if (this.jobs.has(gun)) return `${gun} is already being updated`;
+    if (g.info && g.info.b !== bundle.board) return `${gun} is a ${g.info.b}, the bundle is for ${bundle.board}`;
+    if (g.info?.bat !== undefined && g.info.bat < this.opts.lowBattery) {
+      return `${gun}'s battery is at ${g.info.bat}%: charge it to ${this.opts.lowBattery}% first`;
+    }
+    return bundleProblem(bundle);
+  }
+
+  /**
+   * Starts one gun's update; resolves when it is done or failed. `checked: false` skips the hub's own checks of
+   * board and battery (the gun makes them too: that is how its refusals are tested).
+   */
+  update(gun: GunId, bundle: OtaBundle, checked = true): Promise<OtaProgress> {
+    const why = checked ? this.problem(gun, bundle) : this.jobs.has(gun) ? `${gun} is already being updated` : null;
+    const from = this.registry.get(gun)?.info?.fw ?? null;
+    let finish!: (p: OtaProgress) => void;
+    const done = new Promise<OtaProgress>((r) => {
+      finish = r;
+    });
+    const p: OtaProgress = { stage: "sending", fw: bundle.fw, from, o: 0, n: bundle.code.length, at: this.clock() };
+    if (why) {
+      const failed = { ...p, stage: "failed" as const, why };
+      this.last.set(gun, failed);
+      this.emit(gun, failed);
+      return Promise.resolve(failed);
+    }
+    const job: Job = {
+      gun,
+      bundle,
+      crc: crcOf(bundle.code),
+      p,
+      silent: 0,
+      refusals: 0,
+      refusedAt: -1,
+      sent: 0,
+      done,
+      finish,
+    };
+    this.jobs.set(gun, job);
+    this.log.info({ gun, fw: bundle.fw, from, bytes: p.n }, "firmware update starts");
+    this.emit(gun, p);
+    this.begin(job);
+    return done;
+  }
+
+  /** A gun came or went: a gun back online is asked where it stands (an interrupted update goes on). */
+  presence(gun: GunId, on: boolean): void {
+    const job = this.jobs.get(gun);
+    if (!job || !on || job.p.stage !== "sending") return;
+    job.silent = 0;
+    this.begin(job);
+  }
+
+  /** A gun's info arrived: after the restart, the version says whether the update took. */
+  info(gun: GunId, fw: string): void {
+    const job = this.jobs.get(gun);
+    if (job?.p.stage !== "restarting") return;
+    if (fw === job.bundle.fw) this.end(job, "done");
+  }
+
+  stop(): void {
+    for (const j of this.jobs.values()) clearTimeout(j.timer);
+  }
+
+  private emit(gun: GunId, p: OtaProgress): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(gun, p);
+      } catch (e) {
+        this.log.error({ err: e, gun }, "ota listener failed");
+      }
+    }
+  }
+
+  private set(job: Job, change: Partial<OtaProgress>): void {
+    job.p = { ...job.p, ...change, at: this.clock() };
+    this.emit(job.gun, job.p);
+  }
+
+  private end(job: Job, stage: "done" | "failed", why?: string): void {
+    clearTimeout(job.timer);
+    this.jobs.delete(job.gun);
+    this.set(job, why === undefined ? { stage } : { stage, why });
+    this.last.set(job.gun, job.p);
+    this.sentLast.set(job.gun, job.sent);
+    if (stage === "done") this.log.info({ gun: job.gun, fw: job.bundle.fw }, "firmware updated");
+    else this.log.warn({ gun: job.gun, fw: job.bundle.fw, why }, "firmware update failed");
+    job.finish(job.p);
+  }
+
+  private topic(gun: GunId): string {
+    return gunTopic(this.table, gun, "ota");
+  }
+
+  private send(job: Job, payload: string): void {
+    this.bus.publish(this.topic(job.gun), payload, { qos: 1 }).catch((e: Error) => {
+      this.log.warn({ gun: job.gun, err: e.message }, "could not send an update message");
+    });
+  }
+
+  /** Ask where the gun stands (begin again): it answers with the offset it holds. */
+  private begin(job: Job): void {
+    const m: OtaBeginMsg = {
+      v: 1,
+      c: "begin",
+      b: job.bundle.board,
+      fw: job.bundle.fw,
+      n: job.bundle.code.length,
+      crc: job.crc,
+      w: this.opts.windowMs,
+    };
+    this.send(job, JSON.stringify(m));
+    this.wait(job);
+  }
+
+  private wait(job: Job): void {
+    clearTimeout(job.timer);
+    job.timer = setTimeout(() => this.silence(job), this.opts.ackMs);
+  }
+
+  private silence(job: Job): void {
+    if (job.p.stage !== "sending") return;
+    // offline: wait for it to come back (presence) rather than count, up to awayMs
+    if (!this.registry.get(job.gun)?.on) {
+      job.awaySince ??= this.clock();
+      if (this.clock() - job.awaySince >= this.opts.awayMs) {
+        this.end(job, "failed", `the gun went away mid-update for ${Math.round(this.opts.awayMs / 1000)} s`);
+        return;
+      }
+      if (job.p.why !== "waiting for the gun to come back") this.set(job, { why: "waiting for the gun to come back" });
+      this.wait(job);
+      return;
+    }
+    job.awaySince = undefined;
+    if (++job.silent >= this.opts.maxSilence) {
+      this.end(
+        job,
+        "failed",
+        "the gun does not answer updates (its firmware has none, or it is on the USB serial link: use cng flash)",
+      );
+      return;
+    }
+    this.begin(job);
+  }
+
+  private jobOf(topic: string): Job | undefined {
+    const t = parseTopic(topic);
+    if (t?.kind !== "gun" || t.table !== this.table) return undefined;
+    return this.jobs.get(t.gun);
+  }
+
+  private onState(topic: string, payload: Buffer): void {
+    const job = this.jobOf(topic);
+    if (job?.p.stage !== "sending") return;
+    const d = decodeOtaState(payload);
+    if (!d.ok || d.value.n !== job.p.n) return;
+    job.silent = 0;
+    job.awaySince = undefined;
+    const o = d.value.o;
+    if (d.value.ok) {
+      this.set(job, { stage: "restarting", o, why: undefined });
+      clearTimeout(job.timer);
+      // two boots on trial, each up to the window, then the old one back and online
+      job.timer = setTimeout(
+        () => this.end(job, "failed", "the gun did not come back after restarting"),
+        this.opts.windowMs * 3 + 30_000,
+      );
+      return;
+    }
+    this.set(job, { o, why: undefined });
+    this.chunk(job, o);
+  }
+
+  private chunk(job: Job, o: number): void {
+    const data = job.bundle.code.substr(o, OTA_CHUNK);
+    if (!data) return;
+    let payload = otaChunk(o, data);
+    if (this.opts.corrupt?.(job.gun, o)) {
+      // one byte changed after the CRC was taken: what a damaged transfer looks like to the gun
+      const i = payload.indexOf("\n") + 1 + Math.floor(data.length / 2);
+      payload = payload.slice(0, i) + (payload[i] === "x" ? "y" : "x") + payload.slice(i + 1);
+    }
+    job.sent += data.length;
+    this.send(job, payload);
+    this.wait(job);
+  }
+
+  private onError(topic: string, payload: Buffer): void {
+    const job = this.jobOf(topic);
+    const t = parseTopic(topic);
+    const d = decodeGunError(payload);
+    if (!d.ok || d.value.e !== "ota") return;
+    const m = d.value.m ?? "";
+    if (!job) {
+      if (t?.kind === "gun") this.rolledBack(t.gun, m);
+      return;
+    }
+    if (job.p.stage === "restarting") {
+      this.end(job, "failed", `rolled back: ${m}`);
+      return;
+    }
+    // a damaged chunk or bundle: the gun says where it stands again (otas) and the hub resends
+    if (/CRC wrong/.test(m)) {
+      if (job.refusedAt === job.p.o) job.refusals++;
+      else {
+        job.refusedAt = job.p.o;
+        job.refusals = 1;
+      }
+      this.log.warn({ gun: job.gun, m }, "the gun refused a damaged chunk; sending it again");
+      if (job.refusals >= this.opts.maxRefusals)
+        this.end(job, "failed", `the gun refused it ${job.refusals} times: ${m}`);
+      return;
+    }
+    this.end(job, "failed", m);
+  }
+
+  /** A roll back reported after the update's own wait ended. */
+  private rolledBack(gun: GunId, m: string): void {
+    const p = this.last.get(gun);
+    if (p?.stage !== "failed" || !/did not come online/.test(m)) return;
+    this.last.set(gun, { ...p, why: `rolled back: ${m}`, at: this.clock() });
+    this.emit(gun, this.last.get(gun)!);
+  }
+}

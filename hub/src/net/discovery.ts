@@ -1,0 +1,287 @@
+// Finding the hub on the local network: a gun whose flashed hub address does not answer broadcasts a UDP query
+// naming its table (firmware/src/find.ts); the hub of that table answers with the MQTT broker's address the gun
+// should use, as seen from the network the query came in on. Another table's query gets no answer.
+//
+//   query  "CNG1? <table> <gun>"            (to 255.255.255.255:18830; the gun id is for the log only)
+//   reply  "CNG1! <table> <host> <port>"    (unicast back to the query's source address and port)
+//
+// The answer is a hint, not a key: the gun's credentials still decide whether the broker lets it in.
+// Never crashes on what arrives: anything that is not a well-formed query is dropped, replies are rate limited
+// (per source and in all), and socket errors are logged.
+import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
+import type { Logger } from "../log.js";
+import { isLoopback, isThisMachine, isUnspecified, lanAddresses, localAddressFor } from "./lan.js";
+
+/** The UDP port guns ask on (firmware/src/find.ts FP) */
+export const DISCOVERY_PORT = 18830;
+/** longest datagram looked at; a query is far shorter */
+const MAX_QUERY = 80;
+const QUERY = /^CNG1\? ([a-z0-9][a-z0-9_-]{0,31})(?: ([a-z0-9][a-z0-9_-]{0,31}))?$/;
+
+export interface DiscoveryQuery {
+  table: string;
+  gun?: string;
+}
+
+/** A query, or null for anything else. */
+export function parseQuery(b: Buffer): DiscoveryQuery | null {
+  if (b.length < 6 || b.length > MAX_QUERY) return null;
+  const m = QUERY.exec(b.toString("latin1"));
+  return m ? { table: m[1]!, gun: m[2] } : null;
+}
+
+export function formatReply(table: string, host: string, port: number): string {
+  return `CNG1! ${table} ${host} ${port}`;
+}
+
+export function formatQuery(table: string, gun?: string): string {
+  return gun ? `CNG1? ${table} ${gun}` : `CNG1? ${table}`;
+}
+
+/** A reply: table, host, port; null for anything else. */
+export function parseReply(b: Buffer | string): { table: string; host: string; port: number } | null {
+  const m = /^CNG1! ([a-z0-9][a-z0-9_-]{0,31}) ([\w.:-]{1,64}) (\d{1,5})$/.exec(b.toString());
+  const port = m ? Number(m[3]) : 0;
+  return m && port >= 1 && port <= 65535 ? { table: m[1]!, host: m[2]!, port } : null;
+}
+
+/** Where guns reach the broker: host as configured (0.0.0.0 = any of this machine's addresses), port. */
+export interface BrokerAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * The broker address guns should use, from a broker URL (external broker). Null when guns cannot speak it:
+ * they have plain MQTT over TCP only (no TLS, no WebSocket).
+ */
+export function brokerAddressOf(url: string): BrokerAddress | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "mqtt:" && u.protocol !== "tcp:") return null;
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  // a broker on this machine: guns reach it on this machine's LAN address (it must listen there, see README)
+  return { host: isLoopback(host) ? "0.0.0.0" : host, port: u.port ? Number(u.port) : 1883 };
+}
+
+/**
+ * The host a gun at `remote` should connect to, or null when it cannot reach the broker: a broker on every
+ * address → this machine's address on the gun's network; on loopback → only for a client on this machine;
+ * anything else → as configured.
+ */
+export function hostFor(broker: string, remote: string, addrs = lanAddresses()): string | null {
+  if (isUnspecified(broker)) return localAddressFor(remote, addrs);
+  if (isLoopback(broker)) return isThisMachine(remote, addrs) ? (broker === "localhost" ? "127.0.0.1" : broker) : null;
+  return broker;
+}
+
+/** The source address this machine uses towards `remote` (the kernel's route), for a gun beyond our subnets. */
+function routeSource(remote: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const s = createSocket("udp4");
+    const done = (v: string | null) => {
+      try {
+        s.close();
+      } catch {}
+      resolve(v);
+    };
+    s.on("error", () => done(null));
+    try {
+      s.connect(9, remote, () => {
+        try {
+          done(s.address().address);
+        } catch {
+          done(null);
+        }
+      });
+    } catch {
+      done(null);
+    }
+  });
+}
+
+export interface DiscoveryOptions {
+  /** UDP port, 0 = any free one */
+  port: number;
+  table: string;
+  /** the broker's address as guns see it (per query), or null while there is none */
+  broker: () => BrokerAddress | null;
+  log: Logger;
+  /** replies per second to one source address (default 5) */
+  perSource?: number;
+  /** replies per second in all (default 50) */
+  total?: number;
+}
+
+export interface DiscoveryStats {
+  /** datagrams received */
+  received: number;
+  /** well-formed queries for this table */
+  queries: number;
+  replies: number;
+  /** queries for another table */
+  otherTable: number;
+  /** not a query at all */
+  garbage: number;
+  /** over the rate limit */
+  limited: number;
+  /** no address the asker could reach */
+  unreachable: number;
+}
+
+export interface DiscoveryResponder {
+  /** the UDP port bound */
+  readonly port: number;
+  readonly stats: DiscoveryStats;
+  close(): Promise<void>;
+}
+
+/** Starts answering; rejects when the port cannot be bound. */
+export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder> {
+  const perSource = o.perSource ?? 5;
+  const total = o.total ?? 50;
+  const stats: DiscoveryStats = {
+    received: 0,
+    queries: 0,
+    replies: 0,
+    otherTable: 0,
+    garbage: 0,
+    limited: 0,
+    unreachable: 0,
+  };
+  // rate limit: counts in the current one-second window
+  let windowAt = 0;
+  let inWindow = 0;
+  const bySource = new Map<string, number>();
+  // who asked, for the log: once per gun and address
+  const told = new Set<string>();
+
+  const sock: Socket = createSocket({ type: "udp4", reuseAddr: true });
+  let closed = false;
+
+  const allow = (addr: string): boolean => {
+    const now = Date.now();
+    if (now - windowAt >= 1000) {
+      windowAt = now;
+      inWindow = 0;
+      bySource.clear();
+    }
+    const n = bySource.get(addr) ?? 0;
+    if (inWindow >= total || n >= perSource || (n === 0 && bySource.size >= 4096)) return false;
+    inWindow++;
+    bySource.set(addr, n + 1);
+    return true;
+  };
+
+  const send = (text: string, r: RemoteInfo) => {
+    if (closed) return;
+    sock.send(text, r.port, r.address, (e) => {
+      if (e) o.log.debug({ err: e.message, to: r.address }, "discovery reply not sent");
+    });
+  };
+
+  const answer = async (q: DiscoveryQuery, r: RemoteInfo) => {
+    const b = o.broker();
+    if (!b) {
+      stats.unreachable++;
+      return;
+    }
+    let host = hostFor(b.host, r.address);
+    if (host === null && isUnspecified(b.host)) host = await routeSource(r.address);
+    if (host === null) {
+      stats.unreachable++;
+      o.log.debug({ from: r.address }, "discovery: no broker address this asker can reach");
+      return;
+    }
+    stats.replies++;
+    send(formatReply(o.table, host, b.port), r);
+    const key = `${q.gun ?? "?"}@${r.address}`;
+    const fields = { gun: q.gun, from: r.address, host, port: b.port };
+    // info once per gun and address (a bounded set: past it, debug only, so a flood of new names floods no log)
+    if (told.has(key) || told.size >= 1024) o.log.debug(fields, "a gun looked for the hub: told it where");
+    else {
+      told.add(key);
+      o.log.info(fields, "a gun looked for the hub: told it where");
+    }
+  };
+
+  sock.on("message", (msg, r) => {
+    try {
+      stats.received++;
+      const q = parseQuery(msg);
+      if (!q) {
+        stats.garbage++;
+        return;
+      }
+      if (q.table !== o.table) {
+        stats.otherTable++;
+        return;
+      }
+      stats.queries++;
+      if (!allow(r.address)) {
+        stats.limited++;
+        return;
+      }
+      answer(q, r).catch((e) => o.log.warn({ err: (e as Error).message }, "discovery answer failed"));
+    } catch (e) {
+      o.log.warn({ err: (e as Error).message }, "discovery: bad datagram");
+    }
+  });
+
+  return new Promise((resolve, reject) => {
+    const fail = (e: Error) => {
+      closed = true;
+      try {
+        sock.close();
+      } catch {}
+      reject(e);
+    };
+    sock.once("error", fail);
+    sock.bind(o.port, "0.0.0.0", () => {
+      sock.off("error", fail);
+      // after binding, an error is logged; the socket carries on where it can
+      sock.on("error", (e) => o.log.warn({ err: e.message }, "discovery socket error"));
+      const port = sock.address().port;
+      resolve({
+        port,
+        stats,
+        close: () =>
+          new Promise<void>((done) => {
+            if (closed) return done();
+            closed = true;
+            sock.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+/**
+ * The hub's responder, as its settings say: off, or on the configured port. Never stops the hub from starting:
+ * a port it cannot bind, or a broker guns cannot speak to, is a warning.
+ */
+export async function answerDiscovery(
+  setting: number | "off",
+  table: string,
+  broker: BrokerAddress | null,
+  log: Logger,
+): Promise<DiscoveryResponder | undefined> {
+  if (setting === "off") return undefined;
+  if (!broker) {
+    log.warn("guns cannot find this hub by discovery: its broker is not plain mqtt://HOST:PORT, which guns need");
+    return undefined;
+  }
+  try {
+    return await startDiscovery({ port: setting, table, broker: () => broker, log });
+  } catch (e) {
+    log.warn(
+      { err: (e as Error).message, port: setting },
+      "guns cannot find this hub by discovery: the UDP port is not free (--discovery PORT, or off)",
+    );
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+// The start-up lines that tell people where phones and guns reach the hub from the local network (cng hub).
+import type { Hub } from "../hub.js";
+
+const pad = (s: string) => `  ${s.padEnd(13)}`;
+
+export function lanLines(hub: Pick<Hub, "lan" | "ports" | "config" | "mode">): string[] {
+  const out: string[] = [];
+  const { dashboard, guns } = hub.lan;
+  if (dashboard.length) out.push(`${pad("phones:")}${dashboard.join("  ")}`);
+  else if (hub.config.bind === "0.0.0.0" || hub.config.bind === "::")
+    out.push(
+      `${pad("phones:")}no network address but 127.0.0.1: join a WiFi, or make this laptop the hotspot (README)`,
+    );
+  else out.push(`${pad("phones:")}none: the hub listens on ${hub.config.bind} only (--bind)`);
+  if (guns.length) {
+    const [host, port] = guns[0]!.split(/:(?=\d+$)/);
+    out.push(`${pad("guns:")}${guns.join("  ")}  (cng flash --hub ${host} --hub-port ${port})`);
+  } else out.push(`${pad("guns:")}none can reach this broker from the network`);
+  const d = hub.ports.discovery;
+  out.push(
+    d === null
+      ? `${pad("discovery:")}off: guns must reach the address they were flashed with`
+      : `${pad("discovery:")}UDP ${d}: a gun that cannot reach its flashed address asks, and is told the one above`,
+  );
+  return out;
+}
