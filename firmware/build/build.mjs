@@ -15,12 +15,20 @@ const fwDir = join(root, "firmware");
 const entry = join(fwDir, "dist", "tsc", "main.js");
 const boardsDir = join(root, "hardware", "boards");
 
-/** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`, `USB`) in the baked profile. */
-const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d|USB)$/;
+/** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`, `USB`, `Bluetooth`) in the baked profile. */
+const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d|USB|Bluetooth)$/;
 
 /** The links a board's bundle carries (profile `links`, default WiFi only). */
 export function linksOf(b) {
   return b.links ?? ["wifi"];
+}
+
+/**
+ * The device the serial link's lines go over (hardware/SERIAL.md): the profile's `con`, else the board's USB serial
+ * port — `Serial1` on the ESP chips, `USB` on boards that have it. A Puck.js says `Bluetooth` (its Nordic UART).
+ */
+export function conOf(b) {
+  return b.con ?? (/^ESP/.test(b.chip) ? "Serial1" : "USB");
 }
 
 function fail(msg) {
@@ -31,8 +39,8 @@ function fail(msg) {
 /** The profile as JS source, keeping only what the firmware reads. */
 export function boardSource(b) {
   const keep = { name: b.name, imu: b.imu, trig: b.trig, led: b.led, bz: b.bz, bat: b.bat };
-  // the USB serial device, for the serial link: Serial1 on the ESP chips, USB on boards that have it
-  if (linksOf(b).includes("serial")) keep.con = /^ESP/.test(b.chip) ? "Serial1" : "USB";
+  // the serial link's device: Serial1 on the ESP chips, USB on boards that have it, the profile's `con` (Bluetooth)
+  if (linksOf(b).includes("serial")) keep.con = conOf(b);
   const lit = (v) => {
     if (typeof v === "string") return PIN.test(v) ? v : JSON.stringify(v);
     if (Array.isArray(v)) return `[${v.map(lit).join(",")}]`;
@@ -54,13 +62,25 @@ export function loadBoards() {
     .map((f) => {
       const b = JSON.parse(readFileSync(join(boardsDir, f), "utf8"));
       if (b.name !== f.slice(0, -5)) fail(`${f}: name must be ${f.slice(0, -5)}`);
-      if (!["mpu6050", "bno085"].includes(b.imu?.kind)) fail(`${f}: imu.kind must be mpu6050 or bno085`);
+      if (!["mpu6050", "bno085", "lsm6ds3"].includes(b.imu?.kind))
+        fail(`${f}: imu.kind must be mpu6050, bno085 or lsm6ds3`);
+      // the LSM6DS3 is read through the Puck object of Espruino's Puck.js build (firmware/src/puck.ts)
+      if ((b.imu.kind === "lsm6ds3") !== (b.chip === "NRF52"))
+        fail(`${f}: imu.kind lsm6ds3 goes with chip NRF52 (Puck.js)`);
       if (!["neopixel", "rgb"].includes(b.led?.kind)) fail(`${f}: led.kind must be neopixel or rgb`);
       if (!b.trig?.pin || !b.bz?.pin) fail(`${f}: trig.pin and bz.pin are required`);
       if (!(b.budget?.bytes > 0)) fail(`${f}: budget.bytes is required`);
       const links = linksOf(b);
-      if (!Array.isArray(links) || !links.includes("wifi") || links.some((l) => !["wifi", "serial"].includes(l)))
-        fail(`${f}: links must be ["wifi"] or ["wifi", "serial"]`);
+      // a board without WiFi (Puck.js) carries the serial link alone, over its `con` device
+      if (
+        !Array.isArray(links) ||
+        !links.length ||
+        links.some((l) => !["wifi", "serial"].includes(l)) ||
+        new Set(links).size !== links.length
+      )
+        fail(`${f}: links must be ["wifi"], ["wifi", "serial"] or ["serial"]`);
+      if (b.con !== undefined && (!links.includes("serial") || !PIN.test(b.con)))
+        fail(`${f}: con names the serial link's device (Serial1, USB, Bluetooth), with "serial" in links`);
       const has = featuresOf(b);
       if (!Array.isArray(has) || has.some((f) => !FEATURES.includes(f)))
         fail(`${f}: has must list only ${FEATURES.join(", ")}`);
@@ -125,6 +145,7 @@ export async function compile(bundle, b, version) {
         IMU_KIND: b.imu.kind,
         LED_KIND: b.led.kind,
         LINK_SERIAL: linksOf(b).includes("serial"),
+        LINK_WIFI: linksOf(b).includes("wifi"),
         CHIP: b.chip,
         ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),
       },

@@ -62,6 +62,18 @@ if (__c.chip === "ESP32") {
       E.reboot();
     },
   };
+} else if (__c.chip === "NRF52") {
+  // a Puck.js v2 (Espruino's boards/PUCKJS.py): its LEDs and button by name; its coin cell in percent, as its
+  // E.getBattery counts it (2.2-2.8 V of a CR2032); the Puck object and the Bluetooth device come below
+  LED1 = D5;
+  LED2 = D4;
+  LED3 = D3;
+  BTN1 = D0;
+  BTN = D0;
+  E.getBattery = function () {
+    var v = ((((__c.bat && __c.bat.v) || 2.75) - 2.2) * 100) / 0.6;
+    return v > 100 ? 100 : v < 0 ? 0 : v | 0;
+  };
 } else if (__c.chip === "ESP8266") {
   ESP8266 = {
     getState: function () {
@@ -279,16 +291,15 @@ __b.put = function (i, v) {
 };
 /** the pose at the previous sample, and when: the gyro reads what turned since then */
 __b.sp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
-__b.sample = function () {
+/**
+ * What a chip senses at `t` (ms) of the motion since its previous sample `q` ([yaw, pitch, roll, ms], ms < 0: none
+ * yet; updated here): [gravity's reaction in g, body rates in °/s], each along the chip's own axes. The rates are the
+ * Euler rates of the pose played since then (not the keyframes' slope), so they add up to exactly where the gun
+ * went, even when the harness's feed came late.
+ */
+__b.sense = function (q, t) {
   var K = Math.PI / 180;
-  var asleep = (__b.RG[0x6b] & 0x40) !== 0;
-  var aL = 16384 / (1 << ((__b.RG[0x1c] >> 3) & 3));
-  var gL = [131, 65.5, 32.8, 16.4][(__b.RG[0x1b] >> 3) & 3];
-  var t = __b.ms();
-  var q = __b.sp;
   __b.at(t);
-  // Euler rates from the pose played since the last sample (not the keyframes' slope): what the gyro reports
-  // then adds up to exactly where the gun went, even when the harness's feed came late
   var dt = q[3] < 0 ? 0 : (t - q[3]) / 1000;
   var dY = dt > 0 ? __b.ad(__b.Y - q[0]) / dt : 0;
   var dP = dt > 0 ? (__b.P - q[1]) / dt : 0;
@@ -296,18 +307,26 @@ __b.sample = function () {
   var p = (__b.P + q[1]) * 0.5 * K;
   var r = (q[2] + __b.ad(__b.R - q[2]) * 0.5) * K;
   var cp = Math.cos(p);
-  var i;
-  __b.sp = [__b.Y, __b.P, __b.R, t];
+  q[0] = __b.Y;
+  q[1] = __b.P;
+  q[2] = __b.R;
+  q[3] = t;
   // Euler rates (yaw about z, pitch nose up, roll about the barrel) to body rates, °/s, at the interval's middle
   var w = [dR + dY * Math.sin(p), -dP * Math.cos(r) + dY * cp * Math.sin(r), dP * Math.sin(r) + dY * cp * Math.cos(r)];
   // gravity's reaction in the body frame (x along the barrel, y left, z up), in g, now
   p = __b.P * K;
   r = __b.R * K;
   cp = Math.cos(p);
-  var a = [Math.sin(p), cp * Math.sin(r), cp * Math.cos(r)];
-  // the chip reads them along its own axes
-  a = __b.chip(a);
-  w = __b.chip(w);
+  return [__b.chip([Math.sin(p), cp * Math.sin(r), cp * Math.cos(r)]), __b.chip(w)];
+};
+__b.sample = function () {
+  var asleep = (__b.RG[0x6b] & 0x40) !== 0;
+  var aL = 16384 / (1 << ((__b.RG[0x1c] >> 3) & 3));
+  var gL = [131, 65.5, 32.8, 16.4][(__b.RG[0x1b] >> 3) & 3];
+  var aw = __b.sense(__b.sp, __b.ms());
+  var a = aw[0];
+  var w = aw[1];
+  var i;
   for (i = 0; i < 3; i++) {
     __b.put(0x3b + 2 * i, asleep ? 0 : (a[i] + __b.an * __b.gauss()) * aL);
     __b.put(0x43 + 2 * i, asleep ? 0 : (w[i] + __b.gb[i] + __b.gn * __b.gauss()) * gL);
@@ -433,6 +452,88 @@ __b.rvc = {
 };
 if (__c.imu.kind === "bno085") eval(__c.imu.ser + " = __b.rvc");
 
+// ---- Puck.js v2: its LSM6DS3TR-C as Espruino's Puck object gives it (libs/puckjs/jswrap_puck.c): accelOn(hz) at
+// 12.5-208 Hz sets CTRL1_XL to ±4 g and CTRL2_G to ±250 °/s, then emits `accel` {acc:{x,y,z}, gyro:{x,y,z}} per
+// sample, raw int16 counts along the chip's axes at the ranges the registers say (accelWr changes them)
+__b.odr = [12.5, 26, 52, 104, 208];
+/** the `accel` handlers */
+__b.ah = [];
+__b.LR = new Uint8Array(128);
+__b.lsp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
+/** a count as the chip gives it: int16 (a function made per sample would be a garbage cycle, counted at the peak) */
+__b.i16 = function (v) {
+  v = Math.round(v);
+  return v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+};
+/** one sample of the LSM6DS3 from the motion, as the MPU-6050's (Euler rates over the interval since the last one) */
+__b.lsm = function () {
+  var g2 = __b.LR[0x11];
+  var aL = [16384, 2048, 8192, 4096][(__b.LR[0x10] >> 2) & 3];
+  // °/s per count: 4.375, or 8.75, 17.5, 35, 70 m°/s (datasheet)
+  var gL = 1000 / (g2 & 2 ? 4.375 : [8.75, 17.5, 35, 70][(g2 >> 2) & 3]);
+  var c = __b.i16;
+  var aw = __b.sense(__b.lsp, __b.ms());
+  var a = aw[0];
+  var w = aw[1];
+  return {
+    acc: {
+      x: c((a[0] + __b.an * __b.gauss()) * aL),
+      y: c((a[1] + __b.an * __b.gauss()) * aL),
+      z: c((a[2] + __b.an * __b.gauss()) * aL),
+    },
+    gyro: {
+      x: c((w[0] + __b.gb[0] + __b.gn * __b.gauss()) * gL),
+      y: c((w[1] + __b.gb[1] + __b.gn * __b.gauss()) * gL),
+      z: c((w[2] + __b.gb[2] + __b.gn * __b.gauss()) * gL),
+    },
+  };
+};
+if (__c.chip === "NRF52") {
+  Puck = {
+    accelOn: function (hz) {
+      var i = __b.odr.indexOf(hz === undefined ? 12.5 : hz);
+      if (i < 0)
+        throw new Error("Invalid sample rate " + hz + " - must be 1660, 833, 416, 208, 104, 52, 26, 12.5, 1.6 Hz");
+      Puck.accelOff();
+      __b.LR[0x10] = ((i + 1) << 4) | 0x0b;
+      __b.LR[0x11] = (i + 1) << 4;
+      __b.lsp[3] = -1;
+      __b.lt = setInterval(function () {
+        var t = getTime();
+        var e;
+        var k;
+        __b.peak();
+        e = __b.lsm();
+        __b.mt += getTime() - t;
+        __b.rd = 1;
+        // called here, as the Puck's own idle loop calls them: the bench times the firmware's work per sample
+        for (k = 0; k < __b.ah.length; k++) __b.ah[k](e);
+      }, 1000 / __b.odr[i]);
+    },
+    on: function (ev, fn) {
+      if (ev === "accel") __b.ah.push(fn);
+    },
+    accelOff: function () {
+      if (__b.lt) clearInterval(__b.lt);
+      __b.lt = 0;
+    },
+    accelWr: function (r, v) {
+      __b.peak();
+      __b.LR[r & 0x7f] = v & 255;
+    },
+    accelRd: function (r) {
+      return __b.LR[r & 0x7f];
+    },
+    /** on a Puck: the last sample while on, else one taken now; here always one taken now */
+    accel: function () {
+      return __b.lsm();
+    },
+    getBatteryPercentage: function () {
+      return E.getBattery();
+    },
+  };
+}
+
 // ---- WiFi: connects after 100 ms (or fails `wf` times first)
 Modules.addCached("Wifi", function () {
   var h = {};
@@ -546,6 +647,8 @@ __b.usb = {
   },
 };
 if (__c.chip === "ESP32" || __c.chip === "ESP8266") Serial1 = __b.usb;
+// a Puck.js has no USB: its console is Bluetooth (the Nordic UART), here the interpreter's stdin/stdout
+else if (__c.chip === "NRF52") global.Bluetooth = __b.usb;
 __b.LA = LoopbackA;
 LoopbackA = {
   setConsole: function (f) {

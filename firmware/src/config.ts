@@ -38,8 +38,9 @@ export function loadCfg(): Cfg | string {
   var h = c.hub || {};
   var w = c.wifi;
   var l = c.link;
-  // serial when asked, or with neither WiFi nor a hub to reach
-  var ser = LINK_SERIAL && (l === "serial" || (l === undefined && !w && !h.host));
+  // serial when asked, or with neither WiFi nor a hub to reach; always on a board without WiFi (Puck.js)
+  var ser = LINK_SERIAL && (!LINK_WIFI || l === "serial" || (l === undefined && !w && !h.host));
+  if (!LINK_WIFI && l !== undefined && l !== "serial") return bad("link must be serial (this board has no WiFi)");
   if (l !== undefined && l !== "wifi" && !ser)
     return bad(LINK_SERIAL ? "link must be wifi or serial" : "link must be wifi (this board has no serial)");
   if (!ser && (typeof h.host !== "string" || !h.host)) return bad("hub.host missing");

@@ -78,7 +78,27 @@ declare function require(name: "Storage"): {
   getStats(): { freeBytes: number; trashBytes: number; totalBytes: number };
 };
 declare function require(name: "neopixel"): { write(pin: Pin, d: number[]): void };
-declare var E: { reboot(): void; CRC32(s: string): number };
+declare var E: {
+  reboot(): void;
+  CRC32(s: string): number;
+  /** Puck.js (nRF52): the coin cell, percent (2.2-2.8 V of a CR2032) */
+  getBattery(): number;
+};
+/** One reading of the Puck.js v2's LSM6DS3TR-C, raw int16 counts along the chip's axes */
+interface PuckXyz {
+  x: number;
+  y: number;
+  z: number;
+}
+/** Puck.js (Espruino's PUCKJS build, libs/puckjs/jswrap_puck.c): its accelerometer + gyro */
+declare var Puck: {
+  /** samples at 12.5, 26, 52, 104 or 208 Hz (accel ±4 g, gyro ±250 °/s): an `accel` event each */
+  accelOn(hz?: number): void;
+  accelOff(): void;
+  /** writes a register of the LSM6DS3TR-C (CTRL2_G 0x11: the gyro's rate and range) */
+  accelWr(reg: number, v: number): void;
+  on(ev: "accel", fn: (e: { acc: PuckXyz; gyro: PuckXyz }) => void): void;
+};
 /** Espruino's global object */
 declare var global: any;
 declare var process: { memory(): { free: number; total: number }; env: { VERSION?: string } };
@@ -103,7 +123,7 @@ declare var BOARD: {
   led: { kind: string; pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
   bz: { pin: Pin; soft?: boolean };
   bat?: { pin: Pin; mul: number };
-  /** the USB serial device (`Serial1` on ESP32/ESP8266, `USB` elsewhere), only with the serial link */
+  /** the serial link's device (`Serial1` on ESP32/ESP8266, `USB` elsewhere, `Bluetooth` on a Puck.js), with that link */
   con?: EspSerial;
 };
 /** Firmware version, baked in by the build. */
@@ -111,10 +131,13 @@ declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
 declare var IMU_KIND: string;
 declare var LED_KIND: string;
-/** The profile's chip ("ESP32", "ESP8266"), a build-time constant: where the chips' Espruino builds differ. */
+/** The profile's chip ("ESP32", "ESP8266", "NRF52"), a build-time constant: where the chips' Espruino builds differ. */
 declare var CHIP: string;
 /** The board's profile lists the "serial" link: the bundle carries serial.ts (hardware/SERIAL.md). */
 declare var LINK_SERIAL: boolean;
+/** The board's profile lists the "wifi" link (all but the Puck.js): the bundle carries WiFi + MQTT. Without it the
+ * serial link is the only one, whatever gun.json says. */
+declare var LINK_WIFI: boolean;
 /** Optional features from the profile's `has` (firmware/build/build.mjs FEATURES): OTA updates, finding the hub
  * by UDP, IMU mounting, WiFi signal in info. False = the code is left out of that board's bundle. */
 declare var HAS_OTA: boolean;

@@ -4,12 +4,13 @@
 // the gun connects there and keeps it in gun.json, so it starts there next time. Another table's answer is ignored,
 // and the gun's credentials still decide whether the broker lets it in. One socket while looking, closed once
 // connected; one query string, made once.
+import { DISCOVERY_PORT } from "@cng/protocol";
 import { type Cfg, keepCfg } from "./config";
 import { mq, mqTo } from "./mqtt";
 
 export function find(c: Cfg): void {
   var h = c.hub;
-  var fp = h.find === undefined ? 18830 : h.find;
+  var fp = h.find === undefined ? DISCOVERY_PORT : h.find;
   var q = "CNG1? " + c.table + " " + c.id;
   var u: any;
   if (fp > 0)

@@ -26,6 +26,7 @@ import { mpu6050 } from "./mpu6050";
 import { mq, mqConnect, mqInit, mqPass, pub, sub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
 import { boot, ota, otaOk } from "./ota";
+import { puck } from "./puck";
 import { slKey, slPub, slStart } from "./serial";
 import { trigger } from "./trigger";
 import { rssi, wifi } from "./wifi";
@@ -43,10 +44,10 @@ function run(c: Cfg) {
   var tAim = tp("aim");
   var tCue = tp("cue");
   var tCmd = tp("cmd");
-  var tOta = tp("ota");
+  var tOta = HAS_OTA ? tp("ota") : "";
   var upd: (p: string) => void;
   // the link: USB serial lines (boards built with it) or MQTT over WiFi; same payloads either way
-  var ser = LINK_SERIAL && c.ser;
+  var ser = LINK_SERIAL && (!LINK_WIFI || c.ser);
   var send: (t: string, m: string, q: number, r: boolean) => void = ser ? slPub : pub;
   if (!ser)
     mqInit({
@@ -61,7 +62,8 @@ function run(c: Cfg) {
     });
   // the hub moved: ask the network for it (find.ts)
   if (HAS_FIND && !ser) find(c);
-  var imu: Imu = IMU_KIND === "bno085" ? bno085() : mpu6050(BOARD.imu.hz || 50);
+  var imu: Imu =
+    IMU_KIND === "bno085" ? bno085() : IMU_KIND === "lsm6ds3" ? puck(BOARD.imu.hz || 52) : mpu6050(BOARD.imu.hz || 50);
 
   function err(e: string, m: string) {
     console.log("CNG " + e + ": " + m);
@@ -69,6 +71,8 @@ function run(c: Cfg) {
   }
   function bat(): number | undefined {
     var b = BOARD.bat;
+    // a Puck.js measures its own coin cell
+    if (CHIP === "NRF52") return E.getBattery();
     if (!b) return undefined;
     var v = Math.round(((analogRead(b.pin) * b.mul - 3.3) / 0.9) * 100);
     return Math.max(0, Math.min(100, v));
@@ -212,7 +216,15 @@ function start() {
     play(undefined, [300, 400], 1, now());
     return;
   }
-  console.log("CNG gun " + c.id + " fw " + FW + " on " + BOARD.name + (LINK_SERIAL && c.ser ? " on USB serial" : ""));
+  console.log(
+    "CNG gun " +
+      c.id +
+      " fw " +
+      FW +
+      " on " +
+      BOARD.name +
+      (LINK_SERIAL && c.ser ? (CHIP === "NRF52" ? " on Bluetooth" : " on USB serial") : ""),
+  );
   run(c);
 }
 

@@ -1,35 +1,16 @@
-// MPU-6050 over I2C, raw registers: ±2000 °/s gyro (a quick swing must not clip: a clipped turn is a yaw error for good), ±4 g accel, 44 Hz low-pass, fused by Mahony.
-// Gyro bias (all three axes) is the mean of a window of samples taken while the gun is still;
-// it is what keeps the yaw from drifting (0.05 °/s uncorrected = 3° a minute).
+// MPU-6050 over I2C, raw registers: ±2000 °/s gyro (a quick swing must not clip: a clipped turn is a yaw error for
+// good), ±4 g accel, 44 Hz low-pass; still-time gyro bias and the Mahony filter in fuse.ts.
 import { ms } from "./clock";
-import { euler, level, mahony } from "./mahony";
-import { graw, MA, MV } from "./mount";
+import { biasNow, fuse, stillRun } from "./fuse";
+import { euler } from "./mahony";
+import { graw, MA } from "./mount";
 import type { Imu, Orient } from "./orient";
-
-/** samples per bias window */
-var WIN = 64;
-/** still: |gyro − bias| below 2 °/s (squared) and |accel| within 5% of 1 g */
-var TH = 4;
 
 export function mpu6050(hz: number): Imu {
   var cfg = BOARD.imu;
   var a = cfg.addr || 0x68;
-  var bx = 0;
-  var by = 0;
-  var bz = 0;
-  var sx = 0;
-  var sy = 0;
-  var sz = 0;
-  var sn = 0;
-  /** consecutive still samples */
-  var q = 0;
-  /** samples left to take as bias whatever the motion (`still` command) */
-  var force = 0;
   var lt = 0;
   var tm = 0;
-  /** the mounting the filter started in */
-  var mv = MV;
-  var K = Math.PI / 180;
 
   function rd(): Uint8Array {
     I2C1.writeTo(a, 0x3b);
@@ -67,39 +48,12 @@ export function mpu6050(hz: number): Imu {
     var gx = r16(d, 8) / 16.4;
     var gy = r16(d, 10) / 16.4;
     var gz = r16(d, 12) / 16.4;
-    var wx = gx - bx;
-    var wy = gy - by;
-    var wz = gz - bz;
-    var an = Math.sqrt(ax * ax + ay * ay + az * az);
-    // a new mounting (`mount` command): the filter's attitude was in the old frame, start again level with gravity
-    if (HAS_MOUNT && mv !== MV) {
-      mv = MV;
-      level(ax, ay, az);
-    }
-    if (force || (wx * wx + wy * wy + wz * wz < TH && an > 0.95 && an < 1.05)) {
-      // skip the first samples of a still run: the tail of a motion is not bias
-      if (++q > 16 || force) {
-        sx += gx;
-        sy += gy;
-        sz += gz;
-        if (++sn === WIN) {
-          bx = sx / WIN;
-          by = sy / WIN;
-          bz = sz / WIN;
-          sx = sy = sz = sn = 0;
-          if (force) force = 0;
-        }
-      }
-    } else {
-      q = sx = sy = sz = sn = 0;
-    }
-    mahony(wx * K, wy * K, wz * K, ax, ay, az, dt, an > 0.8 && an < 1.2 ? 1 : 0);
+    fuse(ax, ay, az, gx, gy, gz, dt);
   }
 
   return {
     start: function () {
       var c = BOARD.imu;
-      var d: Uint8Array;
       I2C1.setup({ scl: c.scl, sda: c.sda, bitrate: 400000 });
       try {
         I2C1.writeTo(a, 0x75);
@@ -109,8 +63,6 @@ export function mpu6050(hz: number): Imu {
         I2C1.writeTo(a, [0x1a, 3]); // DLPF 44 Hz
         I2C1.writeTo(a, [0x1b, 0x18]); // ±2000 °/s
         I2C1.writeTo(a, [0x1c, 8]); // ±4 g
-        d = rd();
-        level(r16(d, 0), r16(d, 2), r16(d, 4));
       } catch (_e) {
         return "mpu6050 not answering";
       }
@@ -120,12 +72,9 @@ export function mpu6050(hz: number): Imu {
     },
     get: function (o: Orient) {
       euler(o);
-      o.s = q > hz / 2 ? 1 : 0;
+      o.s = stillRun > hz / 2 ? 1 : 0;
       o.t = tm;
     },
-    still: function () {
-      force = WIN;
-      sx = sy = sz = sn = 0;
-    },
+    still: biasNow,
   };
 }

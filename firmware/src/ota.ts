@@ -5,12 +5,12 @@
 // trial until it comes online to the hub (otaOk()): each boot on trial counts, a restart comes after `w` ms
 // offline, and the third boot on trial goes back to the file before it. A damaged file is never run.
 // Resuming: the bundle is ASCII, so the first 0xFF (erased flash) in the slot is where the last write stopped.
-import { encOtas } from "@cng/protocol";
+import { encOtas, OTA_LOW_BATTERY } from "@cng/protocol";
 
 /** boots on trial before going back to the previous firmware */
 var TRIES = 2;
 /** lowest battery (percent) an update may start at */
-var LOW = 30;
+var LOW = OTA_LOW_BATTERY;
 
 function crc(s: string): number {
   return E.CRC32(s) >>> 0;
@@ -47,19 +47,19 @@ export function boot(): boolean {
   var c: string | undefined;
   // biome-ignore lint/complexity/useOptionalChain: ES5 for Espruino
   if (!o || !o.f) return false;
-  if (o.t) {
-    if (o.k >= TRIES) {
-      console.log("CNG ota: " + o.f + " did not come online, back to " + (o.p || ".bootcde"));
-      o = { f: o.p, c: o.pc, rb: o.fw };
-      save(S, o);
-      if (!o.f) return false;
-    } else {
-      o.k++;
-      save(S, o);
-      trial(o.w);
-    }
-  }
   c = S.read(o.f);
+  // tried enough, or damaged (a file on trial is checked before it counts): back to the one before
+  if (o.t && (o.k >= TRIES || !c || crc(c) !== o.c)) {
+    console.log("CNG ota: " + o.f + " did not come online, back to " + (o.p || ".bootcde"));
+    o = { f: o.p, c: o.pc, rb: o.fw };
+    save(S, o);
+    if (!o.f) return false;
+    c = S.read(o.f);
+  } else if (o.t) {
+    o.k++;
+    save(S, o);
+    trial(o.w);
+  }
   if (!c || crc(c) !== o.c) {
     console.log("CNG ota: " + o.f + " damaged, running .bootcde");
     return false;
@@ -112,6 +112,8 @@ export function ota(rep: (m: string) => void, err: (e: string, m: string) => voi
     f = "";
     if (m.b !== BOARD.name) return no("bundle for " + m.b + ", this is " + BOARD.name);
     if (b !== undefined && b < LOW) return no("battery " + b + "%, needs " + LOW + "%");
+    // asked again after a restart whose `ok` was lost: say so, nothing to write
+    if (m.crc === (global as any).CNGC) return no("already runs this bundle");
     o = S.readJSON("ota.new", true);
     if (o && o.f === t && o.n === m.n && o.c === m.crc && S.read(t)) {
       // the same update again: go on from where it stopped
@@ -128,7 +130,9 @@ export function ota(rep: (m: string) => void, err: (e: string, m: string) => voi
       h = 0;
     }
     f = t;
-    st(false);
+    // all there already (stopped between the last chunk and the switch): finish now
+    if (h >= m.n) done();
+    else st(false);
   }
   function chunk(p: string) {
     var i = p.indexOf("\n");
@@ -144,6 +148,10 @@ export function ota(rep: (m: string) => void, err: (e: string, m: string) => voi
     else S.write(f, d, 0, m.n);
     h += d.length;
     if (h < m.n) return st(false);
+    done();
+  }
+  /** all bytes in: check the whole bundle, then name it in ota.json (on trial) and restart into it */
+  function done() {
     if (crc(S.read(f)!) !== m.crc) {
       no("bundle CRC wrong, starting again");
       S.erase(f);

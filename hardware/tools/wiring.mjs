@@ -24,17 +24,19 @@ class ProfileError extends Error {}
 const SHAPE = {
   name: [true, "string"],
   summary: [true, "string"],
-  chip: [true, ["ESP32", "ESP8266"]],
+  chip: [true, ["ESP32", "ESP8266", "NRF52"]],
   baud: [true, "number"],
   // the links the firmware bundle carries (firmware/build/build.mjs): "wifi", and "serial" (hardware/SERIAL.md)
   links: [false, "links"],
+  // the serial link's device when it is not the board's USB serial port: "Bluetooth" on a Puck.js (its Nordic UART)
+  con: [false, "string"],
   has: [false, "features"],
   storage: [false, "number"],
   otaWhyNot: [false, "string"],
   imu: [
     true,
     {
-      kind: [true, ["mpu6050", "bno085"]],
+      kind: [true, ["mpu6050", "bno085", "lsm6ds3"]],
       scl: [false, "pin"],
       sda: [false, "pin"],
       addr: [false, "number"],
@@ -131,11 +133,27 @@ const ESP32_STRAP = [0, 2, 5, 12, 15];
 const ESP32_INPUT_ONLY = [34, 35, 36, 37, 38, 39];
 const ESP8266_STRAP = [0, 2, 15];
 
+/** Puck.js v2: what is on the board (firmware/src/puck.ts, Espruino's boards/PUCKJS.py), and its pads for a piezo. */
+const PUCK = { btn: "D0", leds: ["D5", "D4", "D3"], pads: ["D1", "D2", "D28", "D29", "D30", "D31"] };
+
+/** A Puck.js profile: its own IMU, button and LEDs on their pins, the piezo on a pad, the Bluetooth link. */
+function checkPuck(b, bad) {
+  if (b.imu.kind !== "lsm6ds3") bad("imu.kind must be lsm6ds3 on a Puck.js (its own accelerometer + gyro)");
+  if (b.trig.pin !== PUCK.btn || b.trig.pressed !== 1) bad("trig must be the Puck's button: D0, pressed reads 1");
+  if (b.led.kind !== "rgb" || b.led.inv || [b.led.pr, b.led.pg, b.led.pb].join() !== PUCK.leds.join())
+    bad("led must be the Puck's own LEDs: rgb on D5 (red), D4 (green), D3 (blue)");
+  if (!PUCK.pads.includes(b.bz.pin)) bad(`bz.pin ${b.bz.pin} is not one of the Puck's pads (${PUCK.pads.join(", ")})`);
+  if (b.bat) bad("bat: a Puck.js measures its own coin cell (E.getBattery), leave bat out");
+  if (b.con !== "Bluetooth" || (b.links ?? ["wifi"]).join() !== "serial")
+    bad('a Puck.js has no WiFi: links ["serial"] with con "Bluetooth"');
+}
+
 /** Refuses pins that cannot do their job on the chip, with the reason. */
 function checkPins(b, file) {
   const bad = (m) => {
     throw new ProfileError(`${file}: ${m}`);
   };
+  if (b.chip === "NRF52") return checkPuck(b, bad);
   const outs = [["buzzer", b.bz.pin]];
   if (b.led.kind === "neopixel") {
     if (!b.led.pin) bad("led.pin is required for a neopixel LED");
@@ -231,6 +249,22 @@ const PART = {
     eur: 0.5,
   },
   rgb: { part: "LED", module: "5 mm RGB LED, 4 legs, common cathode (common anode: set led.inv)", eur: 0.2 },
+  NRF52: {
+    part: "Puck.js v2",
+    module: "Puck.js v2 / v2.1 (espruino.com or its resellers): nRF52832, accelerometer + gyro, button, LEDs, CR2032",
+    eur: 40,
+  },
+  coin: { part: "battery", module: "CR2032 coin cell (the Puck takes one; a fresh, branded one)", eur: 1 },
+  tape: {
+    part: "mounting",
+    module: "double-sided foam tape or Velcro dots, and a strip of gaffer / electrical tape",
+    eur: 2,
+  },
+  piezoClip: {
+    part: "buzzer (optional)",
+    module: "passive piezo disc with leads, held on the pads by the tape or a crocodile clip; not an active buzzer",
+    eur: 0.5,
+  },
   piezo: {
     part: "buzzer",
     module: "passive piezo buzzer 12 mm (KY-006 module or bare); not an active buzzer",
@@ -271,10 +305,26 @@ const CURRENT = {
   neopixel: [4, "WS2812B: ≈ 1 mA dark, ≤ 60 mA × max brightness when white; a few mA on average in a game"],
   rgb: [5, "RGB LED through 220 Ω: ≤ 3 × 6 mA × max brightness; a few mA on average"],
   piezo: [2, "piezo: ≈ 5-15 mA while it sounds, a small share of the time"],
+  NRF52: [
+    2.5,
+    "nRF52832 running the firmware at 52 Hz and a Bluetooth connection streaming aim: ≈ 1.5-3 mA (Nordic datasheet, Espruino's Puck.js power figures)",
+  ],
+  puckLeds: [
+    2,
+    "the Puck's own LEDs at the profile's brightness cap: ≈ 2 mA on average (the target's colour shows while aiming)",
+  ],
+  lsm6ds3: [0.6, "LSM6DS3TR-C accelerometer + gyro at 52 Hz: 0.6 mA (Espruino's Puck.accelOn figures)"],
 };
 
 /** Parts of a profile: [id, qty, note]. */
 function bomOf(b) {
+  if (b.chip === "NRF52")
+    return [
+      ["NRF52", 1, "its accelerometer + gyro, button and LEDs are the gun's; nothing to solder"],
+      ["coin", 1, ""],
+      ["tape", 1, ""],
+      ["piezoClip", 0, "only for sound; the LEDs give every cue without it"],
+    ];
   const rows = [
     [b.chip, 1, ""],
     [b.imu.kind, 1, b.imu.kind === "bno085" ? "must support UART-RVC (PS0 pin)" : ""],
@@ -322,6 +372,16 @@ function divider(b) {
 /** Rows of the pin table: [part, part pin, board pin (Espruino name) or supply, note]. */
 function connections(b) {
   const rows = [];
+  if (b.chip === "NRF52")
+    return [
+      ["IMU (LSM6DS3TR-C)", "on the board", "I2C inside", "read through Puck.accelOn, not a pin of yours"],
+      ["trigger (the Puck's button)", "on the board", b.trig.pin, "press the Puck itself; pressed reads 1"],
+      ["LED red", "on the board", b.led.pr, "LED1"],
+      ["LED green", "on the board", b.led.pg, "LED2"],
+      ["LED blue", "on the board", b.led.pb, "LED3"],
+      ["piezo (optional)", "+", b.bz.pin, "the pad marked on the Puck's back; no resistor needed"],
+      ["piezo (optional)", "−", "GND", ""],
+    ];
   const three = "3V3";
   if (b.imu.kind === "mpu6050") {
     const addr = b.imu.addr ?? 0x68;
@@ -385,11 +445,18 @@ function table(head, rows) {
 }
 
 function runtime(b) {
-  const parts = [b.chip, b.imu.kind, b.led.kind, "piezo"];
+  const parts = [b.chip, b.imu.kind, b.chip === "NRF52" ? "puckLeds" : b.led.kind, "piezo"];
   const total = parts.reduce((s, p) => s + CURRENT[p][0], 0);
   const regulatorLoss = b.chip === "ESP32" ? 0.9 : 1;
-  const hours = (1000 * 0.85 * regulatorLoss) / total;
-  return { parts, total, hours };
+  // a CR2032 holds 225 mAh, of which about 70 % at a few mA
+  const hours = b.chip === "NRF52" ? (225 * 0.7) / total : (1000 * 0.85 * regulatorLoss) / total;
+  return { parts, total: Math.round(total * 10) / 10, hours };
+}
+
+/** Where the pin is on the board, as printed. */
+function printedAt(b, pin) {
+  if (b.chip !== "NRF52") return printed(b.chip, pin);
+  return PUCK.pads.includes(pin) ? `${pin} (pad on the back)` : "inside (on the board)";
 }
 
 export function renderMarkdown(b) {
@@ -408,7 +475,7 @@ export function renderMarkdown(b) {
     part,
     pp,
     /^(D\d+|A0)$/.test(pin) ? `\`${pin}\`` : pin,
-    /^(D\d+|A0)$/.test(pin) ? printed(b.chip, pin) : "",
+    /^(D\d+|A0)$/.test(pin) ? printedAt(b, pin) : "",
     note,
   ]);
   const rt = runtime(b);
@@ -429,24 +496,32 @@ export function renderMarkdown(b) {
     "## Pins",
     "",
     `Pin names are Espruino's (\`D14\` = GPIO14), as in the profile. ${
-      b.chip === "ESP8266"
-        ? '**On a D1 mini or NodeMCU the printed labels are different**: use the "printed on the board" column.'
-        : "ESP32 boards print the GPIO number, sometimes with a D, G or IO in front."
+      b.chip === "NRF52"
+        ? "On a Puck.js everything but the piezo is on the board: there is nothing to wire, and nothing to solder."
+        : b.chip === "ESP8266"
+          ? '**On a D1 mini or NodeMCU the printed labels are different**: use the "printed on the board" column.'
+          : "ESP32 boards print the GPIO number, sometimes with a D, G or IO in front."
     }`,
     "",
     table(["part", "part pin", "board pin", "printed on the board", "note"], pins),
     "",
     "## Power",
     "",
-    b.chip === "ESP32"
-      ? "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → 3.3 V buck-boost module → the board's **3V3** pin; OUT− → GND. " +
-        "Do not feed a LiPo into the DevKit's 5V/VIN pin: its AMS1117 regulator needs about 4.4 V in and browns out as the battery runs down. " +
-        "Solder the 470 µF capacitor across 3V3 and GND near the board."
-      : "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → the D1 mini's **5V** pin; OUT− → G. " +
-        "The D1 mini's ME6211 regulator works down to about 3.4 V. A NodeMCU's AMS1117 does not: on a NodeMCU use the buck-boost module into 3V3. " +
-        "Solder the 470 µF capacitor across 3V3 and GND near the board.",
+    b.chip === "NRF52"
+      ? "A CR2032 coin cell in the Puck's holder: no charger, no switch (take the cell out, or flip it, to switch off; " +
+        "a Puck with its coin cell out is off). The gun talks to the hub over Bluetooth Low Energy: the hub's laptop, or " +
+        "the dashboard in a Chromium browser, bridges its lines (hardware/SERIAL.md) onto the broker."
+      : b.chip === "ESP32"
+        ? "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → 3.3 V buck-boost module → the board's **3V3** pin; OUT− → GND. " +
+          "Do not feed a LiPo into the DevKit's 5V/VIN pin: its AMS1117 regulator needs about 4.4 V in and browns out as the battery runs down. " +
+          "Solder the 470 µF capacitor across 3V3 and GND near the board."
+        : "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → the D1 mini's **5V** pin; OUT− → G. " +
+          "The D1 mini's ME6211 regulator works down to about 3.4 V. A NodeMCU's AMS1117 does not: on a NodeMCU use the buck-boost module into 3V3. " +
+          "Solder the 470 µF capacitor across 3V3 and GND near the board.",
     "",
-    "Charge through the TP4056's USB socket with the switch off. Flash through the board's own USB socket (the battery may stay connected, switch off).",
+    b.chip === "NRF52"
+      ? "Flash it over Bluetooth (the Espruino Web IDE, or the dashboard's flow): a Puck has no USB socket."
+      : "Charge through the TP4056's USB socket with the switch off. Flash through the board's own USB socket (the battery may stay connected, switch off).",
     "",
     "## Expected runtime",
     "",
@@ -455,9 +530,9 @@ export function renderMarkdown(b) {
       rt.parts.map((p) => [p, CURRENT[p][0], CURRENT[p][1]]),
     ),
     "",
-    `About ${rt.total} mA in all: a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""}) lasts **about ${rt.hours.toFixed(
+    `About ${rt.total} mA in all: ${b.chip === "NRF52" ? "a CR2032 (225 mAh, about 70 % of it at this drain)" : `a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""})`} lasts **about ${rt.hours.toFixed(
       1,
-    )} hours** of play. These are datasheet figures, not measurements: check yours with a USB power meter on the board's USB socket, and watch \`bat\` in the gun's info on the dashboard.`,
+    )} hours** of play. These are datasheet figures, not measurements: ${b.chip === "NRF52" ? "watch" : "check yours with a USB power meter on the board's USB socket, and watch"} \`bat\` in the gun's info on the dashboard.`,
     "",
     "## Firmware facts for this board",
     "",
@@ -470,7 +545,9 @@ export function renderMarkdown(b) {
           "IMU",
           b.imu.kind === "mpu6050"
             ? `MPU-6050 on I2C, address 0x${(b.imu.addr ?? 0x68).toString(16)}, sampled at ${b.imu.hz ?? 100} Hz`
-            : `BNO085 UART-RVC on ${b.imu.ser}, RX ${b.imu.rx}`,
+            : b.imu.kind === "lsm6ds3"
+              ? `the Puck's LSM6DS3TR-C through Puck.accelOn, ${b.imu.hz ?? 52} Hz, gyro ±2000 °/s`
+              : `BNO085 UART-RVC on ${b.imu.ser}, RX ${b.imu.rx}`,
         ],
         ["trigger", `${b.trig.pin}, pressed reads ${b.trig.pressed}`],
         [
@@ -481,7 +558,15 @@ export function renderMarkdown(b) {
         ],
         ["LED brightness cap", `${Math.round((b.led.max ?? 1) * 100)} %`],
         ["buzzer", `${b.bz.pin}${b.bz.soft ? ", software PWM" : ""}`],
-        ["battery", b.bat ? `${b.bat.pin}, volts = analogRead × ${b.bat.mul}` : "not measured"],
+        [
+          "battery",
+          b.chip === "NRF52"
+            ? "the coin cell, E.getBattery() (percent)"
+            : b.bat
+              ? `${b.bat.pin}, volts = analogRead × ${b.bat.mul}`
+              : "not measured",
+        ],
+        ...(b.chip === "NRF52" ? [["link", `the line protocol (hardware/SERIAL.md) over ${b.con}'s Nordic UART`]] : []),
         ["code budget", `${b.budget.bytes} bytes, ${b.budget.jsvars} JsVars`],
         ["firmware features", b.has?.length ? b.has.join(", ") : "none"],
         ["Storage", b.storage ? `${Math.round(b.storage / 1024)} KB` : "not stated"],
@@ -518,7 +603,7 @@ export function renderSvg(b) {
     `<text x="${boardX}" y="24" font-size="16" font-weight="bold">${xml(b.name)}: wiring</text>`,
     `<text x="${boardX}" y="44" fill="#555">${xml(`Board pins are Espruino names${b.chip === "ESP8266" ? " (D1 mini / NodeMCU label in brackets)" : ""}; resistors sit in the wire.`)}</text>`,
     `<rect x="${boardX}" y="${top - 16}" width="${boardW}" height="${rows.length * rowH + 28}" rx="8" fill="#e8f0f8" stroke="#335"/>`,
-    `<text x="${boardX + 10}" y="${top + 2}" font-weight="bold">${xml(b.chip === "ESP32" ? "ESP32 DevKit" : "ESP8266 D1 mini / NodeMCU")}</text>`,
+    `<text x="${boardX + 10}" y="${top + 2}" font-weight="bold">${xml(b.chip === "ESP32" ? "ESP32 DevKit" : b.chip === "NRF52" ? "Puck.js v2" : "ESP8266 D1 mini / NodeMCU")}</text>`,
   );
   // group rows by part for the boxes on the right
   const groups = [];
@@ -563,7 +648,7 @@ export function renderSvg(b) {
     }
   });
   out.push(
-    `<text x="${boardX}" y="${height - 14}" fill="#555">${xml("Red 3V3, black GND, orange battery (TP4056 OUT+ after the switch). Mount the IMU flat, X arrow to the muzzle.")}</text>`,
+    `<text x="${boardX}" y="${height - 14}" fill="#555">${xml(b.chip === "NRF52" ? "All on the board but the optional piezo. Tape the Puck on rigidly, any way round; the wizard finds how it sits." : "Red 3V3, black GND, orange battery (TP4056 OUT+ after the switch). Mount the IMU flat, X arrow to the muzzle.")}</text>`,
     "</svg>",
     "",
   );

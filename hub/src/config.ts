@@ -1,7 +1,7 @@
 // Hub settings: defaults ← config file ← environment (CNG_*) ← command-line flags.
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { isName } from "@cng/protocol";
+import { DISCOVERY_PORT, isName } from "@cng/protocol";
 
 export interface HubConfig {
   /** table name: the topic namespace `cng/v1/<table>` and the database file name */
@@ -17,6 +17,8 @@ export interface HubConfig {
   /** username/password the hub uses on an external broker */
   brokerUser?: string;
   brokerPassword?: string;
+  /** external mosquitto with the dynamic-security plugin: the hub gives each gun its broker login (broker/dynsec.ts) */
+  dynsec?: boolean;
   /** data directory: database with game logs, gun credentials, seat tokens, host PIN */
   data: string;
   /** host PIN; absent = the stored one, or a new random one */
@@ -38,7 +40,7 @@ export const DEFAULTS: HubConfig = {
   data: "data",
   logLevel: "info",
   lowBattery: 15,
-  discovery: 18830,
+  discovery: DISCOVERY_PORT,
 };
 
 /** Environment variables read, and the setting each one overrides. */
@@ -50,6 +52,7 @@ export const ENV_VARS: { [name: string]: keyof HubConfig } = {
   CNG_BROKER: "broker",
   CNG_BROKER_USER: "brokerUser",
   CNG_BROKER_PASSWORD: "brokerPassword",
+  CNG_DYNSEC: "dynsec",
   CNG_DATA: "data",
   CNG_PIN: "pin",
   CNG_LOG_LEVEL: "logLevel",
@@ -116,6 +119,14 @@ export function resolveConfig(...layers: Partial<HubConfig>[]): HubConfig {
   if (c.lowBattery > 100) throw new ConfigError("lowBattery must be 0-100");
   if (c.broker !== undefined && !/^(mqtts?|wss?|tcp):\/\/[^/]+/.test(c.broker)) {
     throw new ConfigError(`broker must be a URL like mqtt://HOST:PORT, got ${c.broker}`);
+  }
+  if (c.dynsec !== undefined) {
+    const d = String(c.dynsec);
+    if (!["true", "false", "1", "0"].includes(d)) throw new ConfigError(`dynsec must be true or false, got ${d}`);
+    c.dynsec = d === "true" || d === "1";
+    if (c.dynsec && c.broker === undefined) {
+      throw new ConfigError("dynsec needs an external broker (--broker mqtt://HOST:PORT): mosquitto's plugin");
+    }
   }
   if (c.pin !== undefined && !/^[0-9A-Za-z]{4,32}$/.test(String(c.pin))) {
     throw new ConfigError("pin must be 4-32 letters or digits");

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { tableRoot } from "@cng/protocol";
 import { SecretLimiter } from "./access/limiter.js";
 import { MAX_CLIENT_PAYLOAD } from "./broker/acl.js";
+import { DynsecControl, DynsecProvisioner, DynsecTable } from "./broker/dynsec.js";
 import { type EmbeddedBroker, MAX_PACKET_BYTES, startEmbeddedBroker } from "./broker/embedded.js";
 import { Bus } from "./bus/bus.js";
 import { RequestAuth } from "./commands/auth.js";
@@ -202,6 +203,17 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     });
     cleanups.push(() => bus.close());
 
+    // mosquitto's dynamic-security plugin: the hub makes each gun's broker login at pairing
+    let provisioner: DynsecProvisioner | undefined;
+    if (config.dynsec && mode === "external") {
+      const control = new DynsecControl(bus, log.child({ part: "dynsec" }));
+      await control.start();
+      cleanups.push(() => control.close());
+      const dt = new DynsecTable(control, config.table, log.child({ part: "dynsec" }));
+      await dt.start();
+      provisioner = new DynsecProvisioner(dt);
+    }
+
     guns = new GunService(
       bus,
       config.table,
@@ -211,7 +223,9 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       mode,
       (g) => broker?.kick(g),
       clock,
+      provisioner,
     );
+    if (provisioner) guns.onPresence((g, on) => provisioner.presence(g, on));
     await guns.start();
     // the IMU mounting step of the calibration wizard (calibrate.mount)
     const mount = new MountWizard(bus, config.table, guns, log.child({ part: "mount" }));
@@ -281,6 +295,12 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       config.table,
       gunBroker,
       log.child({ part: "discovery" }),
+      // its own guns; any gun while it has none yet or listens for a pull to pair one (a table of the same name
+      // elsewhere on the network does not draw this hub's guns over, nor this hub theirs)
+      (gun) =>
+        (gun !== undefined && registry.isPaired(gun)) ||
+        !registry.all().some((g) => g.paired) ||
+        play.pairListening !== null,
     );
     if (discovery) cleanups.push(() => discovery.close());
 

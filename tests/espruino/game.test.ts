@@ -1,4 +1,5 @@
-// A whole game with every gun on the real Espruino interpreter — one process per gun, all three board profiles —
+// A whole game with every gun on the real Espruino interpreter — one process per gun, all four board profiles (the
+// Puck.js on its Bluetooth link through the serial bridge the simulator runs for it) —
 // over the real hub and broker, with bot players: it ends, and its log replays through the rules engine to the
 // same result (`cng replay`, in the shape of `cng rules play`), and the sensors never name a wrong target.
 import { expect, it } from "vitest";
@@ -7,7 +8,7 @@ import { tempDir } from "../hub/helpers.js";
 import { cliReplay, gameLog, wrongTargets } from "../sim/helpers.js";
 import { interpreter } from "./rig.js";
 
-const BOARDS = "esp32-mpu6050,esp8266-mpu6050,esp32-bno085";
+const BOARDS = "esp32-mpu6050,esp8266-mpu6050,esp32-bno085,puckjs";
 
 it.skipIf(!interpreter.path)(
   "plays a whole classic game with every gun on the real interpreter, and it replays to the same result",

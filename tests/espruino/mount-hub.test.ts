@@ -157,7 +157,15 @@ onInterpreter("the IMU mounting step of the calibration wizard, with the real hu
     // the host may name a mounting straight away
     expect(await ask("calibrate.mount", { gun: "m-bno085", mount: "+x+z" })).toMatchObject({
       ok: true,
-      r: { gun: "m-bno085", pose: "set", mount: "+x+z" },
+      r: { gun: "m-bno085", pose: "set", mount: "+x+z", calibration: null },
+    });
+    // not during a game: the gun's filter would start again at yaw 0 mid-round
+    expect(await ask("game.new", { edition: "classic", players: ["A", "B", "C", "D"], seed: 1 })).toMatchObject({
+      ok: true,
+    });
+    expect(await ask("calibrate.mount", { gun: "m-bno085", mount: "+x-z" })).toMatchObject({
+      ok: false,
+      e: { code: "game-running" },
     });
   }, 30_000);
 });

@@ -65,10 +65,13 @@ async function follow(board: string, mount: string, named: string | undefined) {
 /** a few of the 24: as designed, upside down, on either side, standing on an edge, facing backwards */
 const MPU_MOUNTS = ["+x+z", "+x-z", "+x+y", "+x-y", "-z+x", "+y-z", "-x+z"];
 const BNO_MOUNTS = ["+x+z", "+x-z", "+x+y", "-y+x"];
+/** a Puck.js taped flat, upside down, on its side, standing on its edge */
+const PUCK_MOUNTS = ["+x+z", "+x-z", "+y+x", "-z+y"];
 
 onInterpreter.each([
   ...MPU_MOUNTS.map((m) => ["esp32-mpu6050", m] as const),
   ...BNO_MOUNTS.map((m) => ["esp32-bno085", m] as const),
+  ...PUCK_MOUNTS.map((m) => ["puckjs", m] as const),
 ])("%s with its IMU mounted %s, named in gun.json, on the real interpreter", (board, mount) => {
   it("aims, pitches and rolls like a gun mounted as designed while following a turn", async () => {
     const { a0, a1, a2 } = await follow(board, mount, mount);
@@ -96,7 +99,7 @@ onInterpreter("a mounting the gun does not know about", () => {
   }, 20_000);
 });
 
-onInterpreter.each(["esp32-mpu6050", "esp32-bno085"])("bad mountings on %s", (board) => {
+onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])("bad mountings on %s", (board) => {
   it("gun.json: refused like any bad value (console, red blink, one low beep, off the network)", async () => {
     const bad = ["+x+x", "x+z", "+a+z", "+x+z+", 3, ""];
     const guns = await Promise.all(bad.map((m) => realGun({ board, config: { ...cfg(), mount: m } })));

@@ -5,53 +5,58 @@ import { onInterpreter, realGun, sleep, until } from "./rig.js";
 
 const cfg = { id: "g1", secret: "s-g1", table: "t1", link: "serial", hub: { host: "h" } };
 
-onInterpreter.each(["esp32-mpu6050", "esp32-bno085"])("the serial link of %s on the real interpreter", (board) => {
-  it("answers who, stops aim while the bridge is off the broker, and gives the console back on repl", async () => {
-    const g = await realGun({ board, config: cfg });
-    const lines = () => g.usb.out.split(/\r?\n/);
-    const count = (leaf: string) => lines().filter((x) => x.startsWith(`${leaf} `)).length;
-    expect(g.usb.console).toBe("Serial1");
-    await until(() => count("hello") === 1, 4000, "hello");
-    expect(g.usb.console).toBe("LoopbackA");
-    expect(g.now()).toBeGreaterThanOrEqual(2000);
-    g.usb.send('who {"v":1}\n');
-    await until(() => count("hello") === 2, 2000, "a second hello");
-    await until(() => count("aim") > 5, 2000, "aim");
-    // link off: like a WiFi drop, no aim
-    g.usb.send('link {"v":1,"on":0}\r\n');
-    await sleep(300);
-    let a = count("aim");
-    await sleep(800);
-    expect(count("aim")).toBe(a);
-    // link back, the line in two pieces: info and a clock probe at once, aim again
-    const i = count("info");
-    g.usb.send('link {"v":1,');
-    await sleep(50);
-    g.usb.send('"on":1}\n');
-    await until(() => count("info") === i + 1 && count("sync") > 0, 2000, "info and sync");
-    await until(() => count("aim") > a, 2000, "aim again");
-    // a run of garbage longer than a line is skipped up to the next line end
-    g.usb.send("x".repeat(3000));
-    g.usb.send('more\nwho {"v":1}\n');
-    await until(() => count("hello") === 3, 3000, "hello after the garbage");
-    // repl: the console is back on USB and the REPL answers; the gun sends no more lines
-    g.usb.send('repl {"v":1}\n');
-    await until(() => g.usb.console === "Serial1", 2000, "the console back on USB");
-    await sleep(200);
-    a = count("aim");
-    g.usb.send("print(6*7)\n");
-    await until(() => lines().some((l) => l.trim() === "42"), 2000, "the REPL's answer");
-    await sleep(500);
-    expect(count("aim")).toBe(a);
-    expect(g.errors).toEqual([]);
-  }, 20_000);
+// the ESP32s' USB serial port, and the Puck.js's Bluetooth (the Nordic UART; its console, moved away the same way)
+onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])(
+  "the serial link of %s on the real interpreter",
+  (board) => {
+    it("answers who, stops aim while the bridge is off the broker, and gives the console back on repl", async () => {
+      const g = await realGun({ board, config: cfg });
+      const lines = () => g.usb.out.split(/\r?\n/);
+      const count = (leaf: string) => lines().filter((x) => x.startsWith(`${leaf} `)).length;
+      expect(g.usb.console).toBe(g.usb.device);
+      expect(g.usb.device).toBe(board === "puckjs" ? "Bluetooth" : "Serial1");
+      await until(() => count("hello") === 1, 4000, "hello");
+      expect(g.usb.console).toBe("LoopbackA");
+      expect(g.now()).toBeGreaterThanOrEqual(2000);
+      g.usb.send('who {"v":1}\n');
+      await until(() => count("hello") === 2, 2000, "a second hello");
+      await until(() => count("aim") > 5, 2000, "aim");
+      // link off: like a WiFi drop, no aim
+      g.usb.send('link {"v":1,"on":0}\r\n');
+      await sleep(300);
+      let a = count("aim");
+      await sleep(800);
+      expect(count("aim")).toBe(a);
+      // link back, the line in two pieces: info and a clock probe at once, aim again
+      const i = count("info");
+      g.usb.send('link {"v":1,');
+      await sleep(50);
+      g.usb.send('"on":1}\n');
+      await until(() => count("info") === i + 1 && count("sync") > 0, 2000, "info and sync");
+      await until(() => count("aim") > a, 2000, "aim again");
+      // a run of garbage longer than a line is skipped up to the next line end
+      g.usb.send("x".repeat(3000));
+      g.usb.send('more\nwho {"v":1}\n');
+      await until(() => count("hello") === 3, 3000, "hello after the garbage");
+      // repl: the console is back on USB and the REPL answers; the gun sends no more lines
+      g.usb.send('repl {"v":1}\n');
+      await until(() => g.usb.console === g.usb.device, 2000, "the console back on USB");
+      await sleep(200);
+      a = count("aim");
+      g.usb.send("print(6*7)\n");
+      await until(() => lines().some((l) => l.trim() === "42"), 2000, "the REPL's answer");
+      await sleep(500);
+      expect(count("aim")).toBe(a);
+      expect(g.errors).toEqual([]);
+    }, 20_000);
 
-  it("keeps the console on USB when the trigger is held through a reset", async () => {
-    const g = await realGun({ board, config: cfg });
-    g.button.press();
-    await sleep(2600);
-    expect(g.usb.console).toBe("Serial1");
-    expect(g.usb.out).not.toMatch(/hello /);
-    expect(g.console.join("\n")).toMatch(/trigger held: console stays on USB/);
-  });
-});
+    it("keeps the console on USB when the trigger is held through a reset", async () => {
+      const g = await realGun({ board, config: cfg });
+      g.button.press();
+      await sleep(2600);
+      expect(g.usb.console).toBe(g.usb.device);
+      expect(g.usb.out).not.toMatch(/hello /);
+      expect(g.console.join("\n")).toMatch(/trigger held: console stays on USB/);
+    });
+  },
+);

@@ -13,6 +13,7 @@ import type { MockPortBinding } from "@serialport/binding-mock";
 import { SerialPortMock } from "serialport";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SerialGunBridge, startSerialGunBridge } from "../../hub/src/serial/index.js";
+import { type MockPort, plug } from "../../hub/src/sim/espruino/cable.js";
 import {
   createGun,
   createVirtualGun,
@@ -47,18 +48,6 @@ afterEach(async () => {
   await broker.close();
 });
 
-/** Plugs the board's USB port into the mock serial device the bridge holds open. */
-function cable(g: Gun, port: MockPortBinding): void {
-  const toPc = (d: string) => port.isOpen && port.emitData(Buffer.from(d, "latin1"));
-  toPc(g.usb.out);
-  g.usb.onData(toPc);
-  const write = port.write.bind(port);
-  port.write = async (b: Buffer) => {
-    await write(b);
-    g.usb.send(b.toString("latin1"));
-  };
-}
-
 /** Lines the gun wrote on its USB port (console chatter included). */
 const lines = (g: Gun) => g.usb.out.split(/\r?\n/).filter(Boolean);
 
@@ -80,7 +69,10 @@ const on = (leaf: string) => hub.got.filter((m) => m.topic === gunTopic("t1", "g
 // the real interpreter too, where it is built (tests/espruino/rig.ts says when it is not)
 const RUNTIMES: GunRuntime[] = interpreter.path ? ["vm", "espruino"] : ["vm"];
 
-describe.each<GunRuntime>(RUNTIMES)("a gun on a USB cable, through the hub's serial bridge (%s)", (runtime) => {
+// an ESP32 on its USB cable, and a Puck.js on Bluetooth (its Nordic UART carries the same lines to the same bridge)
+describe.each<[GunRuntime, string]>(
+  RUNTIMES.flatMap((r) => [[r, BOARD] as [GunRuntime, string], [r, "puckjs"] as [GunRuntime, string]]),
+)("a gun on a USB cable, through the hub's serial bridge (%s, %s)", (runtime, BOARD) => {
   it("says hello, streams aim and trigger events to MQTT, plays cues, and takes the pairing key", async () => {
     broker.creds.set("g1", "s-g1");
     MockBinding.reset();
@@ -103,10 +95,10 @@ describe.each<GunRuntime>(RUNTIMES)("a gun on a USB cable, through the hub's ser
       imu: { motion: () => ({ yaw: 30, pitch: 10, roll: 0 }) },
     });
     guns.push(g);
-    cable(g, port);
+    plug(g, port as unknown as MockPort);
 
     // the console stays on USB for 2 s (cng flash can get in), then moves away and the gun says hello
-    expect(g.usb.console).toBe("Serial1");
+    expect(g.usb.console).toBe(g.usb.device);
     const hello = await until(() => lines(g).find((x) => x.startsWith("hello ")), 4000, "hello");
     expect(g.usb.console).toBe("LoopbackA");
     expect(JSON.parse(hello.slice(6))).toEqual({ v: 1, id: "g1", k: "s-g1", fw: expect.any(String) });
@@ -116,7 +108,7 @@ describe.each<GunRuntime>(RUNTIMES)("a gun on a USB cable, through the hub's ser
     await until(() => bridge!.online, 3000, "the bridge on the broker");
     const info = await until(() => on("info")[0], 3000, "info");
     expect(decodeInfo(info.text).ok, info.text).toBe(true);
-    expect(info.msg).toMatchObject({ b: BOARD, i: "mpu6050", hz: 25 });
+    expect(info.msg).toMatchObject({ b: BOARD, i: BOARD === "puckjs" ? "lsm6ds3" : "mpu6050", hz: 25 });
     // retained: a hub that comes later still learns it
     const late = await hubClient(broker.port);
     expect((await until(() => late.got.find((m) => m.topic === info.topic), 3000, "retained info")).retain).toBe(true);
@@ -140,7 +132,9 @@ describe.each<GunRuntime>(RUNTIMES)("a gun on a USB cable, through the hub's ser
       JSON.stringify({ v: 1, n: 7, c: "wound", l: [0xff0000, 150, 0, 100], b: [220, 250], rp: 1 }),
       { qos: 1 },
     );
-    const red = await until(() => g.led.find((e) => e.t >= sent && e.c === 0x4c0000), 3000, "the red LED");
+    // full red at the board's brightness cap (0.3 on the ESP32's NeoPixel, 0.5 on the Puck's own LEDs)
+    const red0 = (g.board.led.kind === "neopixel" ? Math.floor : Math.round)(255 * (g.board.led.max ?? 1)) << 16;
+    const red = await until(() => g.led.find((e) => e.t >= sent && e.c === red0), 3000, "the red LED");
     expect(red).toBeTruthy();
 
     // pairing: the hub's key comes down as a command; the gun stores it and says hello with it

@@ -21,7 +21,7 @@ describe("wiring pages and diagrams", () => {
       const pinsInTable = new Set([...md.matchAll(/^\|[^|]+\|[^|]+\| `(D\d+|A0)` \|/gm)].map((m) => m[1]));
       const want = [b.trig.pin, b.bz.pin];
       if (b.imu.kind === "mpu6050") want.push(b.imu.scl, b.imu.sda);
-      else want.push(b.imu.rx);
+      else if (b.imu.kind === "bno085") want.push(b.imu.rx);
       if (b.led.kind === "neopixel") want.push(b.led.pin);
       else want.push(b.led.pr, b.led.pg, b.led.pb);
       if (b.bat) want.push(b.bat.pin);

@@ -1,21 +1,9 @@
 import { cmdTopic, gunTopic, playerTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closed, connect, connectRefused, granted, nextMessage, request, sleep, testHub } from "./helpers.js";
+import { closed, connect, connectRefused, granted, pairGun, request, sleep, testHub } from "./helpers.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
-
-/** Pairs a gun through the real path and returns its key. */
-async function pairGun(hub: TestHub, host: MqttClient, id: string): Promise<string> {
-  const g = await connect(hub.urls.mqtt, { username: id, password: "x", clientId: id });
-  const k = nextMessage(g, gunTopic(hub.table, id, "cmd"), (m) => m.c === "key");
-  await sleep(30);
-  const r = await request(host, hub.table, "pair.accept", { gun: id }, hub.pin);
-  expect(r.ok).toBe(true);
-  const key = (await k).k as string;
-  g.end(true);
-  return key;
-}
 
 describe("who may do what on the broker", () => {
   let hub: TestHub;

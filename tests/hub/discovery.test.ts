@@ -288,6 +288,36 @@ describe("settings and start-up lines", () => {
     expect(lines).toContain(`UDP ${hub.ports.discovery}`);
   });
 
+  it("a hub with guns answers its own, not a stranger's (a table of the same name elsewhere), except while it listens to pair", async () => {
+    const hub = await testHub({ bind: "0.0.0.0", discovery: 0, table: "disc2" });
+    open.push({ close: () => hub.stop() });
+    const { connect, nextMessage, request } = await import("./helpers.js");
+    const { gunTopic } = await import("@cng/protocol");
+    const host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+    open.push({ close: () => host.end(true) });
+    const g = await gunSide(hub.ports.discovery!);
+    // no gun yet: anyone is answered (a new table's guns find it)
+    g.ask("CNG1? disc2 stranger");
+    await until(() => g.replies.length === 1);
+    // one paired gun: it is answered, a stranger no more
+    const mine = await connect(hub.urls.mqtt, { username: "mine", password: "x", clientId: "mine" });
+    const key = nextMessage(mine, gunTopic("disc2", "mine", "cmd"), (m) => m.c === "key");
+    await sleep(50);
+    expect((await request(host, "disc2", "pair.accept", { gun: "mine" }, hub.pin)).ok).toBe(true);
+    await key;
+    mine.end(true);
+    g.ask("CNG1? disc2 mine");
+    await until(() => g.replies.length === 2);
+    g.ask("CNG1? disc2 stranger");
+    g.ask("CNG1? disc2");
+    await sleep(300);
+    expect(g.replies.length).toBe(2);
+    // the host listens for a pull to pair a new gun: strangers are answered again
+    expect((await request(host, "disc2", "pair.listen", { seat: 1 }, hub.pin)).ok).toBe(true);
+    g.ask("CNG1? disc2 stranger");
+    await until(() => g.replies.length === 3);
+  });
+
   it("lines for a hub on loopback, with no network, or discovery off", () => {
     const base = { ports: { mqtt: 1883, http: 8080, discovery: null }, mode: "embedded" as const };
     const local = lanLines({

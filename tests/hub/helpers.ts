@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cmdTopic, type ResponseMsg } from "@cng/protocol";
+import { cmdTopic, gunTopic, type ResponseMsg } from "@cng/protocol";
 import type { IClientOptions, MqttClient } from "mqtt";
 import { topicMatches } from "../../hub/src/bus/bus.js";
 import { connectMqtt } from "../../hub/src/bus/connect.js";
@@ -166,4 +166,16 @@ export function spawnHub(
     });
     child.on("exit", (code) => reject(new Error(`hub exited (${code}): ${err}`)));
   });
+}
+
+/** Pairs a gun through the real path (it asks, the host accepts, it gets its key) and returns its key. */
+export async function pairGun(hub: Hub & { urls: { mqtt: string } }, host: MqttClient, id: string): Promise<string> {
+  const g = await connect(hub.urls.mqtt, { username: id, password: "x", clientId: id });
+  const k = nextMessage(g, gunTopic(hub.table, id, "cmd"), (m) => m.c === "key");
+  await sleep(30);
+  const r = await request(host, hub.table, "pair.accept", { gun: id }, hub.pin);
+  if (!r.ok) throw new Error(`pair.accept ${id}: ${JSON.stringify(r.e)}`);
+  const key = (await k).k as string;
+  g.end(true);
+  return key;
 }

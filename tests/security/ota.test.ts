@@ -4,19 +4,9 @@
 import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closed, connect, granted, nextMessage, request, sleep, testHub } from "../hub/helpers.js";
+import { closed, connect, granted, nextMessage, pairGun, request, sleep, testHub } from "../hub/helpers.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
-
-async function pairGun(hub: TestHub, host: MqttClient, id: string): Promise<string> {
-  const g = await connect(hub.urls.mqtt, { username: id, password: "x", clientId: id });
-  const k = nextMessage(g, gunTopic(hub.table, id, "cmd"), (m) => m.c === "key");
-  await sleep(30);
-  expect((await request(host, hub.table, "pair.accept", { gun: id }, hub.pin)).ok).toBe(true);
-  const key = (await k).k as string;
-  g.end(true);
-  return key;
-}
 
 /** A paired gun over plain MQTT that says it is an esp32-mpu6050 on 0.1.0. */
 async function gunOnline(hub: TestHub, id: string, key: string): Promise<MqttClient> {

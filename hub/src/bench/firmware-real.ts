@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startHub } from "../hub.js";
+import { bridgeGun, needsBridge } from "../sim/espruino/cable.js";
 import { startRealGun } from "../sim/espruino/real-gun.js";
 
 export interface RealRow {
@@ -41,6 +42,8 @@ export async function measureOnInterpreter(board: string, seconds: number): Prom
     config: { id, secret: "bench-secret", table: hub.table, hub: { host: "127.0.0.1", port: hub.ports.mqtt } },
     imu: { motion: (t) => ({ yaw: 25 * Math.sin(t), pitch: 10 * Math.cos(t / 2), roll: 2 }), gyroNoise: 0.05 },
   });
+  // a gun without WiFi (a Puck.js) reaches the hub through the serial bridge on its Bluetooth link
+  const bridge = needsBridge(gun) ? await bridgeGun(gun, { mqttUrl: hub.urls.mqtt, table: hub.table }) : undefined;
   try {
     await until("the pairing request", 10_000, async () => (await hub.guns.pair(id, 0)).ok);
     const aims = () => hub.streams.stats.aim;
@@ -72,6 +75,7 @@ export async function measureOnInterpreter(board: string, seconds: number): Prom
       samples: cost.samples,
     };
   } finally {
+    await bridge?.close();
     gun.stop();
     await gun.stopped();
     await hub.close();

@@ -93,7 +93,7 @@ export const firmwareBench: Bench = {
         `JsVars: the firmware's own, the simulated board's ${rows.find((r) => r.espruino)!.espruino!.jsvarsBoard} taken out ` +
           "(Espruino 2v29 for Linux counts like a board; an ESP8266 has about 1,600 in all).\n" +
           "µs/IMU sample: interpreter time of the firmware's IMU work per sample (MPU-6050: I2C read + filter; " +
-          "BNO085: one RVC frame), the register model's own time taken out; relative to this machine.",
+          "BNO085: one RVC frame; Puck.js: one accel event + filter), the register model's own time taken out; relative to this machine.",
       );
   },
 };

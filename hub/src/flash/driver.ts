@@ -133,7 +133,7 @@ require(job.espruino).init(() => {
       // as the espruino CLI does for --storage gun.json:file
       code = E.Core.Utils.getUploadFileCode("gun.json", config) + "\n" + code;
       // updates over the air (firmware/src/ota.ts) ran instead of .bootcde: the bundle flashed now runs, not them
-      code = ["ota.json", "ota.new", "gun.a", "gun.b"].map((f) => 'require("Storage").erase("' + f + '");\n').join("") + code;
+      code = job.erase.map((f) => 'require("Storage").erase("' + f + '");\n').join("") + code;
       notices.length = 0;
       rx = "";
       uploading = true;

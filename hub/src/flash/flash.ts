@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isName, mountAxes } from "@cng/protocol";
+import { isName, mountAxes, OTA_FILES } from "@cng/protocol";
 import { SerialPort } from "serialport";
 import { type BoardProfile, boardsDir, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
 import { DRIVER_SOURCE } from "./driver.js";
@@ -77,6 +77,10 @@ export function checkConfig(c: GunConfig): void {
 export function planFlash(boardName: string, config: GunConfig, bundlePath?: string): FlashPlan {
   checkConfig(config);
   const board = loadBoard(boardName);
+  // a Puck.js has no USB socket: it is flashed over Bluetooth (hardware/PUCK.md), never by this command
+  if (board.con === "Bluetooth") {
+    throw new FlashError("config", `the ${board.name} has no USB: flash it over Bluetooth (hardware/PUCK.md)`);
+  }
   if (config.link === "serial" && !(board.links ?? ["wifi"]).includes("serial")) {
     throw new FlashError("config", `--link serial: the ${board.name} firmware has no serial link (WiFi only)`);
   }
@@ -142,6 +146,8 @@ export async function flash(plan: FlashPlan, o: FlashOptions): Promise<{ version
       run: o.run !== false,
       answerSeconds: o.answerSeconds ?? 2,
       verbose: o.verbose ?? false,
+      // what updates over the air left: the bundle flashed now is what runs
+      erase: OTA_FILES,
     };
     writeFileSync(join(dir, "job.json"), JSON.stringify(job));
     return await runDriver(dir, plan, o);

@@ -9,7 +9,8 @@ export function otaBundle(board: string): OtaBundle | string {
   if (!boardNames().includes(board)) return `unknown board ${board}`;
   const b = loadBoard(board);
   if (!b.has?.includes("ota")) {
-    return `${board} has no updates over the air (${b.otaWhyNot ?? "its profile leaves them out"}): flash it by USB with cng flash`;
+    // the profile's own words say why, and how that board is flashed instead
+    return `${board} has no updates over the air: ${b.otaWhyNot ?? "its profile leaves them out; flash it with cng flash"}`;
   }
   const path = bundlePathFor(board);
   if (!existsSync(path)) return `no ${board} bundle at ${path}: run npm run build`;

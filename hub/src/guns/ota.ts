@@ -11,6 +11,7 @@ import {
   gunTopic,
   type HubMs,
   OTA_CHUNK,
+  OTA_LOW_BATTERY,
   type OtaBeginMsg,
   parseTopic,
 } from "@cng/protocol";
@@ -65,7 +66,7 @@ export const OTA_DEFAULTS: OtaOptions = {
   windowMs: 60000,
   maxSilence: 3,
   maxRefusals: 3,
-  lowBattery: 30,
+  lowBattery: OTA_LOW_BATTERY,
   awayMs: 600_000,
 };
 
@@ -106,6 +107,10 @@ interface Job {
   sent: number;
   /** when the gun was first seen offline since its last answer */
   awaySince?: number;
+  /** offset of the chunk sent and not yet answered (-1: none): a second answer naming it is not a reason to resend */
+  inflight: number;
+  /** the highest offset the gun said it holds since the last question: silence counts until it moves */
+  best: number;
   done: Promise<OtaProgress>;
   finish: (p: OtaProgress) => void;
 }
@@ -142,8 +147,9 @@ export class OtaService {
     return this.jobs.get(gun)?.p ?? this.last.get(gun);
   }
 
-  busy(gun: GunId): boolean {
-    return this.jobs.has(gun);
+  /** Guns whose update is under way. */
+  running(): GunId[] {
+    return [...this.jobs.keys()].sort();
   }
 
   /** Bytes of chunks sent to a gun in its current or last update (resends included). */
@@ -192,6 +198,8 @@ export class OtaService {
       refusals: 0,
       refusedAt: -1,
       sent: 0,
+      inflight: -1,
+      best: -1,
       done,
       finish,
     };
@@ -268,6 +276,7 @@ export class OtaService {
       crc: job.crc,
       w: this.opts.windowMs,
     };
+    job.inflight = -1;
     this.send(job, JSON.stringify(m));
     this.wait(job);
   }
@@ -313,9 +322,13 @@ export class OtaService {
     if (job?.p.stage !== "sending") return;
     const d = decodeOtaState(payload);
     if (!d.ok || d.value.n !== job.p.n) return;
-    job.silent = 0;
-    job.awaySince = undefined;
     const o = d.value.o;
+    job.awaySince = undefined;
+    // only progress forgives silence: a gun that answers without moving (stuck) fails after maxSilence questions
+    if (o > job.best || d.value.ok) {
+      job.best = o;
+      job.silent = 0;
+    }
     if (d.value.ok) {
       this.set(job, { stage: "restarting", o, why: undefined });
       clearTimeout(job.timer);
@@ -326,13 +339,19 @@ export class OtaService {
       );
       return;
     }
+    // the chunk at o is on its way already (two answers to two questions): one chain of chunks, not two
+    if (o === job.inflight) return;
     this.set(job, { o, why: undefined });
     this.chunk(job, o);
   }
 
   private chunk(job: Job, o: number): void {
     const data = job.bundle.code.substr(o, OTA_CHUNK);
-    if (!data) return;
+    // all there but not switched to (the gun stopped in between): the next question makes it finish
+    if (!data) {
+      this.wait(job);
+      return;
+    }
     let payload = otaChunk(o, data);
     if (this.opts.corrupt?.(job.gun, o)) {
       // one byte changed after the CRC was taken: what a damaged transfer looks like to the gun
@@ -340,6 +359,7 @@ export class OtaService {
       payload = payload.slice(0, i) + (payload[i] === "x" ? "y" : "x") + payload.slice(i + 1);
     }
     job.sent += data.length;
+    job.inflight = o;
     this.send(job, payload);
     this.wait(job);
   }
@@ -358,8 +378,14 @@ export class OtaService {
       this.end(job, "failed", `rolled back: ${m}`);
       return;
     }
+    // asked again after its restart's `ok` was lost: it runs this bundle already
+    if (/already runs this bundle/.test(m)) {
+      this.end(job, "done");
+      return;
+    }
     // a damaged chunk or bundle: the gun says where it stands again (otas) and the hub resends
     if (/CRC wrong/.test(m)) {
+      job.inflight = -1;
       if (job.refusedAt === job.p.o) job.refusals++;
       else {
         job.refusedAt = job.p.o;

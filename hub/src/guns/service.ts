@@ -19,6 +19,15 @@ import { payloadVersion, versionWarning } from "./warnings.js";
 
 export type BrokerMode = "embedded" | "external";
 
+/** Gun logins on an external broker the hub manages (broker/dynsec.ts). */
+export interface GunProvisioner {
+  /** before a key is sent: the broker answers and the gun id may be this table's */
+  check(gun: GunId): Promise<void>;
+  /** after the key was sent: the broker's login for the gun takes it */
+  paired(gun: GunId, key: string): Promise<void>;
+  forget(gun: GunId): Promise<void>;
+}
+
 /** A cue the hub sends, minus the version and sequence number it adds. */
 
 /** Commands the hub sends, minus the sequence number it adds. */
@@ -42,6 +51,8 @@ export class GunService {
     /** closes a gun's connections (embedded broker only) */
     private readonly kick: (gun: GunId) => void,
     private readonly clock: () => number = Date.now,
+    /** an external broker the hub provisions guns on (mosquitto's dynamic-security plugin: broker/dynsec.ts) */
+    private readonly provision?: GunProvisioner,
   ) {
     this.refusals = new OncePerKey(log);
   }
@@ -185,17 +196,35 @@ export class GunService {
 
   /**
    * Accepts a pairing request: a new secret, stored (hashed) and sent to the gun as `key`. With an external
-   * broker the broker checks passwords (its password file holds the secret flashed into the gun) and cannot
-   * learn a key from the hub: a key would lock the gun out, so the gun keeps its flashed secret.
+   * broker the broker checks passwords: one the hub provisions (mosquitto's dynamic security, `--dynsec`) is given
+   * the key as the gun's password; with a password file the broker cannot learn a key from the hub (a key would
+   * lock the gun out), so the gun keeps its flashed secret.
    */
   async pair(gun: GunId, seat: SeatNo | null): Promise<PairResult> {
     const g = this.registry.get(gun);
     if (!g) return { ok: false, code: "unknown-gun", msg: `no gun ${gun} is asking to be paired` };
     if (g.paired) return { ok: false, code: "already-paired", msg: `${gun} is already paired; forget it first` };
     if (!g.on) return { ok: false, code: "offline", msg: `${gun} is not connected` };
+    if (this.provision) {
+      const why = await this.provision.check(gun).then(
+        () => null,
+        (e: Error) => e.message,
+      );
+      if (why) return { ok: false, code: "broker", msg: why };
+    }
     const secret = this.secrets.pairGun(gun, seat, this.clock());
     this.registry.paired(gun, seat);
-    if (this.mode === "embedded") await this.command(gun, { c: "key", k: secret });
+    if (this.mode === "embedded" || this.provision) await this.command(gun, { c: "key", k: secret });
+    if (this.provision) {
+      const why = await this.provision.paired(gun, secret).then(
+        () => null,
+        (e: Error) => e.message,
+      );
+      if (why) {
+        this.log.error({ gun, err: why }, "the broker did not take the gun's key: forget it and pair it again");
+        return { ok: false, code: "broker", msg: why };
+      }
+    }
     this.log.info({ gun, seat }, "gun paired");
     await this.publishStatus(g);
     return { ok: true, gun, seat };
@@ -219,8 +248,20 @@ export class GunService {
     this.registry.forget(gun);
     await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
     this.kick(gun);
+    await this.unprovision(gun);
     this.log.info({ gun }, "pairing request rejected");
     return { ok: true, gun, seat: null };
+  }
+
+  /** External broker with provisioning: the gun's broker login goes too (and the broker drops its connection). */
+  private async unprovision(gun: GunId): Promise<void> {
+    // its retained info would bring it back as a pairing request at the next start
+    if (this.provision) await this.bus.clearRetained(gunTopic(this.table, gun, "info")).catch(() => {});
+    try {
+      await this.provision?.forget(gun);
+    } catch (e) {
+      this.log.error({ gun, err: (e as Error).message }, "the broker kept the gun's login: delete it by hand");
+    }
   }
 
   /** Deletes a paired gun's credentials; it must pair again. */
@@ -231,6 +272,7 @@ export class GunService {
     this.registry.forget(gun);
     await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
     this.kick(gun);
+    await this.unprovision(gun);
     this.log.info({ gun }, "gun forgotten");
     return { ok: true, gun, seat: null };
   }

@@ -13,7 +13,8 @@ import type { Logger } from "../log.js";
 import { isLoopback, isThisMachine, isUnspecified, lanAddresses, localAddressFor } from "./lan.js";
 
 /** The UDP port guns ask on (firmware/src/find.ts FP) */
-export const DISCOVERY_PORT = 18830;
+export { DISCOVERY_PORT } from "@cng/protocol";
+
 /** longest datagram looked at; a query is far shorter */
 const MAX_QUERY = 80;
 const QUERY = /^CNG1\? ([a-z0-9][a-z0-9_-]{0,31})(?: ([a-z0-9][a-z0-9_-]{0,31}))?$/;
@@ -115,6 +116,11 @@ export interface DiscoveryOptions {
   perSource?: number;
   /** replies per second in all (default 50) */
   total?: number;
+  /**
+   * Whether to answer this gun (its id from the query; absent in an old query): default every gun. A hub answers its
+   * own guns, so a second table of the same name on the network cannot draw them over to it.
+   */
+  answers?: (gun: string | undefined) => boolean;
 }
 
 export interface DiscoveryStats {
@@ -127,6 +133,8 @@ export interface DiscoveryStats {
   otherTable: number;
   /** not a query at all */
   garbage: number;
+  /** a gun this hub does not answer (another hub's, see `answers`) */
+  notOurs: number;
   /** over the rate limit */
   limited: number;
   /** no address the asker could reach */
@@ -152,6 +160,7 @@ export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder>
     garbage: 0,
     limited: 0,
     unreachable: 0,
+    notOurs: 0,
   };
   // rate limit: counts in the current one-second window
   let windowAt = 0;
@@ -221,6 +230,10 @@ export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder>
         stats.otherTable++;
         return;
       }
+      if (o.answers && !o.answers(q.gun)) {
+        stats.notOurs++;
+        return;
+      }
       stats.queries++;
       if (!allow(r.address)) {
         stats.limited++;
@@ -269,6 +282,7 @@ export async function answerDiscovery(
   table: string,
   broker: BrokerAddress | null,
   log: Logger,
+  answers?: (gun: string | undefined) => boolean,
 ): Promise<DiscoveryResponder | undefined> {
   if (setting === "off") return undefined;
   if (!broker) {
@@ -276,7 +290,7 @@ export async function answerDiscovery(
     return undefined;
   }
   try {
-    return await startDiscovery({ port: setting, table, broker: () => broker, log });
+    return await startDiscovery({ port: setting, table, broker: () => broker, log, answers });
   } catch (e) {
     log.warn(
       { err: (e as Error).message, port: setting },

@@ -350,6 +350,11 @@ export class PlayService {
   }
 
   /** pair.listen: the seat's light is on; the next pending gun pulled is paired there (null: stop). */
+  /** pair.listen's seat and end, or null */
+  get pairListening(): PairListening | null {
+    return this.pairing.listening;
+  }
+
   pairListen(seat: Seat | null): PlayResult<{ listening: PairListening | null }> {
     return { ok: true, r: { listening: this.pairing.listen(seat) } };
   }
@@ -484,6 +489,23 @@ export class PlayService {
 
   private applyCalibration(seat: Seat, c: StoredCalibration): void {
     this.running?.table.calibrate(seat, startTrack(c.off, c.t, this.aimOpts, c.poses));
+  }
+
+  /**
+   * Drops a gun's yaw calibration (its IMU mounting changed: the filter starts again from yaw 0, so the offset no
+   * longer holds). Its seat is calibrated again with the wizard. True when there was one.
+   */
+  async forgetCalibration(gun: string): Promise<boolean> {
+    if (!this.cals.has(gun)) return false;
+    this.cals.delete(gun);
+    this.d.calibrations.forget(gun);
+    try {
+      await this.d.bus.clearRetained(gunTopic(this.d.table, gun, "cal"));
+    } catch (e) {
+      this.d.log.warn({ gun, err: (e as Error).message }, "could not clear a calibration");
+    }
+    this.stateChanged();
+    return true;
   }
 
   private async publishCal(c: StoredCalibration): Promise<void> {

@@ -2,12 +2,13 @@
 // players. `playGame` plays one game on a fleet that is already paired and calibrated; `runDemo` does the lot
 // for `cng demo`.
 import { tableTopic } from "@cng/protocol";
+import { admitGun } from "../broker/dynsec-admin.js";
 import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
 import type { TableStatus } from "../table/ports.js";
 import { CommandClient } from "./commands.js";
 import type { GunRuntime } from "./espruino/index.js";
-import { Fleet } from "./fleet.js";
+import { Fleet, simClientId } from "./fleet.js";
 import type { HumanTraits } from "./human.js";
 import { BotPlayer, type SecretMode } from "./player.js";
 import { STRATEGIES, Strategy, type StrategyName } from "./strategies.js";
@@ -60,6 +61,8 @@ export interface Connection {
   url: string;
   table: string;
   pin: string;
+  /** the broker login of the host's and the bots' clients (a dynamic-security broker: the admin's) */
+  login?: { username: string; password: string };
 }
 
 function secretsOf(o: GameOptions): SecretMode[] {
@@ -158,6 +161,7 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           strategy: new Strategy(strategyOf(o, seat), o.seed, seat),
           gun: fleet.guns[seat]!,
           secrets: secrets[seat],
+          ...(hub.login ? { login: hub.login } : {}),
           relay,
           log: (l) => progress(`  (${l})`),
         }),
@@ -165,9 +169,9 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
     }
     const watch = await CommandClient.connect(hub.url, {
       table: hub.table,
-      clientId: `sim-watch-${process.pid}`,
-      username: "host",
-      password: hub.pin,
+      clientId: simClientId("watch", hub.table),
+      username: hub.login?.username ?? "host",
+      password: hub.login?.password ?? hub.pin,
       auth: hub.pin,
     });
     let state: TableState | null = null;
@@ -247,6 +251,8 @@ export interface DemoOptions extends GameOptions {
   traits?: HumanTraits;
   /** poses per gun in the calibration wizard */
   poses?: number;
+  /** gun ids are `<prefix><seat>` (default sim; on a dynamic-security broker `<table>-sim`: ids are broker-wide) */
+  idPrefix?: string;
   /** called once the hub is up, with the dashboard URL */
   onHub?: (hub: Hub) => void;
   /** after the game, before everything stops: e.g. keep the dashboard up until Ctrl-C */
@@ -266,9 +272,16 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   let fleet: Fleet | undefined;
   try {
     o.onHub?.(hub);
-    const conn = { url: hub.urls.mqtt, table: hub.table, pin: hub.pin };
+    const dynsec = hub.mode === "external" && hub.config.dynsec === true;
+    const login =
+      dynsec && hub.config.brokerUser && hub.config.brokerPassword
+        ? { username: hub.config.brokerUser, password: hub.config.brokerPassword }
+        : undefined;
+    const conn: Connection = { url: hub.urls.mqtt, table: hub.table, pin: hub.pin, ...(login ? { login } : {}) };
     fleet = await Fleet.start({
       ...conn,
+      ...(login ? { admit: (guns) => admitGun({ ...login, url: conn.url, table: conn.table }, guns) } : {}),
+      ...(o.idPrefix ? { idPrefix: o.idPrefix } : dynsec ? { idPrefix: `${hub.table.slice(0, 24)}-sim` } : {}),
       guns: o.players,
       seed: o.seed,
       board: o.board,

@@ -1,10 +1,12 @@
 // N virtual guns, each running the real firmware bundle on a virtual Espruino board, held by a simulated hand.
 // The fleet pairs them through the host (pair.accept with the PIN) at seats 0..N−1 exactly as a person would
 // with hardware, calibrates them through the wizard (aim at the named seat, pull), and leaves them streaming.
+import { createHash } from "node:crypto";
 import { gunTopic, tableTopic } from "@cng/protocol";
 import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
+import type { SerialGunBridge } from "../serial/index.js";
 import { CommandClient } from "./commands.js";
-import { createGun, type Gun, type GunRuntime } from "./espruino/index.js";
+import { bridgeGun, createGun, type Gun, type GunRuntime, needsBridge } from "./espruino/index.js";
 import { Hand, scaledTraits } from "./hand.js";
 import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
 import { gaussian, type Random, seededRandom } from "./prng.js";
@@ -29,6 +31,10 @@ export interface FleetOptions {
   tempo?: number;
   /** gun ids are `<prefix><seat>` */
   idPrefix?: string;
+  /** the broker login of the host's client (default: `host` with the PIN, the embedded broker's) */
+  login?: { username: string; password: string };
+  /** lets the guns in before they connect (a dynamic-security broker: broker/dynsec-admin.ts admitGun) */
+  admit?: (guns: { gun: string; secret: string }[]) => Promise<void>;
   log?: (line: string) => void;
 }
 
@@ -45,6 +51,11 @@ export interface SimGun {
 }
 
 const MIXED = ["esp32-mpu6050", "esp32-bno085"];
+
+/** A simulator's client id (a topic level, ≤ 32): per table, so two tables' simulators can share one broker. */
+export function simClientId(kind: string, table: string): string {
+  return `sim-${kind}-${process.pid}-${createHash("sha1").update(table).digest("hex").slice(0, 4)}`;
+}
 
 function waitUntil<T>(what: string, ms: number, check: () => T | undefined | null | false): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -72,6 +83,8 @@ export class Fleet {
   readonly drops = new Map<string, number>();
   state: TableState | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
+  /** the serial bridges of guns without WiFi (a Puck.js on Bluetooth), as the hub's laptop would run them */
+  private readonly bridges: SerialGunBridge[] = [];
 
   private constructor(
     readonly host: CommandClient,
@@ -84,9 +97,9 @@ export class Fleet {
     const table = o.table ?? "main";
     const host = await CommandClient.connect(o.url, {
       table,
-      clientId: `sim-host-${process.pid}`,
-      username: "host",
-      password: o.pin,
+      clientId: simClientId("host", table),
+      username: o.login?.username ?? "host",
+      password: o.login?.password ?? o.pin,
       auth: o.pin,
     });
     const fleet = new Fleet(host, table, o.layout ?? roundTable(o.guns), o);
@@ -122,10 +135,18 @@ export class Fleet {
     const rows = bearings(this.layout);
     const tempo = this.o.tempo ?? 1;
     const traits = scaledTraits(this.o.traits ?? DEFAULT_HUMAN, tempo);
+    const secretOf = (id: string) => `factory-${id}-${seed}`;
+    const ids = Array.from({ length: this.o.guns }, (_, seat) => this.idOf(seat));
+    // a gun of an earlier run keeps its old key in that run's storage: start it afresh
+    // (on an external broker a gun of an earlier run may still be listed as asking, from its retained info)
+    for (const id of ids) {
+      const old = listed.find((g) => g.id === id);
+      if (old) await this.host.request(old.paired ? "gun.forget" : "pair.reject", { gun: id });
+      this.status.delete(id);
+    }
+    await this.o.admit?.(ids.map((gun) => ({ gun, secret: secretOf(gun) })));
     for (let seat = 0; seat < this.o.guns; seat++) {
       const id = this.idOf(seat);
-      // a gun of an earlier run keeps its old key in that run's storage: start it afresh
-      if (listed.some((g) => g.id === id)) await this.host.request("gun.forget", { gun: id });
       const random = seededRandom(seed * 1009 + seat * 7919 + 1);
       const boards = this.o.board === "mixed" || this.o.board === undefined ? MIXED : this.o.board.split(",");
       const board = boards[seat % boards.length]!;
@@ -136,7 +157,7 @@ export class Fleet {
         board,
         config: {
           id,
-          secret: `factory-${id}-${seed}`,
+          secret: secretOf(id),
           table: this.table,
           hub: { host: u.hostname, port: Number(u.port || 1883) },
           hz: 25,
@@ -148,6 +169,7 @@ export class Fleet {
           seed: seed * 131 + seat,
         },
       });
+      if (needsBridge(gun)) this.bridges.push(await bridgeGun(gun, { mqttUrl: this.o.url, table: this.table }));
       const hand = new Hand(gun, random, { ...traits }, centre);
       this.guns.push({ seat, id, gun, hand, bearings: rows[seat]!, centre, random });
       // the gyro bias wanders with temperature: what the hub's per-round re-centre is for
@@ -214,6 +236,7 @@ export class Fleet {
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     for (const g of this.guns) g.gun.stop();
+    await Promise.all(this.bridges.splice(0).map((b) => b.close()));
     await this.host.close();
   }
 }

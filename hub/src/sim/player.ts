@@ -6,7 +6,7 @@
 import { playerTopic, tableTopic } from "@cng/protocol";
 import { type Bullet, CHOSEN_REVEAL, type Decision, type PlayerView, type Seat } from "../rules/index.js";
 import { CommandClient, CommandError } from "./commands.js";
-import type { SimGun } from "./fleet.js";
+import { type SimGun, simClientId } from "./fleet.js";
 import type { Strategy } from "./strategies.js";
 import type { SeatView, TableState } from "./table-view.js";
 
@@ -18,6 +18,8 @@ export interface BotPlayerOptions {
   seat: Seat;
   /** the seat token (host: `seat.token`) */
   token: string;
+  /** the broker login (default: `seat-<n>` with the token, the embedded broker's) */
+  login?: { username: string; password: string };
   strategy: Strategy;
   gun: SimGun;
   /** console: secrets on the phone page; physical: cards in hand, shown by pulling in the reveal window */
@@ -57,9 +59,9 @@ export class BotPlayer {
   static async join(o: BotPlayerOptions): Promise<BotPlayer> {
     const client = await CommandClient.connect(o.url, {
       table: o.table,
-      clientId: `sim-seat${o.seat}-${process.pid}`,
-      username: `seat-${o.seat}`,
-      password: o.token,
+      clientId: simClientId(`seat${o.seat}`, o.table),
+      username: o.login?.username ?? `seat-${o.seat}`,
+      password: o.login?.password ?? o.token,
       auth: o.token,
     });
     const p = new BotPlayer(client, o);

@@ -168,6 +168,18 @@ export interface OtaBeginMsg {
 /** Bytes of bundle per `ota` chunk. */
 export const OTA_CHUNK = 1024;
 
+/** Lowest battery, percent, an update over the air starts at (the hub and the gun both check). */
+export const OTA_LOW_BATTERY = 30;
+
+/**
+ * Storage files of updates over the air on the gun: what runs (`ota.json`), the update being written (`ota.new`),
+ * the two slots. `cng flash` erases them, so the bundle flashed by USB is what runs.
+ */
+export const OTA_FILES = ["ota.json", "ota.new", "gun.a", "gun.b"];
+
+/** UDP port a gun asks on for its table's hub, and the hub answers on (outside MQTT: hub/src/net/discovery.ts). */
+export const DISCOVERY_PORT = 18830;
+
 /** `gun/<id>/otas`, QoS 1: how far an update is on the gun. */
 export interface OtaStateMsg {
   v: Version;

@@ -31,6 +31,9 @@ interface DemoFlags {
   data?: string;
   table?: string;
   voice?: string;
+  broker?: string;
+  brokerUser?: string;
+  dynsec: boolean;
 }
 
 const HELP = `
@@ -49,7 +52,12 @@ Examples:
   cng demo --seed 7 --speed fast
   cng demo --players 5 --edition second --http-port 8080
   cng demo --edition classic --powers --cop --strategies aggressive,cautious --json
-  cng demo --players 4 --speed fast --runtime espruino`;
+  cng demo --players 4 --speed fast --runtime espruino
+  CNG_BROKER_PASSWORD=… cng demo --broker mqtt://127.0.0.1:1883 --broker-user cng-admin --dynsec --table t1
+
+--broker plays on an external mosquitto set up by \`cng broker init\` (with --dynsec: the hub makes each gun's
+login; the admin's password in CNG_BROKER_PASSWORD). The guns are then <table>-sim0, <table>-sim1, …: gun ids are
+logins, one per broker, so tables sharing a broker need different names.`;
 
 export function registerDemo(program: Command): void {
   program
@@ -85,6 +93,9 @@ export function registerDemo(program: Command): void {
     .option("-d, --data <dir>", "data folder (default: a new temporary folder)")
     .option("-t, --table <name>", "table name")
     .option("--voice <off|lang>", "the table's voice: off, or en, fr, fi (also the dashboard's language)")
+    .option("--broker <url>", "play on an external broker (mosquitto with --dynsec) instead of the embedded one")
+    .option("--broker-user <name>", "the hub's username there (with --dynsec: the plugin's admin, cng-admin)")
+    .option("--dynsec", "the broker runs mosquitto's dynamic-security plugin (cng broker init)", false)
     .addHelpText("after", HELP)
     .action(async (f: DemoFlags) => {
       const players = Number(f.players);
@@ -119,6 +130,14 @@ export function registerDemo(program: Command): void {
           data,
           ...(f.table ? { table: f.table } : {}),
           ...(f.voice ? { voice: f.voice } : {}),
+          ...(f.broker
+            ? {
+                broker: f.broker,
+                brokerUser: f.brokerUser ?? process.env.CNG_BROKER_USER,
+                brokerPassword: process.env.CNG_BROKER_PASSWORD,
+                dynsec: f.dynsec,
+              }
+            : {}),
         },
         progress: say,
         onHub: (hub) => {

@@ -14,6 +14,7 @@ interface HubFlags {
   broker?: string;
   brokerUser?: string;
   brokerPassword?: string;
+  dynsec?: boolean;
   data?: string;
   pin?: string;
   logLevel?: string;
@@ -28,7 +29,7 @@ interface HubFlags {
 const HELP = `
 Settings come from, in order of precedence: these flags, environment variables, a JSON config
 file (--config FILE, or ${CONFIG_FILE_DEFAULT} in the current folder), and the defaults.
-Config file keys: ${Object.keys(DEFAULTS).join(", ")}, broker, brokerUser, brokerPassword, pin.
+Config file keys: ${Object.keys(DEFAULTS).join(", ")}, broker, brokerUser, brokerPassword, dynsec, pin.
 Environment: ${Object.keys(ENV_VARS).join(", ")}.
 
 Security: each gun gets its own secret when the host accepts its pairing request (pair.accept);
@@ -38,7 +39,8 @@ read-only viewers; host actions are command requests carrying the PIN.
 
 Broker: by default the hub runs its own MQTT broker (TCP on --mqtt-port, WebSocket at
 ws://HOST:HTTP_PORT/mqtt). With --broker mqtt://HOST:PORT it uses an external broker instead
-(e.g. mosquitto; see \`cng acl\` for its ACL file). --table NAME namespaces every topic
+(e.g. mosquitto; see \`cng acl\` for its ACL file). With --dynsec (mosquitto's dynamic-security plugin,
+set up by \`cng broker init\`) the hub logs in as the plugin's admin and makes each gun's broker login itself. --table NAME namespaces every topic
 (cng/v1/NAME/...) and the database, so several hubs can share one broker.
 
 Guns find the hub: a gun that cannot reach the address it was flashed with asks the local network
@@ -53,6 +55,7 @@ Examples:
   cng hub                                   # embedded broker on 1883, dashboard on 8080
   cng hub --table t2 --mqtt-port 1884 --http-port 8081
   CNG_BROKER=mqtt://broker.local:1883 CNG_BROKER_USER=hub-t1 cng hub --table t1
+  CNG_BROKER_PASSWORD=… cng hub --broker mqtt://broker.local:1883 --broker-user cng-admin --dynsec --table t1
 `;
 
 export function registerHub(program: Command): void {
@@ -68,6 +71,10 @@ export function registerHub(program: Command): void {
     .option("--broker-user <name>", "username on the external broker")
     .addOption(
       new Option("--broker-password <secret>", "password on the external broker (better: CNG_BROKER_PASSWORD)"),
+    )
+    .option(
+      "--dynsec",
+      "the external broker is mosquitto with the dynamic-security plugin (cng broker init): the hub makes each gun's login",
     )
     .option("-d, --data <dir>", `data folder: game logs, credentials (default ./${DEFAULTS.data})`)
     .option("--pin <pin>", "host PIN to use (default: the stored one, or a new random one)")
@@ -107,6 +114,7 @@ export function registerHub(program: Command): void {
         broker: flags.broker,
         brokerUser: flags.brokerUser,
         brokerPassword: flags.brokerPassword,
+        dynsec: flags.dynsec,
         data: flags.data,
         pin: flags.pin,
         logLevel: flags.logLevel,

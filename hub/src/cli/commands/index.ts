@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { benches } from "../../bench/index.js";
 import { registerAcl } from "./acl.js";
 import { registerBench } from "./bench.js";
+import { registerBroker } from "./broker.js";
 import { registerDemo } from "./demo.js";
 import { registerFlash } from "./flash.js";
 import { registerHub } from "./hub.js";
@@ -9,6 +10,7 @@ import { registerOta } from "./ota.js";
 import { registerReplay } from "./replay.js";
 import { registerRules } from "./rules.js";
 import { registerSim } from "./sim.js";
+import { registerVenue } from "./venue.js";
 
 /** Adds one subcommand to the program. Each lives in its own module beside this one. */
 export type RegisterCommand = (program: Command) => void;
@@ -21,8 +23,10 @@ export const commands: RegisterCommand[] = [
   registerHub,
   registerReplay,
   registerAcl,
+  registerBroker,
   registerFlash,
   registerOta,
   registerSim,
   registerDemo,
+  registerVenue,
 ];

@@ -34,6 +34,14 @@ interface OtaCliOptions {
   table: string;
   pin?: string;
   data: string;
+  /** seconds to wait for every update to end */
+  timeout: number;
+}
+
+function seconds(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("a number of seconds above 0");
+  return n;
 }
 
 function gunName(v: string, prev: string[] = []): string[] {
@@ -99,6 +107,9 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
   try {
     const shown = new Map<string, string>();
     const last = new Map<string, OtaProgress>();
+    /** guns seen under way since the request: a retained "done" from an earlier update does not count */
+    const seen = new Set<string>();
+    let asked = false;
     let started: { gun: string }[] = [];
     let onChange = () => {};
     await client.subscribe(gunTopic(o.table, "+", "status"), (payload, topic) => {
@@ -106,6 +117,7 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
       const p = (payload as { ota?: OtaProgress } | null)?.ota;
       if (!p) return;
       last.set(gun, p);
+      if (asked && (p.stage === "sending" || p.stage === "restarting")) seen.add(gun);
       // a line when the stage changes or the bar moves by a tenth
       const key = p.stage === "sending" ? `s${Math.floor((p.o / Math.max(1, p.n)) * 10)}${p.why ?? ""}` : p.stage;
       if (started.some((s) => s.gun === gun) && shown.get(gun) !== key) {
@@ -115,6 +127,7 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
       onChange();
     });
     const since = Date.now();
+    asked = true;
     const r = await client.request<{
       started: { gun: string; fw: string; from: string | null }[];
       refused: { gun: string; why: string }[];
@@ -130,14 +143,23 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
     const finished = () =>
       started.every((s) => {
         const p = last.get(s.gun);
-        return p && p.at >= since && (p.stage === "done" || p.stage === "failed");
+        return seen.has(s.gun) && (p?.stage === "done" || p?.stage === "failed");
       });
-    await new Promise<void>((resolve) => {
+    const inTime = await new Promise<boolean>((resolve) => {
+      const t = setTimeout(() => resolve(false), o.timeout * 1000);
       onChange = () => {
-        if (finished()) resolve();
+        if (finished()) {
+          clearTimeout(t);
+          resolve(true);
+        }
       };
       onChange();
     });
+    if (!inTime) {
+      const open = started.filter((s) => !["done", "failed"].includes(last.get(s.gun)?.stage ?? "")).map((s) => s.gun);
+      out(`gave up waiting after ${o.timeout} s for ${open.join(", ")} (is the hub still running? see the dashboard)`);
+      return 1;
+    }
     const failed = started.filter((s) => last.get(s.gun)?.stage === "failed");
     const secs = ((Date.now() - since) / 1000).toFixed(1);
     out(
@@ -164,6 +186,7 @@ export function registerOta(program: Command): void {
     .option("-t, --table <name>", "table name", DEFAULTS.table)
     .option("--pin <pin>", "host PIN (default: CNG_PIN, or the hub's data folder)")
     .option("-d, --data <dir>", "the hub's data folder, for its PIN", DEFAULTS.data)
+    .option("--timeout <s>", "seconds to wait for every gun's update to end", seconds, 600)
     .addHelpText("after", HELP)
     .action(async (opts: OtaCliOptions) => {
       try {

@@ -1,6 +1,8 @@
 // `cng sim`: virtual guns (the real firmware on simulated boards) for a running hub, paired and calibrated
 // through the host like hardware, streaming until Ctrl-C; with --play, bots also play a game on them.
 import { type Command, Option } from "commander";
+import { DEFAULT_ADMIN } from "../../broker/dynsec.js";
+import { admitGun } from "../../broker/dynsec-admin.js";
 import type { Edition } from "../../rules/index.js";
 import { playGame, type Speed } from "../../sim/demo.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
@@ -23,6 +25,9 @@ interface SimFlags {
   powers: boolean;
   cop: boolean;
   strategies?: string;
+  dynsec: boolean;
+  brokerUser?: string;
+  idPrefix?: string;
 }
 
 const HELP = `
@@ -36,7 +41,13 @@ timed on its clock). The PIN comes from --pin or CNG_PIN.
 Examples:
   cng hub --pin 123456 &   cng sim --guns 6 --hub 127.0.0.1:1883 --pin 123456
   cng sim --guns 5 --hub 127.0.0.1:1883 --pin 123456 --play second --speed fast
-  cng sim --guns 4 --hub 127.0.0.1:1883 --pin 123456 --runtime espruino`;
+  cng sim --guns 4 --hub 127.0.0.1:1883 --pin 123456 --runtime espruino
+  CNG_BROKER_PASSWORD=… cng sim --guns 4 --hub broker.local:1883 --table t1 --pin 123456 --dynsec --play classic
+
+On an external mosquitto with the dynamic-security plugin (the hub runs with --broker … --dynsec), --dynsec logs
+the host's client and the bots in with the plugin's admin login (--broker-user, default cng-admin; password in
+CNG_BROKER_PASSWORD) and lets each gun in to ask for pairing (as \`cng broker gun\` does); the hub then pairs them
+as on its own broker. Gun ids are logins, one per broker: they are <table>-sim0, <table>-sim1, … (--id-prefix).`;
 
 export function registerSim(program: Command): void {
   program
@@ -56,6 +67,9 @@ export function registerSim(program: Command): void {
     .option("--powers", "classic: Super Powers", false)
     .option("--cop", "classic: the cop variant", false)
     .option("--strategies <list>", `bots per seat, cycled: ${STRATEGIES.join(", ")}`)
+    .option("--dynsec", "the hub's broker is mosquitto with the dynamic-security plugin (cng broker init)", false)
+    .option("--broker-user <name>", "with --dynsec: the plugin's admin (default CNG_BROKER_USER, or cng-admin)")
+    .option("--id-prefix <prefix>", "gun ids are PREFIX0, PREFIX1, … (default sim; with --dynsec TABLE-sim)")
     .addHelpText("after", HELP)
     .action(async (f: SimFlags) => {
       const guns = Number(f.guns);
@@ -69,7 +83,17 @@ export function registerSim(program: Command): void {
       const url = `mqtt://${f.hub}`;
       const seed = Number(f.seed);
       const runtime = await resolveRuntime(f.runtime, say);
+      let login: { username: string; password: string } | undefined;
+      if (f.dynsec) {
+        const password = process.env.CNG_BROKER_PASSWORD;
+        if (!password) throw new Error("--dynsec: give the plugin admin's password in CNG_BROKER_PASSWORD");
+        login = { username: f.brokerUser ?? process.env.CNG_BROKER_USER ?? DEFAULT_ADMIN, password };
+      }
+      const adminLogin = login;
+      const idPrefix = f.idPrefix ?? (f.dynsec ? `${f.table.slice(0, 24)}-sim` : undefined);
       const fleet = await Fleet.start({
+        ...(adminLogin ? { login: adminLogin, admit: (g) => admitGun({ ...adminLogin, url, table: f.table }, g) } : {}),
+        ...(idPrefix ? { idPrefix } : {}),
         url,
         runtime,
         table: f.table,
@@ -90,7 +114,7 @@ export function registerSim(program: Command): void {
       process.on("SIGTERM", stop);
       if (f.calibrate) await fleet.calibrate(Number(f.poses));
       if (f.play) {
-        const r = await playGame({ url, table: f.table, pin }, fleet, {
+        const r = await playGame({ url, table: f.table, pin, ...(login ? { login } : {}) }, fleet, {
           edition: f.play,
           players: guns,
           seed,

@@ -8,7 +8,14 @@ export const gameNew: Op<{ setup: Record<string, unknown> }, OpContext> = {
   need: "host",
   summary: "start a new game (a new log) from setup options: edition, players, seed, options…, and `table`",
   parse: (a) => ({ ok: true, args: { setup: a } }),
-  run: (ctx, _c, args) => ctx.play.newGame(args.setup),
+  run(ctx, _c, args) {
+    // a gun restarts at the end of its update: not in the middle of a round
+    const updating = ctx.ota.running();
+    if (updating.length) {
+      return fail("updating", `guns are being updated (${updating.join(", ")}): start the game once they are done`);
+    }
+    return ctx.play.newGame(args.setup);
+  },
 };
 
 export const gameDecide: Op<{ decision: Record<string, unknown> }, OpContext> = {

@@ -28,9 +28,17 @@ export const calibrateMount: Op<{ gun: GunId; pose?: MountPose; mount?: string }
     };
   },
   async run(ctx, _c, args) {
+    // a new mounting starts the gun's filter again at yaw 0: not in the middle of a game
+    const st = ctx.game.session.game?.state as { over?: boolean } | undefined;
+    if (st && !st.over && args.pose !== "cancel") {
+      return fail("game-running", "a game is running: change a gun's mounting once it is over");
+    }
     const r = args.mount ? await ctx.mount.set(args.gun, args.mount) : await ctx.mount.step(args.gun, args.pose!);
     if (!r.ok) return fail(r.code, r.msg);
     const { ok: _ok, ...rest } = r;
-    return { ok: true, r: rest };
+    // the gun's yaw offset was learned with the old mounting: it goes, and the seat is calibrated again
+    const changed = r.pose === "set" || (r.pose === "up" && r.mount !== r.was);
+    const forgot = changed ? await ctx.play.forgetCalibration(args.gun) : false;
+    return { ok: true, r: { ...rest, calibration: forgot ? "forgotten: calibrate this seat again" : null } };
   },
 };

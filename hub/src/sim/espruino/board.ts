@@ -5,12 +5,14 @@ import { fileURLToPath } from "node:url";
 export interface BoardProfile {
   name: string;
   summary?: string;
-  chip: "ESP32" | "ESP8266" | string;
+  chip: "ESP32" | "ESP8266" | "NRF52" | string;
   baud?: number;
-  /** the links the firmware bundle carries (default ["wifi"]); "serial" = hardware/SERIAL.md */
+  /** the links the firmware bundle carries (default ["wifi"]); "serial" = hardware/SERIAL.md; a Puck.js: ["serial"] */
   links?: ("wifi" | "serial")[];
+  /** the serial link's device when not the board's USB serial port (Serial1 / USB): "Bluetooth" on a Puck.js */
+  con?: string;
   imu: {
-    kind: "mpu6050" | "bno085";
+    kind: "mpu6050" | "bno085" | "lsm6ds3";
     scl?: string;
     sda?: string;
     addr?: number;
@@ -50,6 +52,11 @@ export function loadBoard(name: string): BoardProfile {
     throw new Error(`unknown board "${name}"; known boards: ${boardNames().join(", ")}`);
   }
   return JSON.parse(readFileSync(`${boardsDir}/${name}.json`, "utf8")) as BoardProfile;
+}
+
+/** The device a board's console starts on, and its serial link's lines go over: Serial1, USB or Bluetooth. */
+export function consoleDevice(board: BoardProfile): string {
+  return board.con ?? (/^ESP/.test(board.chip) ? "Serial1" : "USB");
 }
 
 /** Where the build puts a board's flashed bundle. */

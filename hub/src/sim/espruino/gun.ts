@@ -21,7 +21,7 @@ export interface ToneEvent {
 
 /** The board's USB serial port, seen from the PC at the other end of the cable. */
 export interface VirtualUsbSerial {
-  /** the device name on the board: `Serial1` (ESP32, ESP8266) or `USB` */
+  /** the device name on the board: `Serial1` (ESP32, ESP8266), `USB`, or `Bluetooth` (a Puck.js: its Nordic UART) */
   readonly device: string;
   /** where Espruino's console (REPL) is now: the USB device, or `LoopbackA` once the firmware moved it */
   readonly console: string;

@@ -1,5 +1,7 @@
 // The virtual Espruino board: run a firmware bundle on a PC as a gun, in Node's vm or on the real interpreter.
-export { type BoardProfile, boardNames, bundlePathFor, loadBoard, projectRoot } from "./board.js";
+
+export { type BoardProfile, boardNames, bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
+export { bridgeGun, needsBridge, plug } from "./cable.js";
 export { type ClockMode, VirtualClock } from "./clock.js";
 export type { Gun, GunOptions, GunRuntime, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 export { ImuInputs, type ImuModelOptions, Mpu6050Model, rvcFrame } from "./imu.js";

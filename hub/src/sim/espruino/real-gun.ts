@@ -9,7 +9,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BoardProfile, bundlePathFor, loadBoard } from "./board.js";
+import { type BoardProfile, bundlePathFor, consoleDevice, loadBoard } from "./board.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { boardShimPath, findInterpreter } from "./interpreter.js";
@@ -46,6 +46,8 @@ export interface RealGun extends Gun {
   readonly connects: string[];
   /** a Storage file as the board has it now, or undefined */
   readFile(name: string): Promise<string | undefined>;
+  /** writes a Storage file as the firmware would (a state to start a test from: an update stopped half-way) */
+  writeFile(name: string, text: string): Promise<void>;
   memory(): Promise<GunMemory>;
   /** peak tracking on (resets the peak) or off */
   trackPeak(on: boolean): Promise<void>;
@@ -87,7 +89,12 @@ function bootFile(board: BoardProfile, o: RealGunOptions, pose: Pose): string {
     chip: board.chip,
     trig: board.trig,
     bz: board.bz.pin,
-    bat: board.bat ? { pin: board.bat.pin, mul: board.bat.mul, v: o.battery ?? 3.9 } : undefined,
+    // a Puck.js measures its own coin cell (E.getBattery): its volts
+    bat: board.bat
+      ? { pin: board.bat.pin, mul: board.bat.mul, v: o.battery ?? 3.9 }
+      : board.chip === "NRF52"
+        ? { v: o.battery ?? 2.75 }
+        : undefined,
     led: { kind: L.kind, pin: L.pin, pr: L.pr, pg: L.pg, pb: L.pb, inv: !!L.inv },
     // the chip's mounting in the simulated gun (imu.mount): the board turns what the chip reads by it
     imu: { kind: board.imu.kind, addr: board.imu.addr ?? 0x68, ser: board.imu.ser, mount: o.imu?.mount },
@@ -211,7 +218,7 @@ class RealGunImpl implements RealGun {
     readonly imu: ImuInputs,
     private readonly o: RealGunOptions,
   ) {
-    this.device = /^ESP/.test(board.chip) ? "Serial1" : "USB";
+    this.device = consoleDevice(board);
     this.consoleOn = this.device;
     this.gone = new Promise((r) => {
       this.markGone = r;
@@ -460,6 +467,11 @@ class RealGunImpl implements RealGun {
     const got = this.wait("A", (v) => v === n);
     this.cmd(`__b.k(${n})`);
     await got;
+  }
+
+  async writeFile(name: string, text: string): Promise<void> {
+    this.cmd(`require("Storage").write(${JSON.stringify(name)},${JSON.stringify(text)})`);
+    await this.settle();
   }
 
   async readFile(name: string): Promise<string | undefined> {

@@ -7,11 +7,12 @@ import { readFileSync } from "node:fs";
 import { type Socket, connect as tcpConnect } from "node:net";
 import vm from "node:vm";
 import { crc32 } from "node:zlib";
-import { bundlePathFor, loadBoard, projectRoot } from "./board.js";
+import { bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
 import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { chipPose, ImuInputs, Mpu6050Model, rvcFrame, toChip } from "./imu.js";
 import { bodyGravity } from "./motion.js";
+import { vmPuck } from "./puck.js";
 import { vmDgram } from "./vm-dgram.js";
 
 export interface VirtualGunOptions extends GunOptions {
@@ -90,7 +91,8 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   const errors: unknown[] = [];
   const lines: string[] = [];
   // the USB serial port: Espruino's console until the firmware moves it (LoopbackA.setConsole)
-  const usbDevice = /^ESP/.test(board.chip) ? "Serial1" : "USB";
+  // Serial1 on the ESP chips, USB on boards that have it, Bluetooth on a Puck.js (its console, the Nordic UART)
+  const usbDevice = consoleDevice(board);
   let consoleOn = usbDevice;
   let usbOut = "";
   const usbListeners: ((text: string) => void)[] = [];
@@ -282,8 +284,8 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   const serials: Record<string, EspSerial> = {};
   const usbEvents = new Emitter();
   let rvcIndex = 0;
-  for (const name of ["Serial1", "Serial2", "USB", "LoopbackA", "LoopbackB"]) {
-    if (name === "USB" && usbDevice !== "USB") continue;
+  for (const name of ["Serial1", "Serial2", "USB", "Bluetooth", "LoopbackA", "LoopbackB"]) {
+    if ((name === "USB" || name === "Bluetooth") && usbDevice !== name) continue;
     const em = name === usbDevice ? usbEvents : new Emitter();
     serials[name] = {
       setup: () => {
@@ -339,9 +341,12 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   };
 
   const state = { rebooted: 0 };
+  // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
+  const puck = board.chip === "NRF52" ? vmPuck(inputs, seconds, clock, o.battery ?? 2.75) : undefined;
   const sandbox: Record<string, unknown> = {
     ...P,
     ...serials,
+    ...(puck ? { Puck: puck.Puck, LED1: P.D5, LED2: P.D4, LED3: P.D3, BTN: P.D0, BTN1: P.D0 } : {}),
     I2C1: {
       setup() {},
       writeTo(addr: number, data: number | number[] | string) {
@@ -379,6 +384,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
         state.rebooted++;
       },
       getTemperature: () => 30,
+      ...(puck ? { getBattery: puck.getBattery } : {}),
     },
     process: {
       memory: () => {

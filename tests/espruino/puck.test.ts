@@ -1,0 +1,191 @@
+// The Puck.js v2 gun (issue 18 part 1) on the real Espruino interpreter: its bundle, byte for byte as flashed, boots
+// from Storage on a board with the Puck's own objects (firmware/espruino/board.js: `Puck` with its LSM6DS3TR-C, LED1-3,
+// BTN, the coin cell, and the `Bluetooth` device as the link). It has no WiFi: whatever gun.json says, it speaks the
+// line protocol (hardware/SERIAL.md) on Bluetooth once the console has moved away, and through the hub's serial
+// bridge it pairs with the real hub, aims, pulls and plays cues on its LEDs like any other gun.
+import { gunTopic } from "@cng/protocol";
+import type { MqttClient } from "mqtt";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Hub } from "../../hub/src/hub.js";
+import type { Motion } from "../../hub/src/sim/espruino/index.js";
+import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
+import { connect, request, tempDir, testHub } from "../hub/helpers.js";
+import { bridgeGun } from "./bluetooth.js";
+import { isRed, onInterpreter, realGun, sleep, until } from "./rig.js";
+
+const board = "puckjs";
+const lines = (g: RealGun) => g.usb.out.split(/\r?\n/);
+const count = (g: RealGun, leaf: string) => lines(g).filter((x) => x.startsWith(`${leaf} `)).length;
+
+onInterpreter("the Puck.js bundle on the real interpreter", () => {
+  it("boots from Storage with a WiFi gun.json and still takes Bluetooth: no WiFi, no TCP, hello on Bluetooth", async () => {
+    const g = await realGun({
+      board,
+      config: {
+        id: "g1",
+        secret: "s3cret-factory",
+        table: "main",
+        hub: { host: "127.0.0.1", port: 9 },
+        wifi: { ssid: "party", pass: "pw" },
+        hz: 25,
+        click: true,
+      },
+    });
+    expect(g.usb.device).toBe("Bluetooth");
+    expect(g.usb.console).toBe("Bluetooth");
+    await until(() => count(g, "hello") === 1, 4000, "hello on Bluetooth");
+    expect(g.console[0]).toBe("CNG gun g1 fw 0.1.0 on puckjs on Bluetooth");
+    expect(g.usb.console).toBe("LoopbackA");
+    expect(g.now()).toBeGreaterThanOrEqual(2000);
+    const hello = JSON.parse(
+      lines(g)
+        .find((l) => l.startsWith("hello "))!
+        .slice(6),
+    );
+    expect(hello).toEqual({ v: 1, id: "g1", k: "s3cret-factory", fw: "0.1.0" });
+    // the greeting on its own LEDs (green) and the piezo pad: two rising tones
+    expect(g.led.some((l) => l.c !== 0 && (l.c & 0xff00) !== 0 && l.c >> 16 === 0)).toBe(true);
+    expect(g.tones.filter((t) => t.f > 0).map((t) => t.f)).toEqual([1800, 2400]);
+    // info over Bluetooth: its board, its IMU, its coin cell (2.75 V of a CR2032: 91 %)
+    await until(() => count(g, "info") > 0, 2000, "info");
+    const info = JSON.parse(
+      lines(g)
+        .find((l) => l.startsWith("info "))!
+        .slice(5),
+    );
+    expect(info).toMatchObject({ b: "puckjs", i: "lsm6ds3", bat: 91, hz: 25 });
+    expect(info.rs).toBeUndefined();
+    await until(() => count(g, "aim") > 10, 2000, "aim");
+    expect(g.wifi.connects).toEqual([]);
+    expect(g.connects).toEqual([]);
+    expect(g.errors).toEqual([]);
+  });
+
+  it("refuses every kind of bad gun.json with its console error, a red blink and a low beep, and never takes the link", async () => {
+    // the generic cases run for every board in boot.test.ts and mount.test.ts; these are the Puck's own
+    const ok = { id: "g1", secret: "x" };
+    const cases: [object | string | null, string][] = [
+      [null, "gun.json: missing"],
+      [{ ...ok, link: "wifi" }, "gun.json: link must be serial (this board has no WiFi)"],
+      [{ ...ok, link: "radio" }, "gun.json: link must be serial (this board has no WiFi)"],
+      [{ ...ok, hz: 0 }, "gun.json: hz must be 1-50"],
+    ];
+    const guns = await Promise.all(cases.map(([config]) => realGun({ board, config })));
+    await sleep(2300);
+    guns.forEach((g, i) => {
+      const why = cases[i]![1];
+      expect(g.console, JSON.stringify(cases[i]![0])).toContain(`CNG ${why}`);
+      expect(g.led.filter((l) => isRed(l.c)).length, why).toBeGreaterThanOrEqual(2);
+      expect(
+        g.tones.filter((t) => t.f > 0).map((t) => t.f),
+        why,
+      ).toEqual([300]);
+      // the console stays on Bluetooth: the gun can be reflashed over the air
+      expect(g.usb.console, why).toBe("Bluetooth");
+      expect(g.usb.out, why).not.toMatch(/hello /);
+      expect(g.errors, why).toEqual([]);
+    });
+  }, 60_000);
+  // mounted any way (a Puck taped on its side, standing on its edge): tests/espruino/mount.test.ts
+});
+
+onInterpreter("a Puck.js gun on the real interpreter, through the hub's serial bridge, with the real hub", () => {
+  const data = tempDir("cng-espruino-puck-");
+  let hub: Hub & { stop: () => Promise<void> };
+  let host: MqttClient;
+  let gun: RealGun;
+  const seen: { leaf: string; msg: any }[] = [];
+  let pose = { yaw: 20, pitch: 10, roll: 0 };
+  const id = "puck1";
+  const motion: Motion = () => pose;
+  const got = (leaf: string) => seen.filter((s) => s.leaf === leaf);
+  const status = () => got("status").at(-1)?.msg;
+
+  beforeAll(async () => {
+    hub = await testHub({ data: data.dir });
+    host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+    host.on("message", (topic, payload) => {
+      if (payload.length) seen.push({ leaf: topic.split("/").at(-1)!, msg: JSON.parse(payload.toString()) });
+    });
+    for (const leaf of ["status", "info", "aim"] as const) await host.subscribeAsync(gunTopic(hub.table, id, leaf));
+    hub.streams.triggerConsumer = (_gun, _seat, msg) => seen.push({ leaf: "trig", msg });
+  });
+  afterAll(async () => {
+    host?.end(true);
+    await hub?.stop();
+    data.remove();
+  });
+
+  it("pairs: asks over Bluetooth, stores the hub's key in gun.json, comes back with it", async () => {
+    gun = await realGun({ board, config: { id, secret: "factory-secret", table: hub.table }, imu: { motion } }, true);
+    await bridgeGun(gun, hub.urls.mqtt, hub.table, true);
+    await until(() => status()?.paired === false && status()?.on && status()?.info, 8000, "a pairing request");
+    expect(status().info).toMatchObject({ b: board, i: "lsm6ds3", fw: "0.1.0" });
+    expect(await request(host, hub.table, "pair.accept", { gun: id, seat: 1 }, hub.pin)).toMatchObject({ ok: true });
+    await until(() => status()?.paired && status()?.on, 8000, "back with the key");
+    const stored = JSON.parse((await gun.readFile("gun.json"))!);
+    expect(stored.secret).not.toBe("factory-secret");
+    expect(stored.secret.length).toBeGreaterThanOrEqual(16);
+    expect(
+      lines(gun)
+        .filter((l) => l.startsWith("hello "))
+        .at(-1),
+    ).toContain(stored.secret);
+    expect(gun.errors).toEqual([]);
+  }, 30_000);
+
+  it("streams aim at the rate asked, following a turn", async () => {
+    await hub.guns.command(id, { c: "rate", hz: 50 });
+    await until(() => got("info").at(-1)?.msg.hz === 50, 3000, "info at 50 Hz");
+    await sleep(300);
+    const from = got("aim").length;
+    await sleep(2000);
+    const rate = (got("aim").length - from) / 2;
+    expect(rate).toBeGreaterThan(40);
+    expect(rate).toBeLessThan(57.5);
+    await hub.guns.command(id, { c: "rate", hz: 25 });
+    await sleep(500);
+    const y0 = got("aim").at(-1)!.msg.y;
+    const t0 = gun.now() + gun.leadMs;
+    const start = { ...pose };
+    gun.imu.motion = (t) => {
+      const k = Math.min(1, Math.max(0, (t * 1000 - t0) / 600));
+      return { yaw: start.yaw + 50 * k, pitch: start.pitch + 10 * k, roll: 0 };
+    };
+    await sleep(2000);
+    const a = got("aim").at(-1)!.msg;
+    console.log(`puckjs: turned 50° left, 10° up: aim ${(a.y - y0).toFixed(1)}° / ${a.p}°`);
+    expect(Math.abs(a.y - y0 - 50)).toBeLessThan(3);
+    expect(Math.abs(a.p - 20)).toBeLessThan(2);
+    expect(a.s).toBe(1);
+    pose = { yaw: start.yaw + 50, pitch: 20, roll: 0 };
+    gun.imu.motion = motion;
+  }, 20_000);
+
+  it("sends trigger events from its button, and clicks at once", async () => {
+    const from = got("trig").length;
+    const clicks = gun.tones.filter((t) => t.f === 2400).length;
+    for (let i = 0; i < 2; i++) {
+      gun.button.press();
+      await sleep(150);
+      gun.button.release();
+      await sleep(500);
+    }
+    const t = await until(() => (got("trig").length - from >= 4 ? got("trig").slice(from) : null), 3000, "4 events");
+    expect(t.map((x) => x.msg.k)).toEqual(["p", "r", "p", "r"]);
+    const n = t.map((x) => x.msg.n);
+    expect(n).toEqual([n[0], n[0] + 1, n[0] + 2, n[0] + 3]);
+    expect(gun.tones.filter((x) => x.f === 2400).length - clicks).toBe(2);
+  });
+
+  it("plays cues on its LEDs at the hub's time", async () => {
+    const from = gun.led.length;
+    const at = Date.now() + 400;
+    hub.play.dispatcher.cue(1, "wound", { at });
+    const red = await until(() => gun.led.slice(from).find((l) => isRed(l.c)), 3000, "the red LED");
+    const off = Date.now() - gun.now() + red.t - at;
+    console.log(`puckjs: the wound cue lit red ${off.toFixed(1)} ms off the hub's time`);
+    expect(Math.abs(off)).toBeLessThan(50);
+    expect(gun.errors).toEqual([]);
+  });
+});
