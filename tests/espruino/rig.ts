@@ -1,5 +1,5 @@
 // Guns on the real Espruino interpreter for the tests: started with the board around them, stopped after each test.
-import { afterAll, afterEach, describe } from "vitest";
+import { afterAll, afterEach, describe, expect } from "vitest";
 import { findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
 import { type RealGun, type RealGunOptions, startRealGun } from "../../hub/src/sim/espruino/real-gun.js";
 
@@ -46,3 +46,35 @@ export async function until<T>(pred: () => T | undefined | false | null, ms: num
 
 /** Red, and only red (the config error blink). */
 export const isRed = (c: number) => c >> 16 > 0 && (c & 0xffff) === 0;
+
+/** What a gun with a bad gun.json does: says why on its console, blinks red, one low beep, throws nothing. */
+export function expectRefusedConfig(g: RealGun, config: unknown, why: string): void {
+  expect(g.console, JSON.stringify(config)).toContain(`CNG ${why}`);
+  expect(g.led.filter((l) => isRed(l.c)).length, why).toBeGreaterThanOrEqual(2);
+  expect(
+    g.tones.filter((t) => t.f > 0).map((t) => t.f),
+    why,
+  ).toEqual([300]);
+  expect(g.errors, why).toEqual([]);
+}
+
+/**
+ * Two pulls of the trigger: the four events (press, release, press, release) with consecutive sequence numbers
+ * arrive, and the gun clicked locally twice. `trig` is every trigger message seen so far.
+ */
+export async function pullTwice(gun: RealGun, trig: () => { msg: any }[]): Promise<{ msg: any }[]> {
+  const from = trig().length;
+  const clicks = gun.tones.filter((t) => t.f === 2400).length;
+  for (let i = 0; i < 2; i++) {
+    gun.button.press();
+    await sleep(150);
+    gun.button.release();
+    await sleep(500);
+  }
+  const t = await until(() => (trig().length - from >= 4 ? trig().slice(from) : null), 3000, "4 events");
+  expect(t.map((x) => x.msg.k)).toEqual(["p", "r", "p", "r"]);
+  const n = t.map((x) => x.msg.n);
+  expect(n).toEqual([n[0], n[0] + 1, n[0] + 2, n[0] + 3]);
+  expect(gun.tones.filter((x) => x.f === 2400).length - clicks).toBe(2);
+  return t;
+}
