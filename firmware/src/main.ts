@@ -31,43 +31,43 @@ import { slKey, slPub, slStart } from "./serial";
 import { trigger } from "./trigger";
 import { rssi, wifi } from "./wifi";
 
-var o: Orient = { y: 0, p: 0, r: 0, s: 0, t: 0 };
+var orient: Orient = { y: 0, p: 0, r: 0, s: 0, t: 0 };
 
 function run(c: Cfg) {
   var hz = c.hz;
-  var aimT = 0;
+  var aimTimer = 0;
   var seq = 0;
   var ticks = 0;
-  function tp(l: GunLeaf) {
+  function topic(l: GunLeaf) {
     return gunTopic(c.table, c.id, l);
   }
-  var tAim = tp("aim");
-  var tCue = tp("cue");
-  var tCmd = tp("cmd");
-  var tOta = HAS_OTA ? tp("ota") : "";
-  var upd: (p: string) => void;
+  var aimTopic = topic("aim");
+  var cueTopic = topic("cue");
+  var cmdTopic = topic("cmd");
+  var otaTopic = HAS_OTA ? topic("ota") : "";
+  var update: (p: string) => void;
   // the link: USB serial lines (boards built with it) or MQTT over WiFi; same payloads either way
-  var ser = LINK_SERIAL && (!LINK_WIFI || c.ser);
-  var send: (t: string, m: string, q: number, r: boolean) => void = ser ? slPub : pub;
-  if (!ser)
+  var serial = LINK_SERIAL && (!LINK_WIFI || c.ser);
+  var send: (t: string, m: string, q: number, r: boolean) => void = serial ? slPub : pub;
+  if (!serial)
     mqInit({
       host: c.hub.host,
       port: c.hub.port,
       id: c.table + "-" + c.id,
       user: c.id,
       pass: c.secret,
-      wt: tp("will"),
+      wt: topic("will"),
       wm: encWill(),
       ka: c.ka,
     });
   // the hub moved: ask the network for it (find.ts)
-  if (HAS_FIND && !ser) find(c);
+  if (HAS_FIND && !serial) find(c);
   var imu: Imu =
     IMU_KIND === "bno085" ? bno085() : IMU_KIND === "lsm6ds3" ? puck(BOARD.imu.hz || 52) : mpu6050(BOARD.imu.hz || 50);
 
   function err(e: string, m: string) {
     console.log("CNG " + e + ": " + m);
-    send(tp("err"), encErr(e, m), 1, false);
+    send(topic("err"), encErr(e, m), 1, false);
   }
   function bat(): number | undefined {
     var b = BOARD.bat;
@@ -77,43 +77,44 @@ function run(c: Cfg) {
     var v = Math.round(((analogRead(b.pin) * b.mul - 3.3) / 0.9) * 100);
     return Math.max(0, Math.min(100, v));
   }
+  // process.memory() collects garbage first; kept on every info, the one that answers `rate` too: on the ESP8266
+  // (1,600 variables) a gun that skipped it at the switch to 50 Hz stopped taking commands on the real interpreter
   function info() {
-    var m = process.memory();
     send(
-      tp("info"),
+      topic("info"),
       encInfo(
         FW,
         BOARD.name,
         IMU_KIND as ImuKind,
         bat(),
-        m.free,
+        process.memory().free,
         Math.floor(now() / 1000),
         hz,
-        HAS_RSSI && !ser ? rssi() : undefined,
+        HAS_RSSI && !serial ? rssi() : undefined,
       ),
       1,
       true,
     );
   }
   function sync() {
-    send(tp("sync"), encSync(now()), 0, false);
+    send(topic("sync"), encSync(now()), 0, false);
   }
   function aim() {
     if (!mq.up) return;
-    imu.get(o);
-    send(tAim, encAim(o.t, o.y, o.p, o.r, !!o.s), 0, false);
+    imu.get(orient);
+    send(aimTopic, encAim(orient.t, orient.y, orient.p, orient.r, !!orient.s), 0, false);
   }
   function rate(h: number) {
     hz = h;
-    if (aimT) clearInterval(aimT);
-    aimT = setInterval(aim, 1000 / hz);
+    if (aimTimer) clearInterval(aimTimer);
+    aimTimer = setInterval(aim, 1000 / hz);
   }
   function cue(m: CueMsg) {
     if (m.c === "off") return quiet();
     play(m.l, m.b, m.rp || 1, m.at === undefined ? now() : toGun(m.at));
   }
   function cmd(m: CommandMsg) {
-    var j: any;
+    var why: any;
     if (m.c === "rate") {
       if (typeof m.hz !== "number" || !(m.hz >= 1)) return err("cmd", "rate hz");
       rate(Math.min(50, m.hz));
@@ -127,40 +128,40 @@ function run(c: Cfg) {
       // pairing accepted: the hub's key replaces the flashed secret, kept across reboots
       if (typeof m.k !== "string" || m.k.length < 16) return err("cmd", "key");
       keepCfg("secret", m.k);
-      if (ser) slKey(m.k);
+      if (serial) slKey(m.k);
       else mqPass(m.k);
     } else if (HAS_MOUNT && (m.c === "grav" || m.c === "mount")) {
       // the IMU mounting (mount.ts): gravity in the chip's frame, or a new mounting; answered on `imu`
-      j = mcmd(m, function (s: string) {
-        send(tp("imu"), s, 1, false);
+      why = mcmd(m, function (s: string) {
+        send(topic("imu"), s, 1, false);
       });
-      if (j) err("cmd", j);
+      if (why) err("cmd", why);
     } else err("cmd", "unknown " + (m as any).c);
   }
 
   mq.onup = function () {
-    var rb: string | undefined;
-    if (!ser) sub(HAS_OTA ? [tCue, tCmd, tOta] : [tCue, tCmd]);
+    var rolledBack: string | undefined;
+    if (!serial) sub(HAS_OTA ? [cueTopic, cmdTopic, otaTopic] : [cueTopic, cmdTopic]);
     if (HAS_OTA) {
-      rb = otaOk();
-      if (rb) err("ota", "back to the previous firmware: " + rb + " did not come online");
+      rolledBack = otaOk();
+      if (rolledBack) err("ota", "back to the previous firmware: " + rolledBack + " did not come online");
     }
     info();
     sync();
     ticks = 0;
   };
   mq.onmsg = function (t: string, p: string) {
-    var leaf: "cue" | "cmd" = t === tCue ? "cue" : "cmd";
+    var leaf: "cue" | "cmd" = t === cueTopic ? "cue" : "cmd";
     var m: CueMsg | CommandMsg | string;
-    if (HAS_OTA && t === tOta) {
+    if (HAS_OTA && t === otaTopic) {
       try {
-        upd(p);
+        update(p);
       } catch (e) {
         err("ota", "" + e);
       }
       return;
     }
-    if (t !== tCue && t !== tCmd) return;
+    if (t !== cueTopic && t !== cmdTopic) return;
     try {
       m = decIn(leaf, p);
       if (typeof m === "string") err(leaf, m);
@@ -171,18 +172,18 @@ function run(c: Cfg) {
     }
   };
   if (HAS_OTA)
-    upd = ota(
+    update = ota(
       function (m: string) {
-        send(tp("otas"), m, 1, false);
+        send(topic("otas"), m, 1, false);
       },
       err,
       bat,
     );
   trigger(function (k: TriggerKind, t: number, d: number) {
     if (k === "p" && c.click) click();
-    send(tp("trig"), encTrig(++seq, k, t, d), 1, false);
+    send(topic("trig"), encTrig(++seq, k, t, d), 1, false);
   });
-  var ie = imu.start();
+  var imuError = imu.start();
   // the clock probes: five quick ones after connecting, then one every 30 s; info every minute
   setInterval(function () {
     if (!mq.up) return;
@@ -191,17 +192,17 @@ function run(c: Cfg) {
     if (ticks % 60 === 0) info();
   }, 1000);
   rate(hz);
-  if (ser) slStart(c.id, c.secret, tCue.substr(0, tCue.length - 3));
+  if (serial) slStart(c.id, c.secret, cueTopic.substr(0, cueTopic.length - 3));
   else
     wifi(c.wifi, function () {
       mqConnect();
     });
   // connected to nothing yet; the IMU error goes out once the hub is there
   var onup = mq.onup;
-  if (ie) {
+  if (imuError) {
     mq.onup = function () {
       onup();
-      err("imu", ie!);
+      err("imu", imuError!);
     };
   }
   play([0x00ff00, 300, 0, 0], [1800, 80, 0, 40, 2400, 80], 1, now());

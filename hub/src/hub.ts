@@ -2,6 +2,8 @@
 // guns, commands, the game log and the web server. `startHub` is the one way in, for the
 // CLI, tests and benchmarks alike.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { tableRoot } from "@cng/protocol";
 import { SecretLimiter } from "./access/limiter.js";
 import { MAX_CLIENT_PAYLOAD } from "./broker/acl.js";
@@ -9,9 +11,11 @@ import { DynsecControl, DynsecProvisioner, DynsecTable } from "./broker/dynsec.j
 import { type EmbeddedBroker, MAX_PACKET_BYTES, startEmbeddedBroker } from "./broker/embedded.js";
 import { Bus } from "./bus/bus.js";
 import { RequestAuth } from "./commands/auth.js";
-import { GameHost } from "./commands/game-host.js";
 import { CommandServer } from "./commands/server.js";
 import { type HubConfig, resolveConfig } from "./config.js";
+import { type GameEngine, rulesEngine } from "./game/engine.js";
+import { GameHost } from "./game/host.js";
+import { GameSession } from "./game/session.js";
 import { otaBundle } from "./guns/bundles.js";
 import { MountWizard } from "./guns/mount.js";
 import { type OtaBundle, type OtaOptions, OtaService } from "./guns/ota.js";
@@ -24,16 +28,16 @@ import { lanUrls } from "./net/lan.js";
 import { PlayService } from "./play/play.js";
 import type { TimingPreset } from "./play/setup.js";
 import { startSerialGunBridge } from "./serial/index.js";
+import { boardNames, bundlePathFor, loadBoard } from "./sim/espruino/board.js";
 import { CalibrationStore } from "./store/calibrations.js";
 import { dbPath, openDb } from "./store/db.js";
-import type { GameEngine } from "./store/engine.js";
 import { GameLog } from "./store/game-log.js";
-import { GameSession } from "./store/game-session.js";
-import { rulesEngine } from "./store/rules-engine.js";
 import { SecretStore } from "./store/secrets.js";
 import { isLang, Settings } from "./store/settings.js";
 import { TableLog } from "./store/table-log.js";
 import { followFeedback, startTableBox } from "./tablebox/index.js";
+import type { Venue } from "./venue/venue.js";
+import { hubVenueFile, VENUE_PAGE, watchVenue } from "./venue/watch.js";
 import { Speaker } from "./voice/speaker.js";
 import { startWeb, type WebServer } from "./web/server.js";
 
@@ -172,6 +176,9 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
 
     // where phones reach the dashboard from the local network (facts: the host's phone console links use it)
     let phones: string[] = [];
+    // the venue view (/venue): the tables on this hub's broker, once the hub's client is up; the streams' counters
+    let venue: Venue | null = null;
+    let streamCounts: object | null = null;
     const web: WebServer = await startWeb({
       bind: config.bind,
       port: config.httpPort,
@@ -179,6 +186,8 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       maxWsPayload: MAX_PACKET_BYTES,
       mqtt: broker ? (s, address) => broker.handle(s, address) : undefined,
       voice,
+      firmware: firmwareSource(),
+      venue: { page: VENUE_PAGE, snapshot: () => venue?.snapshot() ?? { tables: [], leaderboard: [] } },
       facts: () => ({
         table: config.table,
         topicRoot: tableRoot(config.table),
@@ -188,6 +197,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
         maxRequestBytes: MAX_CLIENT_PAYLOAD,
         voice: { engine: speaker.engine },
         lan: phones,
+        streams: streamCounts,
       }),
     });
     cleanups.push(() => web.close());
@@ -202,6 +212,12 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       log: log.child({ part: "bus" }),
     });
     cleanups.push(() => bus.close());
+    venue = await watchVenue(bus, {
+      table: config.table,
+      everyTable: mode === "external",
+      file: join(config.data, hubVenueFile(config.table)),
+      log: log.child({ part: "venue" }),
+    });
 
     // mosquitto's dynamic-security plugin: the hub makes each gun's broker login at pairing
     let provisioner: DynsecProvisioner | undefined;
@@ -243,6 +259,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     });
     const streams = new GunStreams(broker ?? bus, config.table, registry, guns, clock, log.child({ part: "guns" }));
     await streams.start();
+    streamCounts = streams.stats;
 
     const session = new GameSession(new GameLog(db), engine, clock);
     const game = new GameHost(session, bus, config.table, log.child({ part: "game" }));
@@ -333,4 +350,23 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     await cleanup();
     throw e;
   }
+}
+
+/** The board profiles and their built bundles, for the dashboard's browser flasher (/api/boards, /api/firmware). */
+function firmwareSource() {
+  return {
+    boards: () =>
+      boardNames().map((name) => {
+        const b = loadBoard(name);
+        return { name, chip: b.chip, links: b.links ?? ["wifi"], has: b.has ?? [], con: b.con };
+      }),
+    bundle: (board: string) => {
+      if (!boardNames().includes(board)) return null;
+      try {
+        return readFileSync(bundlePathFor(board));
+      } catch {
+        return null;
+      }
+    },
+  };
 }

@@ -14,6 +14,7 @@ import { initBroker } from "../../hub/src/cli/commands/broker.js";
 import { runDemo } from "../../hub/src/sim/demo.js";
 import { startVenue } from "../../hub/src/venue/server.js";
 import {
+  brokerUp,
   closed,
   connect,
   connectRefused,
@@ -105,15 +106,7 @@ describe.skipIf(!CAN)("hubs provisioning guns on mosquitto's dynamic-security pl
     admin = { username: "cng-admin", password: r.password };
     appendFileSync(join(dir, CONF_FILE), "persistence false\nlog_dest stderr\nlog_type error\n");
     mosq = spawn(MOSQUITTO!, ["-c", join(dir, CONF_FILE)], { stdio: ["ignore", "ignore", "inherit"] });
-    for (let i = 0; ; i++) {
-      try {
-        (await connect(url)).end(true);
-        break;
-      } catch (e) {
-        if (i > 50) throw e;
-        await sleep(100);
-      }
-    }
+    await brokerUp(url);
     const hubOpts = (table: string) => ({
       broker: url,
       brokerUser: admin.username,

@@ -130,6 +130,19 @@ export async function waitFor<T>(fn: () => T | undefined | false, timeoutMs = 50
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until a broker just started takes connections (about 5 s at most). */
+export async function brokerUp(url: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      (await connect(url)).end(true);
+      return;
+    } catch (e) {
+      if (i > 50) throw e;
+      await sleep(100);
+    }
+  }
+}
+
 /** The QoS the broker grants a subscription: 0-2, or 128 when refused. */
 export async function granted(client: MqttClient, filter: string): Promise<number> {
   try {

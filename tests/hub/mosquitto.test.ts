@@ -7,7 +7,7 @@ import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hubUserFor, mosquittoAcl } from "../../hub/src/broker/mosquitto-acl.js";
-import { connect, nextMessage, request, sleep, tempDir, testHub } from "./helpers.js";
+import { brokerUp, connect, nextMessage, request, sleep, tempDir, testHub } from "./helpers.js";
 
 const MOSQUITTO = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].find((p) => existsSync(p));
 const PASSWD = "/usr/bin/mosquitto_passwd";
@@ -57,15 +57,7 @@ describe.skipIf(!MOSQUITTO || !existsSync(PASSWD))("external mosquitto broker", 
       ].join("\n"),
     );
     mosq = spawn(MOSQUITTO!, ["-c", join(t.dir, "mosquitto.conf")], { stdio: "ignore" });
-    for (let i = 0; ; i++) {
-      try {
-        (await connect(url)).end(true);
-        break;
-      } catch (e) {
-        if (i > 50) throw e;
-        await sleep(100);
-      }
-    }
+    await brokerUp(url);
     hub = await testHub({
       broker: url,
       brokerUser: hubUser,

@@ -16,21 +16,21 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/** How the tests start chromium: quiet, headless, no first-run noise. */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--disable-sync",
+  "--disable-quic",
+  // the table's voice plays without a click first (a person at the table clicks once; a test cannot)
+  "--autoplay-policy=no-user-gesture-required",
+];
+
 export async function launch(): Promise<TestBrowser> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic",
-      // the table's voice plays without a click first (a person at the table clicks once; a test cannot)
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   return {
     browser,

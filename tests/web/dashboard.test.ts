@@ -39,6 +39,49 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     for (let i = 0; i < 4; i++) guns.push(new TestGun(hub.urls.mqtt, hub.table, `gun${i}`, layout));
   }, 30_000);
 
+  /**
+   * Runs `act` while every gun sweeps between the other seats, after table/state's live aim has moved a few times;
+   * then the guns go back to the poses they had.
+   */
+  async function whileAimsMove<T>(act: () => Promise<T>): Promise<T> {
+    const before = guns.map((g) => g.pose);
+    const lives = new Set<string>();
+    const was = onState;
+    onState = (st) => lives.add(JSON.stringify(st.table?.live));
+    const sweep = setInterval(() => {
+      const k = Math.floor(Date.now() / 120) % 3;
+      guns.forEach((g, i) => {
+        g.pose = { kind: "aim", target: (i + 1 + k) % 4 };
+      });
+    }, 40);
+    try {
+      await expect.poll(() => lives.size, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+      return await act();
+    } finally {
+      clearInterval(sweep);
+      onState = was;
+      guns.forEach((g, i) => {
+        g.pose = before[i]!;
+      });
+    }
+  }
+
+  /**
+   * A person's click: pressed, held 400 ms while the page may redraw, released. True when the pressed element was
+   * still on the page at the release (else the press and release met different elements: no click).
+   */
+  async function slowClick(p: Page, el: ReturnType<Page["locator"]>): Promise<boolean> {
+    const pressed = await el.evaluateHandle((e) => e);
+    await el.scrollIntoViewIfNeeded();
+    const box = (await el.boundingBox())!;
+    await p.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await p.mouse.down();
+    await new Promise((r) => setTimeout(r, 400));
+    const kept = await pressed.evaluate((e) => e.isConnected);
+    await p.mouse.up();
+    return kept;
+  }
+
   afterAll(async () => {
     for (const g of guns) g.close();
     watcher?.end(true);
@@ -184,6 +227,17 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await viewer.goto(`${hub.urls.dashboard}#/table`);
   });
 
+  it("the calibration page keeps its buttons while guns stream aim: a slow click lands", async () => {
+    await host.goto(`${hub.urls.dashboard}#/calibrate`);
+    const cancel = host.locator("#cal-cancel");
+    await cancel.waitFor();
+    await host.evaluate(() => {
+      document.querySelector("#cal-msg")!.textContent = "";
+    });
+    expect(await whileAimsMove(() => slowClick(host, cancel))).toBe(true);
+    await expect.poll(() => host.locator("#cal-msg").textContent()).toMatch(/\S/);
+  });
+
   it("a player console shows that player's own view only, and plays only its own seat", async () => {
     await host.goto(`${hub.urls.dashboard}#/host`);
     await host.click('button[data-seat="0"]');
@@ -205,7 +259,10 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     expect(probe.seat).toBe(0);
     expect(probe.granted).toBe(128);
     expect(probe.other).not.toBe("ok");
-    await phone.click('#choose button[data-card="click"]');
+    // the guns stream aim while the player chooses: a press and release a person makes (not a test's instant click)
+    // lands on the button it started on
+    const card = phone.locator('#choose button[data-card="click"]');
+    expect(await whileAimsMove(() => slowClick(phone, card))).toBe(true);
     await phone.locator("#console-msg", { hasText: "sent" }).waitFor();
     await shot(phone, "console");
     await phone.context().close();

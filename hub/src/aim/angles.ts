@@ -7,10 +7,6 @@ export type Deg = number;
 const RAD_PER_DEG = Math.PI / 180;
 const DEG_PER_RAD = 180 / Math.PI;
 
-export function degToRad(d: Deg): number {
-  return d * RAD_PER_DEG;
-}
-
 export function radToDeg(r: number): Deg {
   return r * DEG_PER_RAD;
 }

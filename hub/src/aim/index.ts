@@ -4,7 +4,6 @@ export * from "./calibration.js";
 export * from "./liedown.js";
 export * from "./live.js";
 export * from "./options.js";
-export * from "./pairing.js";
 export * from "./pick.js";
 export * from "./reading.js";
 export * from "./resolve.js";

@@ -12,10 +12,18 @@ export interface BenchOptions {
   seconds?: number;
   /** print machine-readable JSON instead of a table */
   json: boolean;
+  /** the bench's own flags (its `flags` below), by name; absent = the bench's default */
+  flags?: Record<string, number | undefined>;
+}
+
+/** A bench's own option: `--NAME <n>`, a positive whole number. */
+export interface BenchFlag {
+  name: string;
+  description: string;
 }
 
 /** Every benchmark, each in its own module beside this one. Loaded lazily: a bench pulls in heavy code. */
-export const benches: { name: string; summary: string; load: () => Promise<Bench> }[] = [
+export const benches: { name: string; summary: string; flags?: BenchFlag[]; load: () => Promise<Bench> }[] = [
   {
     name: "engine",
     summary: "rules engine: complete random games per second, per edition, at 6 players",
@@ -52,5 +60,17 @@ export const benches: { name: string; summary: string; load: () => Promise<Bench
     name: "aim",
     summary: "highest aim rate ingested with no loss and p99 ≤ 10 ms, hub vs bare broker (aedes, mosquitto)",
     load: async () => (await import("./aim.js")).aimBench,
+  },
+  {
+    name: "venue",
+    summary:
+      "N tables on one mosquitto (dynamic security), each a cng hub process with load guns: trigger → cue p99, " +
+      "aim samples lost, mosquitto CPU and hub memory, N raised until p99 > 1.5× one table's or a sample is lost",
+    flags: [
+      { name: "max", description: "the largest N to try (default 16)" },
+      { name: "guns", description: "load guns per table (default 8, at most 8)" },
+      { name: "hz", description: "aim samples a second per gun (default 50)" },
+    ],
+    load: async () => (await import("./venue.js")).venueBench,
   },
 ];

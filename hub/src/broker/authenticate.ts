@@ -1,8 +1,10 @@
 // MQTT CONNECT credentials → a principal, or a refusal with its reason.
-import { isName } from "@cng/protocol";
-import type { GunId, SeatNo } from "../guns/types.js";
+
+import type { GunId } from "@cng/protocol";
+import { isName, RESERVED_USERNAMES, SEAT_USER_RE } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
 import { sameSecret } from "../store/secrets.js";
-import { type Principal, RESERVED_USERNAMES, SEAT_USER_RE } from "./principal.js";
+import type { Principal } from "./principal.js";
 
 export interface CredentialCheck {
   /** the hub's own client's password, made at start */
@@ -10,7 +12,7 @@ export interface CredentialCheck {
   hostPin(): string;
   isPaired(gun: GunId): boolean;
   checkGun(gun: GunId, secret: string): boolean;
-  seatOfToken(token: string): SeatNo | null;
+  seatOfToken(token: string): Seat | null;
   /** false when too many unpaired guns are already waiting */
   mayRequestPairing(gun: GunId): boolean;
 }

@@ -2,10 +2,10 @@
 // hub's authentication and topic rights, size and inflight limits, and presence events.
 import { createServer, type Server, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import type { GunId } from "@cng/protocol";
 import { decodeInfo, MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from "aedes";
 import { type SecretLimiter, sourceOf } from "../access/limiter.js";
-import type { GunId } from "../guns/types.js";
 import { type Logger, OncePerKey } from "../log.js";
 import { clientIdProblem, mayPublish, maySubscribe, pendingForward } from "./acl.js";
 import { authenticate, type CredentialCheck } from "./authenticate.js";

@@ -1,7 +1,6 @@
 // The mosquitto ACL file equivalent to the embedded broker's rules (broker/acl.ts), for one table.
 // Mosquitto matches `%u` (username) and `%c` (client id) in `pattern` lines.
-import { GUN_OUT_LEAVES, tableRoot } from "@cng/protocol";
-import { MAX_SEATS } from "../commands/args.js";
+import { GUN_OUT_LEAVES, MAX_SEATS, tableRoot } from "@cng/protocol";
 
 export interface AclOptions {
   table: string;

@@ -1,7 +1,7 @@
 // Who may wait to be paired: a device asking to pair several guns at once, or cycling through made-up gun ids, would
 // fill the hub's pairing slots (16) and keep a real new gun out. Per source address: at most 2 guns waiting at once,
 // and 4 new gun ids a minute. The hub's own machine (USB guns bridged onto the broker) is not held back.
-import type { GunId } from "../guns/types.js";
+import type { GunId } from "@cng/protocol";
 
 export const PENDING_PER_SOURCE = 2;
 export const NEW_PENDING_PER_MINUTE = 4;

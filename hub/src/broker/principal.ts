@@ -1,5 +1,6 @@
 // Who is on the other end of an MQTT connection, decided once at CONNECT.
-import type { GunId, SeatNo } from "../guns/types.js";
+import type { GunId } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
 
 export type Principal =
   /** the hub's own client */
@@ -9,17 +10,13 @@ export type Principal =
   /** anyone else: read-only */
   | { role: "viewer" }
   /** a player's console, with its seat token */
-  | { role: "seat"; seat: SeatNo }
+  | { role: "seat"; seat: Seat }
   /** a paired gun, with its secret */
   | { role: "gun"; gun: GunId }
   /** an unknown gun asking to be paired */
   | { role: "pending"; gun: GunId };
 
 export type Role = Principal["role"];
-
-/** MQTT usernames with a fixed meaning; no gun may use them as its id. */
-export const RESERVED_USERNAMES = ["hub", "host", "viewer"];
-export const SEAT_USER_RE = /^seat-([0-9]{1,2})$/;
 
 export function describe(p: Principal): string {
   switch (p.role) {

@@ -1,9 +1,9 @@
 // Small validators for op arguments: each returns the value or an error naming the field.
-import { isName } from "@cng/protocol";
-import type { GunId, SeatNo } from "../guns/types.js";
-import { fail, type OpError, type Parsed } from "./types.js";
 
-export const MAX_SEATS = 16;
+import type { GunId } from "@cng/protocol";
+import { isName, MAX_SEATS } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
+import { fail, type OpError, type Parsed } from "./types.js";
 
 type Field<T> = { ok: true; v: T } | ({ ok: false } & OpError);
 
@@ -19,9 +19,9 @@ export function gunId(a: Record<string, unknown>, key = "gun"): Field<GunId> {
   return isName(v) ? { ok: true, v } : fail("bad-args", `${key} must be a gun id (a-z, 0-9, _ -, up to 32)`);
 }
 
-export function seat(a: Record<string, unknown>, key: string, optional: true): Field<SeatNo | null>;
-export function seat(a: Record<string, unknown>, key: string, optional?: false): Field<SeatNo>;
-export function seat(a: Record<string, unknown>, key: string, optional = false): Field<SeatNo | null> {
+export function seat(a: Record<string, unknown>, key: string, optional: true): Field<Seat | null>;
+export function seat(a: Record<string, unknown>, key: string, optional?: false): Field<Seat>;
+export function seat(a: Record<string, unknown>, key: string, optional = false): Field<Seat | null> {
   const v = a[key];
   if ((v === undefined || v === null) && optional) return { ok: true, v: null };
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < MAX_SEATS

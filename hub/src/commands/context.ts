@@ -1,10 +1,10 @@
 // What op handlers may reach.
+import type { GameHost } from "../game/host.js";
 import type { MountWizard } from "../guns/mount.js";
 import type { OtaBundle, OtaService } from "../guns/ota.js";
 import type { GunService } from "../guns/service.js";
 import type { PlayService } from "../play/play.js";
 import type { SecretStore } from "../store/secrets.js";
-import type { GameHost } from "./game-host.js";
 
 export interface OpContext {
   table: string;

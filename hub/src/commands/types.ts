@@ -1,8 +1,8 @@
 // Command ops: request/response messages over MQTT, one path for the dashboard, scripts and tests.
-import type { SeatNo } from "../guns/types.js";
+import type { Seat } from "../rules/index.js";
 
 /** Who a request is from, as proven by its `auth` (host PIN or seat token). */
-export type Caller = { role: "host" } | { role: "seat"; seat: SeatNo } | { role: "anyone" };
+export type Caller = { role: "host" } | { role: "seat"; seat: Seat } | { role: "anyone" };
 
 /** The least an op needs: `host` (PIN), `player` (PIN or a seat token), `anyone`. */
 export type Need = "host" | "player" | "anyone";

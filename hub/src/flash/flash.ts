@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isName, mountAxes, OTA_FILES } from "@cng/protocol";
+import { type GunConfig, gunConfigProblem, gunConfigText, OTA_FILES } from "@cng/protocol";
 import { SerialPort } from "serialport";
 import { type BoardProfile, boardsDir, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
 import { DRIVER_SOURCE } from "./driver.js";
@@ -25,22 +25,9 @@ export class FlashError extends Error {
   }
 }
 
-/** What goes into Storage `gun.json` (see firmware/README.md). */
-export interface GunConfig {
-  id: string;
-  secret: string;
-  table?: string;
-  /** "serial": the gun talks over its USB cable through the hub's bridge (hardware/SERIAL.md) */
-  link?: "wifi" | "serial";
-  /** the broker; not needed on the serial link */
-  hub?: { host: string; port?: number };
-  wifi?: { ssid: string; pass: string };
-  hz?: number;
-  ka?: number;
-  click?: boolean;
-  /** how the IMU sits in the gun: the chip axis forward then up (shared/protocol/src/mount.ts), boards with "mount" */
-  mount?: string;
-}
+/** What goes into Storage `gun.json` (see firmware/README.md): shared/protocol/src/gun-config.ts, which the
+ * dashboard's browser flasher uses too. */
+export type { GunConfig };
 
 export interface FlashPlan {
   board: BoardProfile;
@@ -58,33 +45,36 @@ export interface FlashProgress {
   total: number;
 }
 
+/** What `cng flash` says for each of the shared config checks (shared/protocol/src/gun-config.ts). */
+const CONFIG_MESSAGES: Record<string, string> = {
+  id: "--id must be 1-32 of a-z 0-9 _ - (starting with a letter or digit)",
+  secret: "a secret is required",
+  link: "--link must be wifi or serial",
+  hub: "--hub is required (or --link serial for a gun on a USB cable)",
+  "hub-port": "--hub-port must be 1-65535",
+  table: "--table must be a-z 0-9 _ -",
+  hz: "--hz must be 1-50",
+  wifi: "--wifi needs an SSID",
+  mount: "--mount is the chip axis along the barrel then the chip axis up, e.g. +x+z, +x-z (upside down), +x+y",
+};
+
 export function checkConfig(c: GunConfig): void {
-  const bad = (m: string) => {
-    throw new FlashError("config", m);
-  };
-  if (!isName(c.id)) bad("--id must be 1-32 of a-z 0-9 _ - (starting with a letter or digit)");
-  if (!c.secret) bad("a secret is required");
-  if (c.link !== undefined && c.link !== "wifi" && c.link !== "serial") bad("--link must be wifi or serial");
-  if (c.link !== "serial" && !c.hub?.host) bad("--hub is required (or --link serial for a gun on a USB cable)");
-  if (c.hub?.port !== undefined && !(c.hub.port >= 1 && c.hub.port <= 65535)) bad("--hub-port must be 1-65535");
-  if (c.table !== undefined && !isName(c.table)) bad("--table must be a-z 0-9 _ -");
-  if (c.hz !== undefined && !(c.hz >= 1 && c.hz <= 50)) bad("--hz must be 1-50");
-  if (c.wifi && !c.wifi.ssid) bad("--wifi needs an SSID");
-  if (c.mount !== undefined && !mountAxes(c.mount))
-    bad("--mount is the chip axis along the barrel then the chip axis up, e.g. +x+z, +x-z (upside down), +x+y");
+  const p = gunConfigProblem(c);
+  if (p) throw new FlashError("config", CONFIG_MESSAGES[p] ?? p);
 }
 
 export function planFlash(boardName: string, config: GunConfig, bundlePath?: string): FlashPlan {
   checkConfig(config);
   const board = loadBoard(boardName);
+  const why = gunConfigProblem(config, board);
   // a Puck.js has no USB socket: it is flashed over Bluetooth (hardware/PUCK.md), never by this command
-  if (board.con === "Bluetooth") {
+  if (why === "no-usb") {
     throw new FlashError("config", `the ${board.name} has no USB: flash it over Bluetooth (hardware/PUCK.md)`);
   }
-  if (config.link === "serial" && !(board.links ?? ["wifi"]).includes("serial")) {
+  if (why === "no-serial-link") {
     throw new FlashError("config", `--link serial: the ${board.name} firmware has no serial link (WiFi only)`);
   }
-  if (config.mount !== undefined && config.mount !== "+x+z" && !(board.has ?? []).includes("mount")) {
+  if (why === "no-mount") {
     throw new FlashError(
       "config",
       `--mount: the ${board.name} firmware cannot turn its IMU (left out for room): mount the chip x along the barrel, z up`,
@@ -97,7 +87,7 @@ export function planFlash(boardName: string, config: GunConfig, bundlePath?: str
   } catch {
     throw new FlashError("config", `no bundle at ${path}: run \`npm run build\` first`);
   }
-  const configText = JSON.stringify(config);
+  const configText = gunConfigText(config);
   return { board, bundlePath: path, bundle, configText, boardJson: espruinoBoardFile(board) };
 }
 

@@ -1,13 +1,14 @@
 // The mounting step of the calibration wizard (`calibrate.mount`): asks a gun for gravity in its IMU chip's frame
 // (`grav` → its `imu` answer) in two poses, works the mounting out (aim/mount.ts), and sends it to the gun (`mount`:
 // the gun stores it in gun.json and uses it at once, answering on `imu` with the mounting it now runs).
+
+import type { GunId } from "@cng/protocol";
 import { decodeImu, gunTopic, type ImuMsg, parseTopic } from "@cng/protocol";
 import { findMount, type GravReading, type MountResult, poseAxis } from "../aim/mount.js";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import { loadBoard } from "../sim/espruino/board.js";
 import type { GunService } from "./service.js";
-import type { GunId } from "./types.js";
 
 export type MountPose = "level" | "up" | "cancel";
 

@@ -5,6 +5,7 @@
 // online again running the new version, or failed when it comes back on the old one (firmware/src/ota.ts rolls
 // back a bundle that does not come online). Firmware side and wire format: firmware/src/ota.ts, messages.ts.
 import { crc32 } from "node:zlib";
+import type { GunId } from "@cng/protocol";
 import {
   decodeGunError,
   decodeOtaState,
@@ -18,7 +19,6 @@ import {
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import type { GunRegistry } from "./registry.js";
-import type { GunId } from "./types.js";
 
 /** A firmware bundle for one board. */
 export interface OtaBundle {

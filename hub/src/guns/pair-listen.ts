@@ -1,14 +1,14 @@
 // Pairing by pulling: the host picks a seat (its light shows on the dashboard), and the next gun asking to be
 // paired whose trigger is pulled is paired to that seat. One seat listens at a time; a minute without a pull
 // ends it. Nothing else of a pending gun is heard: it never acts in a game.
-import type { TriggerMsg } from "@cng/protocol";
+import type { GunId, TriggerMsg } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
 import type { GunService } from "./service.js";
-import type { GunId, SeatNo } from "./types.js";
 
 export const PAIR_LISTEN_MS = 60_000;
 
 export interface PairListening {
-  seat: SeatNo;
+  seat: Seat;
   /** hub ms when it stops listening */
   until: number;
 }
@@ -19,7 +19,7 @@ export class PairListener {
   constructor(
     private readonly guns: GunService,
     /** told when listening starts or stops, and when a gun is paired by its pull */
-    private readonly changed: (paired?: { gun: GunId; seat: SeatNo }) => void,
+    private readonly changed: (paired?: { gun: GunId; seat: Seat }) => void,
     private readonly clock: () => number = Date.now,
     private readonly ms = PAIR_LISTEN_MS,
   ) {}
@@ -29,7 +29,7 @@ export class PairListener {
   }
 
   /** Listens for `seat` (null: stops listening). */
-  listen(seat: SeatNo | null): PairListening | null {
+  listen(seat: Seat | null): PairListening | null {
     this.stop();
     if (seat !== null) {
       const timer = setTimeout(() => {

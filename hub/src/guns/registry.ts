@@ -1,15 +1,15 @@
 // Everything the hub knows about guns: paired ones (from the store) and live ones
 // (presence, last info, warnings, pairing requests). No I/O: callers publish what changes.
-import type { GunStatusMsg, HubMs, InfoMsg, PresenceReason } from "@cng/protocol";
+import type { GunId, GunStatusMsg, HubMs, InfoMsg, PresenceReason } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
 import type { OtaProgress } from "./ota.js";
-import type { GunId, SeatNo } from "./types.js";
 import { infoWarnings } from "./warnings.js";
 
 /** The retained `gun/<id>/status` the hub writes; adds pairing facts to the protocol's status. */
 export interface HubGunStatus extends GunStatusMsg {
   /** false: an unpaired gun asking to be paired (a pairing request) */
   paired: boolean;
-  seat: SeatNo | null;
+  seat: Seat | null;
   /** the firmware update under way, or the last one since the hub started */
   ota?: OtaProgress;
 }
@@ -17,7 +17,7 @@ export interface HubGunStatus extends GunStatusMsg {
 export interface GunRecord {
   id: GunId;
   paired: boolean;
-  seat: SeatNo | null;
+  seat: Seat | null;
   on: boolean;
   at: HubMs;
   why: PresenceReason;
@@ -38,7 +38,7 @@ export class GunRegistry {
   private readonly guns = new Map<GunId, GunRecord>();
 
   constructor(
-    paired: { id: GunId; seat: SeatNo | null }[],
+    paired: { id: GunId; seat: Seat | null }[],
     private readonly lowBattery: number,
     now: HubMs,
   ) {
@@ -125,7 +125,7 @@ export class GunRegistry {
     return g;
   }
 
-  paired(id: GunId, seat: SeatNo | null): GunRecord | undefined {
+  paired(id: GunId, seat: Seat | null): GunRecord | undefined {
     const g = this.guns.get(id);
     if (!g) return undefined;
     g.paired = true;

@@ -1,4 +1,6 @@
 // Guns on the bus: presence and info in, retained status and commands out, pairing.
+
+import type { GunId } from "@cng/protocol";
 import {
   type CommandMsg,
   decodeGunError,
@@ -8,13 +10,14 @@ import {
   type InfoMsg,
   type PresenceReason,
   parseTopic,
+  RESERVED_USERNAMES,
+  SEAT_USER_RE,
 } from "@cng/protocol";
-import { RESERVED_USERNAMES, SEAT_USER_RE } from "../broker/principal.js";
 import type { Bus } from "../bus/bus.js";
 import { type Logger, OncePerKey } from "../log.js";
+import type { Seat } from "../rules/index.js";
 import type { SecretStore } from "../store/secrets.js";
 import type { GunRecord, GunRegistry } from "./registry.js";
-import type { GunId, SeatNo } from "./types.js";
 import { payloadVersion, versionWarning } from "./warnings.js";
 
 export type BrokerMode = "embedded" | "external";
@@ -33,7 +36,7 @@ export interface GunProvisioner {
 /** Commands the hub sends, minus the sequence number it adds. */
 type CommandBody = CommandMsg extends infer C ? (C extends CommandMsg ? Omit<C, "n" | "v"> : never) : never;
 
-export type PairResult = { ok: true; gun: GunId; seat: SeatNo | null } | { ok: false; code: string; msg: string };
+export type PairResult = { ok: true; gun: GunId; seat: Seat | null } | { ok: false; code: string; msg: string };
 
 export class GunService {
   private seq = Math.floor(Date.now() / 1000) % 2 ** 31;
@@ -200,7 +203,7 @@ export class GunService {
    * the key as the gun's password; with a password file the broker cannot learn a key from the hub (a key would
    * lock the gun out), so the gun keeps its flashed secret.
    */
-  async pair(gun: GunId, seat: SeatNo | null): Promise<PairResult> {
+  async pair(gun: GunId, seat: Seat | null): Promise<PairResult> {
     const g = this.registry.get(gun);
     if (!g) return { ok: false, code: "unknown-gun", msg: `no gun ${gun} is asking to be paired` };
     if (g.paired) return { ok: false, code: "already-paired", msg: `${gun} is already paired; forget it first` };
@@ -231,7 +234,7 @@ export class GunService {
   }
 
   /** Moves a paired gun to another seat (null: none). */
-  async setSeat(gun: GunId, seat: SeatNo | null): Promise<PairResult> {
+  async setSeat(gun: GunId, seat: Seat | null): Promise<PairResult> {
     const g = this.registry.get(gun);
     if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
     this.secrets.setGunSeat(gun, seat);

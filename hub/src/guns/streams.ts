@@ -2,6 +2,8 @@
 // decoded and handed to one consumer each (the table, during a game), and clock probes (`sync`),
 // answered at once with `time`. This is the hot path — up to tens of thousands of aim samples a
 // second — so no logging but for refusals (once per gun and error), no topic splitting per sample.
+
+import type { GunId } from "@cng/protocol";
 import {
   type AimMsg,
   decodeAim,
@@ -12,14 +14,14 @@ import {
   type TriggerMsg,
 } from "@cng/protocol";
 import { type Logger, OncePerKey, silentLogger } from "../log.js";
+import type { Seat } from "../rules/index.js";
 import type { GunRegistry } from "./registry.js";
 import type { GunService } from "./service.js";
-import type { GunId, SeatNo } from "./types.js";
 
 /** A decoded aim sample from a paired gun; `hubRecv` is the hub's clock when it arrived. */
-export type AimConsumer = (gun: GunId, seat: SeatNo | null, msg: AimMsg, hubRecv: HubMs) => void;
+export type AimConsumer = (gun: GunId, seat: Seat | null, msg: AimMsg, hubRecv: HubMs) => void;
 /** A decoded trigger event from a paired gun (QoS 1 repeats included: the consumer drops them by `n`). */
-export type TriggerConsumer = (gun: GunId, seat: SeatNo | null, msg: TriggerMsg, hubRecv: HubMs) => void;
+export type TriggerConsumer = (gun: GunId, seat: Seat | null, msg: TriggerMsg, hubRecv: HubMs) => void;
 
 /** Counters, for benchmarks and the dashboard: read them, never reset them. */
 export interface StreamStats {

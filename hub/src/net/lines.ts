@@ -1,9 +1,15 @@
 // The start-up lines that tell people where phones and guns reach the hub from the local network (cng hub).
-import type { Hub } from "../hub.js";
+
+/** What the lines need of a running hub (its `Hub` has it): net/ sits below hub.ts and does not import it. */
+export interface HubAddresses {
+  lan: { dashboard: string[]; guns: string[] };
+  ports: { discovery: number | null };
+  config: { bind: string };
+}
 
 const pad = (s: string) => `  ${s.padEnd(13)}`;
 
-export function lanLines(hub: Pick<Hub, "lan" | "ports" | "config" | "mode">): string[] {
+export function lanLines(hub: HubAddresses): string[] {
   const out: string[] = [];
   const { dashboard, guns } = hub.lan;
   if (dashboard.length) out.push(`${pad("phones:")}${dashboard.join("  ")}`);

@@ -1,26 +1,29 @@
 // The table in the running hub: plugs the real-time Godfather (hub/src/table) into the game session (decisions
 // logged before they are acknowledged), the game log (the table's records), the guns (aim, pulls, presence in;
 // cues and aim rates out) and the bus (table/state, table/aim). The table itself knows nothing of MQTT.
-import { gunTopic, tableTopic } from "@cng/protocol";
+import type { GunId } from "@cng/protocol";
 import { type AimOptions, aimOptions, type SeatLayout, startTrack } from "../aim/index.js";
 import type { Bus } from "../bus/bus.js";
-import type { GameHost } from "../commands/game-host.js";
 import { cuePattern, FeedbackDispatcher, seatColour } from "../feedback/index.js";
+import type { GameHost } from "../game/host.js";
+import type { Game } from "../game/session.js";
 import { PairListener, type PairListening } from "../guns/pair-listen.js";
 import type { GunService } from "../guns/service.js";
 import type { GunStreams } from "../guns/streams.js";
 import type { Logger } from "../log.js";
-import type { ApplyResult, Bullet, Decision, GameEvent, PowerId, Seat, State } from "../rules/index.js";
+import { type ApplyResult, type Bullet, type Decision, isSensed, type PowerId, type Seat } from "../rules/index.js";
 import type { CalibrationStore, StoredCalibration } from "../store/calibrations.js";
-import type { Game } from "../store/game-session.js";
 import type { Lang, Settings } from "../store/settings.js";
 import type { TableLog } from "../store/table-log.js";
 import type { InputResult, SecretSource, TablePorts, TableStatus } from "../table/ports.js";
 import type { TableRecord } from "../table/records.js";
 import { Table } from "../table/table.js";
 import { CalibrationWizard } from "./calibration.js";
+import { GunCalibrations } from "./calibrations.js";
 import { CueSender } from "./cue-sender.js";
 import { GunInput } from "./gun-input.js";
+import { TablePublisher } from "./publisher.js";
+import { AimRates, fastSeats } from "./rates.js";
 import { SafeClock } from "./safe-clock.js";
 import {
   type LayoutSpec,
@@ -31,13 +34,6 @@ import {
   tableConfig,
 } from "./setup.js";
 import { undoRefusal } from "./undo.js";
-
-export const FAST_HZ = 50;
-export const SLOW_HZ = 5;
-/** table/aim at most this often */
-const AIM_EVERY_MS = 100;
-/** status changes are coalesced into one table/state this long */
-const STATE_COALESCE_MS = 15;
 
 export type PlayResult<T> = { ok: true; r: T } | { ok: false; code: string; msg: string };
 
@@ -81,18 +77,23 @@ export class PlayService {
   readonly wizard: CalibrationWizard;
   /** pair.listen: the next pending gun pulled is paired to the listening seat */
   private readonly pairing: PairListener;
-  private readonly cals = new Map<string, StoredCalibration>();
-  private readonly rates = new Map<string, number>();
-  private readonly lastYaw = new Map<Seat, number>();
+  private readonly cals: GunCalibrations;
+  private readonly rates: AimRates;
+  private readonly publisher: TablePublisher;
   /** who the decisions being made now are by, for the log */
   private by = "table";
   /** the layout of the last calibrate.start (table/state's `layout` when no table runs) */
   private calLayout: LayoutSpec | null = null;
-  private aimDirty = false;
-  private aimTimer: ReturnType<typeof setInterval> | null = null;
-  private stateTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly d: PlayDeps) {
+    this.rates = new AimRates(d.guns);
+    this.cals = new GunCalibrations(d.calibrations, d.bus, d.table, d.log);
+    this.publisher = new TablePublisher({
+      bus: d.bus,
+      table: d.table,
+      publishState: () => d.game.publishState(),
+      live: () => this.running?.table.status.live ?? [],
+    });
     const cues = new CueSender(d.bus, d.table, d.log, (to) => this.gunsFor(to));
     this.dispatcher.subscribe((c) => cues.send(c));
     // a paired gun with no seat yet: a pull still flashes it, so the host can tell it is heard
@@ -102,8 +103,7 @@ export class PlayService {
         const seat = this.seatOf(gun);
         if (seat === null) return;
         this.wizard.aim(seat, m);
-        this.lastYaw.set(seat, m.y + (this.cals.get(gun)?.off ?? 0));
-        this.aimDirty = true;
+        this.publisher.yaw(seat, m.y + this.cals.offset(gun));
         if (this.running?.paused) return;
         this.guard(() =>
           this.running?.table.aim(seat, { t: m.t, yaw: m.y, pitch: m.p, roll: m.r, still: m.s === 1 }, at),
@@ -135,10 +135,8 @@ export class PlayService {
       redo: (seat) => this.dispatcher.cue(seat, "ambig"),
       done: (seat, gun, cal, poses, t) => {
         const c: StoredCalibration = { gun, seat, off: cal.offsetDeg, t, poses, spread: cal.spreadDeg, at: Date.now() };
-        this.d.calibrations.save(c);
-        this.cals.set(gun, c);
+        this.cals.keep(c);
         this.applyCalibration(seat, c);
-        void this.publishCal(c);
         this.dispatcher.cue(seat, "lock", { colour: seatColour(seat) });
       },
       changed: () => this.stateChanged(),
@@ -147,7 +145,6 @@ export class PlayService {
       if (paired) d.log.info(paired, "gun paired by pulling its trigger");
       this.stateChanged();
     });
-    for (const c of d.calibrations.all()) this.cals.set(c.gun, c);
     d.game.extra = () => this.extra();
   }
 
@@ -155,16 +152,15 @@ export class PlayService {
     this.input.start();
     this.d.streams.pendingTriggerConsumer = (gun, m) => this.pairing.pull(gun, m);
     this.d.guns.onPresence((gun, on) => this.presence(gun, on));
-    this.aimTimer = setInterval(() => this.publishAim(), AIM_EVERY_MS);
-    this.aimTimer.unref();
-    for (const c of this.cals.values()) await this.publishCal(c);
+    this.publisher.start();
+    await this.cals.publishAll();
     const g = this.d.game.session.game;
     const stored = g ? this.d.tableLog.setup(g.id) : null;
     if (g && stored) {
       const setup = parseTableSetup(stored);
       if (!setup.ok) throw new Error(`game ${g.id}: its stored table setup does not parse: ${setup.msg}`);
       const records = this.d.tableLog.records(g.id) as TableRecord[];
-      this.run(g as Game<State>, setup.v, records);
+      this.run(g, setup.v, records);
       this.d.log.info({ game: g.id, records: records.length }, "resumed the table");
     }
     await this.d.game.publishState();
@@ -177,8 +173,7 @@ export class PlayService {
     this.pairing.close();
     this.running?.clock.dispose();
     this.running = null;
-    if (this.aimTimer) clearInterval(this.aimTimer);
-    if (this.stateTimer) clearTimeout(this.stateTimer);
+    this.publisher.close();
   }
 
   get table(): Table | null {
@@ -202,8 +197,7 @@ export class PlayService {
       const dry = game.engine.setup(setup);
       if (!dry.ok) return fail(dry.error.code, dry.error.message);
       try {
-        const st = dry.state as State;
-        new Table(tableConfig(tableSetup, st.players.length, 0), this.ports(null), st);
+        new Table(tableConfig(tableSetup, dry.state.players.length, 0), this.ports(null), dry.state);
       } catch (e) {
         return fail("bad-args", (e as Error).message);
       }
@@ -213,7 +207,7 @@ export class PlayService {
     this.stop();
     if (tableSetup) {
       this.d.tableLog.saveSetup(r.game.id, tableSetup);
-      this.run(r.game as Game<State>, tableSetup, []);
+      this.run(r.game, tableSetup, []);
     }
     await game.publish(r.game);
     this.updateRates();
@@ -387,7 +381,7 @@ export class PlayService {
 
   // ---------------------------------------------------------------- wiring
 
-  private run(game: Game<State>, setup: TableSetup, records: TableRecord[], paused = false): void {
+  private run(game: Game, setup: TableSetup, records: TableRecord[], paused = false): void {
     const st = game.state;
     const config = tableConfig(setup, st.players.length, game.id);
     const clock = new SafeClock(this.d.log);
@@ -414,7 +408,7 @@ export class PlayService {
     const g = this.d.game.session.game;
     if (!run || !g) return;
     run.clock.dispose();
-    this.run(g as Game<State>, run.setup, this.d.tableLog.records(g.id) as TableRecord[], paused);
+    this.run(g, run.setup, this.d.tableLog.records(g.id) as TableRecord[], paused);
   }
 
   private runningLayout(run: Running): LayoutSpec {
@@ -432,13 +426,13 @@ export class PlayService {
       clock: clock ?? new SafeClock(this.d.log),
       decide: (d: Decision): ApplyResult => {
         // a bot's own choices are the bot's, even when a host input set them off (undo must tell them apart)
-        const bot = this.running?.secrets[d.seat]?.kind === "bot" && !["aim", "courage", "privilege"].includes(d.type);
+        const bot = this.running?.secrets[d.seat]?.kind === "bot" && !isSensed(d.type);
         const r = this.d.game.session.decide(d, bot ? `bot-${d.seat}` : this.by);
         if (!r.ok) return { ok: false, error: { ...r.error, player: null } } as unknown as ApplyResult;
         // table/state goes out (coalesced) after the table has taken the decision in, never half-way
         void this.d.game.publish(r.game, r.events, false);
         this.stateChanged();
-        return { ok: true, state: r.game.state as State, events: r.events as GameEvent[] };
+        return { ok: true, state: r.game.state, events: r.events };
       },
       record: (rec: TableRecord) => {
         const g = this.d.game.session.game;
@@ -495,29 +489,10 @@ export class PlayService {
    * Drops a gun's yaw calibration (its IMU mounting changed: the filter starts again from yaw 0, so the offset no
    * longer holds). Its seat is calibrated again with the wizard. True when there was one.
    */
-  async forgetCalibration(gun: string): Promise<boolean> {
-    if (!this.cals.has(gun)) return false;
-    this.cals.delete(gun);
-    this.d.calibrations.forget(gun);
-    try {
-      await this.d.bus.clearRetained(gunTopic(this.d.table, gun, "cal"));
-    } catch (e) {
-      this.d.log.warn({ gun, err: (e as Error).message }, "could not clear a calibration");
-    }
+  async forgetCalibration(gun: GunId): Promise<boolean> {
+    if (!(await this.cals.forget(gun))) return false;
     this.stateChanged();
     return true;
-  }
-
-  private async publishCal(c: StoredCalibration): Promise<void> {
-    try {
-      await this.d.bus.publish(
-        gunTopic(this.d.table, c.gun, "cal"),
-        { v: 1, seat: c.seat, off: Math.round(c.off * 10) / 10, at: c.at },
-        { retain: true },
-      );
-    } catch (e) {
-      this.d.log.warn({ gun: c.gun, err: (e as Error).message }, "could not publish a calibration");
-    }
   }
 
   // ---------------------------------------------------------------- guns and seats
@@ -551,43 +526,29 @@ export class PlayService {
   }
 
   private presence(gun: string, on: boolean): void {
-    if (on) this.rates.delete(gun);
+    if (on) this.rates.forget(gun);
     const seat = this.seatOf(gun);
     if (seat !== null) this.guard(() => this.running?.table.presence(seat, this.seatOnline(seat)));
     this.updateRates();
     this.stateChanged();
   }
 
-  /** 50 Hz for the guns whose aim matters now, a few Hz for the others; only changes are sent. */
+  /** 50 Hz for the guns whose aim matters now (the wizard's too), a few Hz for the others. */
   private updateRates(): void {
-    const act = this.running?.table.status.activity ?? null;
-    const fast = new Set<Seat>();
-    if (act?.kind === "count") for (const s of act.seats) fast.add(s);
-    if (act?.kind === "privilege") fast.add(act.godfather);
-    if (act?.kind === "recentre") for (const s of act.seats) fast.add(s);
+    const fast = fastSeats(this.running?.table.status.activity ?? null);
     for (const { seat } of this.seatedGuns()) if (this.wizard.active(seat)) fast.add(seat);
-    for (const g of this.d.guns.registry.all()) {
-      if (!g.paired || !g.on || g.seat === null) continue;
-      const hz = fast.has(g.seat) ? FAST_HZ : SLOW_HZ;
-      if (this.rates.get(g.id) === hz) continue;
-      this.rates.set(g.id, hz);
-      this.d.guns.command(g.id, { c: "rate", hz }).catch(() => {});
-    }
+    this.rates.update(fast);
   }
 
   // ---------------------------------------------------------------- viewers
 
   private stateChanged(): void {
     this.updateRates();
-    if (this.stateTimer) return;
-    this.stateTimer = setTimeout(() => {
-      this.stateTimer = null;
-      void this.d.game.publishState();
-    }, STATE_COALESCE_MS);
+    this.publisher.stateChanged();
   }
 
   private extra() {
-    const st = this.running?.table.state ?? (this.d.game.session.game?.state as State | undefined);
+    const st = this.running?.table.state ?? this.d.game.session.game?.state;
     const names: string[] = st?.names ?? [];
     const count = names.length > 0 ? names.length : Math.max(0, ...this.seatedGuns().map((g) => g.seat + 1));
     const run = this.running;
@@ -609,23 +570,5 @@ export class PlayService {
       pairing: this.pairing.listening,
       lang: this.d.settings.lang(),
     };
-  }
-
-  private publishAim(): void {
-    if (!this.aimDirty) return;
-    this.aimDirty = false;
-    const live = this.running?.table.status.live ?? [];
-    const seats = new Set<Seat>([...this.lastYaw.keys(), ...live.map((_, i) => i)]);
-    const aims = [...seats]
-      .sort((a, b) => a - b)
-      .map((seat) => {
-        const y = this.lastYaw.get(seat);
-        return {
-          seat,
-          target: live[seat] ?? null,
-          yaw: y === undefined ? null : Math.round((((((y + 180) % 360) + 360) % 360) - 180) * 10) / 10,
-        };
-      });
-    this.d.bus.publish(tableTopic(this.d.table, "aim"), { v: 1, at: Date.now(), aims }, { qos: 0 }).catch(() => {});
   }
 }

@@ -1,10 +1,11 @@
 // The rules engine: pure, deterministic, no I/O. See docs/rules.md for the rules, docs/scenarios.md for scenario files.
 export { type BotStyle, decide, RANDOM_STYLE, randomDecision } from "./bot.js";
 export { apply } from "./engine.js";
+export { HOLDUP_STEPS, holdupBefore, isSensed, SENSED_DECISIONS } from "./holdup.js";
 export { optionalReveals, owedDecisions, pending } from "./pending.js";
 export { type ReplayResult, replay } from "./replay.js";
 export { Rng } from "./rng.js";
-export { ROUNDS } from "./round.js";
+export { DEADLY_WOUNDS, PLAYER_COUNT, ROUNDS } from "./round.js";
 export { money, paintingValue, scores, winners } from "./score.js";
 export { classicDeck, LOOT_CARDS, newGame, type SetupResult, secondDeck, setup } from "./setup.js";
 export { canCut, equalSplit } from "./split.js";

@@ -20,6 +20,10 @@ import {
 export const ROUNDS = 8;
 export const CLASSIC_LOOT = 5;
 export const SECOND_LOOT = 8;
+/** A player with this many wounds is dead; the Unbreakable (revealed at that many) dies at one more. */
+export const DEADLY_WOUNDS = 3;
+/** How many players each edition is for. */
+export const PLAYER_COUNT = { classic: { min: 4, max: 6 }, second: { min: 4, max: 8 } } as const;
 
 const CLASSIC_ORDER: readonly Step[] = [
   "bullet",
@@ -47,9 +51,9 @@ export function handSize(h: Hand | null): number {
 export function hasGun2(p: Player): boolean {
   return p.gun2 !== null && handSize(p.gun2) > 0;
 }
-/** the number of dead players' wounds that kill: 3, or 4 for the Unbreakable */
+/** the number of wounds that kill this player: DEADLY_WOUNDS, one more for the Unbreakable */
 function deadlyWounds(p: Player): number {
-  return p.power === "the-unbreakable" ? 4 : 3;
+  return p.power === "the-unbreakable" ? DEADLY_WOUNDS + 1 : DEADLY_WOUNDS;
 }
 /** the first seat clockwise from `from` (inclusive) that is in `seats`; seats is in seat order */
 export function rotateFrom(seats: readonly Seat[], from: Seat, n: number): Seat[] {
@@ -292,7 +296,7 @@ function wound(s: State, players: Player[], target: Seat, by: Seat | null, stepH
   s.hurt[target]!++;
   stepHurt[target]!++;
   ev.push({ type: "wound", seat: target, by, wounds: p.wounds });
-  if (p.power === "the-unbreakable" && p.wounds === 3 && !p.revealed) {
+  if (p.power === "the-unbreakable" && p.wounds === DEADLY_WOUNDS && !p.revealed) {
     p.revealed = true;
     ev.push({ type: "power-revealed", seat: target, power: "the-unbreakable" });
   }

@@ -1,6 +1,6 @@
 // Game setup: options in, the first round's state out (deck shuffled, powers and roles dealt, round 1 looted).
 import { shuffleInPlace } from "./rng.js";
-import { startRound } from "./round.js";
+import { PLAYER_COUNT, startRound } from "./round.js";
 import {
   type Bill,
   type GameEvent,
@@ -54,7 +54,7 @@ export function newGame(options: SetupOptions): SetupResult {
   const { edition, players: names } = options;
   if (edition !== "classic" && edition !== "second") return refuse(`unknown edition ${JSON.stringify(edition)}`);
   if (!Array.isArray(names)) return refuse("players must be a list of names");
-  const [min, max] = edition === "classic" ? [4, 6] : [4, 8];
+  const { min, max } = PLAYER_COUNT[edition];
   if (names.length < min || names.length > max)
     return refuse(`edition ${edition} is for ${min}–${max} players, not ${names.length}`);
   const seen = new Set<string>();

@@ -1,5 +1,6 @@
 // What each player may know, and what the table display shows. Never the deck order, never another
 // player's hand, card, hidden power or role; aims and lie-downs only once everyone has committed to them.
+import { HOLDUP_STEPS } from "./holdup.js";
 import { owedDecisions } from "./pending.js";
 import { handSize } from "./round.js";
 import { money, scores } from "./score.js";
@@ -70,17 +71,8 @@ export interface PlayerView extends PublicView {
   };
 }
 
-const OPEN_WAITING: ReadonlySet<Step> = new Set<Step>([
-  "bullet",
-  "aim",
-  "kid-aim",
-  "cunning-bullet",
-  "privilege",
-  "reaim",
-  "courage",
-  "draft",
-  "phone",
-]);
+/** steps where the table sees who is still choosing: the hold-up, the draft, the phone */
+const OPEN_WAITING: ReadonlySet<Step> = new Set<Step>([...HOLDUP_STEPS, "draft", "phone"]);
 
 function billsList(counts: readonly number[]): Bill[] {
   const out: Bill[] = [];

@@ -4,6 +4,7 @@
 // make the same choices.
 import {
   type Bullet,
+  DEADLY_WOUNDS,
   type Decision,
   type DecisionType,
   type LootCard,
@@ -196,8 +197,8 @@ export class Strategy {
     if (guns === 0) return rng.chance(this.name === "random" ? 0.05 : 0);
     const wounds = v.players[me]!.wounds;
     let p = this.t.lieBase + this.t.liePerGun * (guns - 1) + this.t.liePerWound * wounds;
-    // a third wound kills: everyone but the reckless thinks twice
-    if (wounds === 2 && this.name !== "aggressive") p += 0.3;
+    // one more wound kills: everyone but the reckless thinks twice
+    if (wounds === DEADLY_WOUNDS - 1 && this.name !== "aggressive") p += 0.3;
     if (this.name === "greedy") p -= Math.min(0.3, lootOnTable(v) / 200000);
     return rng.chance(Math.max(0, Math.min(0.95, p)));
   }

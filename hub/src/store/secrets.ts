@@ -1,6 +1,7 @@
 // Credentials kept in the database: gun secrets (hashed), seat tokens, the host PIN.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import type { GunId, SeatNo } from "../guns/types.js";
+import type { GunId } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
 import type { Db } from "./db.js";
 
 /** A gun's MQTT password: 32 url-safe characters (192 bits), fits CommandMsg `key`. */
@@ -25,7 +26,7 @@ export function sameSecret(a: string, b: string): boolean {
 
 export interface PairedGun {
   id: GunId;
-  seat: SeatNo | null;
+  seat: Seat | null;
   pairedAt: number;
 }
 
@@ -51,7 +52,7 @@ export class SecretStore {
   }
 
   /** Stores a new secret for the gun (replacing any old one) and returns it; only its hash is kept. */
-  pairGun(id: GunId, seat: SeatNo | null, now: number): string {
+  pairGun(id: GunId, seat: Seat | null, now: number): string {
     const secret = newSecret();
     this.db
       .prepare("INSERT OR REPLACE INTO guns (id, secret_hash, seat, paired_at) VALUES (?, ?, ?, ?)")
@@ -64,7 +65,7 @@ export class SecretStore {
     return row !== undefined && sameSecret(row.secret_hash, hash(secret));
   }
 
-  setGunSeat(id: GunId, seat: SeatNo | null): void {
+  setGunSeat(id: GunId, seat: Seat | null): void {
     this.db.prepare("UPDATE guns SET seat = ? WHERE id = ?").run(seat, id);
   }
 
@@ -73,7 +74,7 @@ export class SecretStore {
   }
 
   /** The seat's console token, created on first use or when `renew`. */
-  seatToken(seat: SeatNo, renew = false): string {
+  seatToken(seat: Seat, renew = false): string {
     const row = this.db.prepare<[number], { token: string }>("SELECT token FROM seat_tokens WHERE seat = ?").get(seat);
     if (row && !renew) return row.token;
     const token = randomBytes(12).toString("base64url");
@@ -82,7 +83,7 @@ export class SecretStore {
   }
 
   /** The seat a token belongs to, or null. */
-  seatOfToken(token: string): SeatNo | null {
+  seatOfToken(token: string): Seat | null {
     const rows = this.db.prepare<[], { seat: number; token: string }>("SELECT seat, token FROM seat_tokens").all();
     for (const r of rows) if (sameSecret(r.token, token)) return r.seat;
     return null;

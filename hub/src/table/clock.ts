@@ -1,4 +1,4 @@
-// The table's only source of time. The hub passes the system clock; tests and replays a manual one.
+// The table's only source of time. The hub passes real time (play/safe-clock.ts); tests and replays a manual one.
 import type { HubMs } from "@cng/protocol";
 
 export type TimerHandle = number;
@@ -7,34 +7,6 @@ export interface Clock {
   now(): HubMs;
   setTimer(ms: number, fn: () => void): TimerHandle;
   clearTimer(handle: TimerHandle): void;
-}
-
-/** Real time: Date.now and setTimeout. */
-export function systemClock(): Clock {
-  const timers = new Map<TimerHandle, ReturnType<typeof setTimeout>>();
-  let next = 1;
-  return {
-    now: () => Date.now(),
-    setTimer(ms, fn) {
-      const id = next++;
-      timers.set(
-        id,
-        setTimeout(
-          () => {
-            timers.delete(id);
-            fn();
-          },
-          Math.max(0, ms),
-        ),
-      );
-      return id;
-    },
-    clearTimer(id) {
-      const t = timers.get(id);
-      if (t !== undefined) clearTimeout(t);
-      timers.delete(id);
-    },
-  };
 }
 
 /** Time moves only when told: timers fire in due order inside advance(). Deterministic, no sleeps. */

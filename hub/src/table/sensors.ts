@@ -1,5 +1,5 @@
 // What the table knows of one seat's gun: its recent aim samples, its clock offset, its yaw offset track,
-// whether it is online, and which trigger events it has already seen.
+// whether it is online. (QoS 1 repeats of a trigger event are dropped once, where they arrive: play/gun-input.ts.)
 import type { GunMs, HubMs, TriggerKind } from "@cng/protocol";
 import { AimWindow, type Deg, type OffsetTrack, offsetAt } from "../aim/index.js";
 import type { Seat } from "../rules/index.js";
@@ -16,14 +16,11 @@ export interface AimInput {
 }
 
 export interface TriggerInput {
-  /** the gun's sequence number: a repeat (same n and t) is dropped */
+  /** the gun's sequence number (repeats are dropped before the table: play/gun-input.ts) */
   n: number;
   k: TriggerKind;
   t: GunMs;
 }
-
-/** Trigger keys remembered per gun to drop QoS 1 redeliveries. */
-const SEEN_TRIGGERS = 64;
 
 export class SeatSensors {
   readonly window = new AimWindow(64);
@@ -35,7 +32,6 @@ export class SeatSensors {
   live: Seat | null = null;
   shown: Seat | null = null;
   lastLockAt: HubMs = Number.NEGATIVE_INFINITY;
-  private readonly seen: string[] = [];
 
   constructor(
     readonly seat: Seat,
@@ -47,15 +43,6 @@ export class SeatSensors {
   addAim(s: AimInput, hubRecv: HubMs): boolean {
     if (!this.window.push(s.t, s.yaw, s.pitch, s.roll, s.still)) return false;
     this.clock.observe(s.t, hubRecv);
-    return true;
-  }
-
-  /** False for a repeat of an event already taken. */
-  firstTime(e: TriggerInput): boolean {
-    const key = `${e.n}:${e.t}`;
-    if (this.seen.includes(key)) return false;
-    this.seen.push(key);
-    if (this.seen.length > SEEN_TRIGGERS) this.seen.shift();
     return true;
   }
 

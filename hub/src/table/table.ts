@@ -1,39 +1,32 @@
 // The Godfather: runs a physical game from sensor streams, consoles and bots. It turns counts, snapshots,
 // pulls and host inputs into rules-engine decisions; the engine stays the referee. Which part of the round
 // comes next is derived from (engine state + the round's plan), so resuming after a crash is: rebuild the
-// plan from the records, then carry on. Timed activities (a count, a reveal window) are transient: a
-// half-finished one simply starts again.
+// plan from the records, then carry on. The timed activities are jobs (job.ts), one module each; a half-finished
+// one simply starts again.
 import type { CueName, HubMs } from "@cng/protocol";
-import {
-  type AimOptions,
-  aimOptions,
-  type Bearings,
-  bearings,
-  detectLieDown,
-  learnFromSnapshot,
-  liveAim,
-  type OffsetTrack,
-  resolveTarget,
-} from "../aim/index.js";
+import { type AimOptions, aimOptions, type Bearings, bearings, liveAim, type OffsetTrack } from "../aim/index.js";
 import { type CueOptions, type CueTarget, seatColour } from "../feedback/index.js";
 import {
   type ApplyResult,
   type Bullet,
   type Decision,
   type GameEvent,
+  HOLDUP_STEPS,
+  holdupBefore,
+  isSensed,
   type Owed,
   type Pending,
   type PowerId,
   pending,
   type Seat,
   type State,
-  type Step,
 } from "../rules/index.js";
-import type { TimerHandle } from "./clock.js";
+import { CountJob } from "./count.js";
 import { aimOfShooter, armed2, cardOf, type SecondGuns, type Shooter, shooterOf } from "./guns.js";
+import type { Job, JobContext } from "./job.js";
+import { PhoneJob } from "./phone.js";
 import { absorb, newPlan, planned, type RoundPlan } from "./plan.js";
 import type {
-  CountPurpose,
   InputResult,
   SecretSource,
   TableActivity,
@@ -43,71 +36,12 @@ import type {
   Waiting,
 } from "./ports.js";
 import { revealRefusal } from "./powers.js";
-import { recentred } from "./recentre.js";
-import type { RevealWindow, TableRecord } from "./records.js";
-import { learnedCards, pullAllowed, windowSeats } from "./reveal.js";
+import { PrivilegeJob } from "./privilege.js";
+import { RecentreJob } from "./recentre-pose.js";
+import type { TableRecord } from "./records.js";
+import { RevealJob } from "./reveal-window.js";
 import { type AimInput, SeatSensors, type TriggerInput } from "./sensors.js";
 import { type TableTiming, tableTiming } from "./timing.js";
-
-/** Steps of the round's first half: the table runs them from its plan. */
-const HOLDUP_STEPS: readonly Step[] = ["bullet", "aim", "kid-aim", "cunning-bullet", "privilege", "reaim", "courage"];
-/** Decisions only sensors make (bots make the others for their seats). */
-const SENSED: readonly string[] = ["aim", "privilege", "courage"];
-
-interface CountJob {
-  kind: "count";
-  purpose: CountPurpose;
-  todo: Set<Seat>;
-  ready: Set<Seat>;
-  attempts: Map<Seat, number>;
-  running: { seats: Seat[]; goAt: HubMs; paceMs: number; timer: TimerHandle } | null;
-  pause: TimerHandle | null;
-  dropped: Map<Seat, TimerHandle>;
-  /** reaim: the ordered player and the target they must leave */
-  order?: { seat: Seat; old: Seat | null };
-  /** after a restart: the count waits for these seats' guns to come back (or the host to release it) */
-  held: Set<Seat> | null;
-}
-
-interface PrivilegeJob {
-  kind: "privilege";
-  godfather: Seat;
-  until: HubMs;
-  timer: TimerHandle;
-  resolving: TimerHandle | null;
-}
-
-interface RevealJob {
-  kind: "reveal";
-  window: RevealWindow;
-  seats: Seat[];
-  opensAt: HubMs;
-  closesAt: HubMs;
-  /** seats whose window was re-opened after their gun came back */
-  own: Map<Seat, { opensAt: HubMs; closesAt: HubMs }>;
-  pulls: Set<Seat>;
-  open: Set<Seat>;
-  timers: TimerHandle[];
-  dropped: Map<Seat, TimerHandle>;
-}
-
-interface PhoneJob {
-  kind: "phone";
-  seat: Seat;
-  timer: TimerHandle;
-  double: TimerHandle | null;
-}
-
-interface RecentreJob {
-  kind: "recentre";
-  godfather: Seat;
-  /** slots still to pull */
-  todo: Set<Seat>;
-  until: HubMs;
-  timer: TimerHandle;
-}
-
-type Job = CountJob | PrivilegeJob | RevealJob | PhoneJob | RecentreJob;
 
 export class Table {
   readonly timing: TableTiming;
@@ -122,11 +56,13 @@ export class Table {
   private turnCued = "";
   /** the Specialist asked this round (`round:seat`), so her window is timed once */
   private specialistAsked = "";
-  /** a restarted table: its first count waits for the seated guns to be back (see runCount) */
+  /** a restarted table: its first count waits for the seated guns to be back (count.ts) */
   private holdForGuns = false;
   /** You-don't-need-it-anymore: owner → the slot of the gun they took (guns.ts) */
   private readonly guns: SecondGuns = new Map();
   private wonCued = false;
+  /** what the jobs may use of the table */
+  private readonly ctx: JobContext;
 
   constructor(
     private readonly config: TableConfig,
@@ -143,6 +79,7 @@ export class Table {
     this.sensors = state.players.map((_, seat) => new SeatSensors(seat, this.timing.clockWindowMs));
     this.current = state;
     this.plan = newPlan(state.round, config.autoStart === true, this.guns);
+    this.ctx = this.jobContext();
   }
 
   /** Rebuilds a table after a restart: `state` replayed from the game log, `records` the table's own. */
@@ -195,7 +132,7 @@ export class Table {
     ).seat;
     const changed = live !== sen.live;
     sen.live = live;
-    if (this.aiming(seat) && sen.live !== sen.shown) {
+    if (this.job?.aiming(seat) && sen.live !== sen.shown) {
       const now = this.ports.clock.now();
       if (now - sen.lastLockAt >= this.timing.lockIntervalMs) {
         sen.shown = sen.live;
@@ -207,25 +144,14 @@ export class Table {
   }
 
   trigger(seat: Seat, e: TriggerInput): void {
-    const sen = this.sensors[seat];
-    if (!sen?.firstTime(e)) return;
-    const job = this.job;
-    if (job === null) return;
-    if (job.kind === "recentre" && e.k === "p") this.recentrePull(job, seat, e);
-    else if (job.kind === "privilege" && seat === job.godfather && e.k === "p") this.privilegePull(job, e);
-    else if (job.kind === "reveal" && e.k === "p") this.revealPull(job, seat, e);
-    else if (job.kind === "phone" && seat === job.seat) {
-      if (e.k === "2") this.phoneDecide(job, true);
-      else if (e.k === "p" && job.double === null)
-        job.double = this.ports.clock.setTimer(this.timing.phoneDoubleMs, () => this.phoneDecide(job, false));
-    }
+    this.job?.trigger(seat, e);
   }
 
   presence(seat: Seat, online: boolean): void {
     const sen = this.sensors[seat];
     if (!sen || sen.online === online) return;
     sen.online = online;
-    if (online) this.gunBack(seat);
+    if (online) this.job?.gunBack(seat);
     this.emit();
   }
 
@@ -245,10 +171,7 @@ export class Table {
 
   /** A Super Power revealed by choice (console or host). */
   revealPower(seat: Seat, power: PowerId): InputResult {
-    const job = this.job;
-    const phase =
-      job === null ? null : job.kind === "count" ? { kind: job.kind, purpose: job.purpose } : { kind: job.kind };
-    const why = revealRefusal(power, this.plan, phase);
+    const why = revealRefusal(power, this.plan, this.job?.phase ?? null);
     if (why !== null) return { ok: false, error: why };
     return this.submitAndGo({ type: "reveal", seat, power });
   }
@@ -270,23 +193,25 @@ export class Table {
   hostDecide(d: Decision): InputResult {
     const job = this.job;
     if (d.type === "privilege") {
-      if (job?.kind !== "privilege" || d.seat !== job.godfather) return { ok: false, error: "no privilege is open" };
-      if (d.order === null) {
-        this.endPrivilege(job, null, null);
-        return { ok: true };
-      }
-      const old = this.aimOf(d.order);
-      if (!this.canReorder(job.godfather, d.order, old)) return { ok: false, error: "that player cannot be ordered" };
-      this.orderReaim(job, d.order, old);
+      if (!(job instanceof PrivilegeJob) || d.seat !== job.godfather)
+        return { ok: false, error: "no privilege is open" };
+      if (d.order !== null && !this.canReorder(job.godfather, d.order, this.aimOf(d.order)))
+        return { ok: false, error: "that player cannot be ordered" };
+      job.give(d.order);
       return { ok: true };
     }
-    if (job?.kind === "phone" && d.type === "phone" && d.seat === job.seat) {
-      this.phoneDecide(job, d.flip);
+    if (job instanceof PhoneJob && d.type === "phone" && d.seat === job.seat) {
+      job.decide(d.flip);
       return { ok: true };
     }
-    if (SENSED.includes(d.type) || d.type === "bullet")
+    if (isSensed(d.type) || d.type === "bullet")
       return { ok: false, error: `${d.type} comes from the guns or the player's console` };
     return this.submitAndGo(d);
+  }
+
+  /** The host goes on without the guns a restarted table waits for: the count runs, the missing ones get the drop rule. */
+  release(): boolean {
+    return this.job instanceof CountJob && this.job.release();
   }
 
   // ---------------------------------------------------------------- driving
@@ -311,7 +236,7 @@ export class Table {
           continue;
         }
         const p = pending(s);
-        const bot = p.owed.find((o) => this.source(o.seat).kind === "bot" && !SENSED.includes(o.decision));
+        const bot = p.owed.find((o) => this.source(o.seat).kind === "bot" && !isSensed(o.decision));
         if (bot) {
           if (!this.botDecides(bot)) return;
           continue;
@@ -323,7 +248,7 @@ export class Table {
         const o = p.owed[0];
         if (o === undefined) throw new Error(`the engine waits for nothing in step ${s.step}`);
         if (o.decision === "phone") {
-          this.startPhone(o.seat);
+          PhoneJob.start(this.ctx, o.seat);
           return;
         }
         if (o.decision === "pick") {
@@ -347,6 +272,7 @@ export class Table {
   /** The round's first half. True when something was settled without waiting (loop again). */
   private holdupPart(p: Pending): boolean {
     const s = this.current;
+    const ctx = this.ctx;
     const consoleOwed = p.owed.filter((o) => o.decision === "bullet" && this.source(o.seat).kind === "console");
     if (consoleOwed.length > 0) {
       this.waiting = consoleOwed.map((o) => ({ seat: o.seat, for: "secret" }));
@@ -356,24 +282,24 @@ export class Table {
       this.waiting = [{ seat: s.godfather, for: "start" }];
       return false;
     }
-    if (!this.plan.recentred && this.config.recentre === "pose") return this.startRecentre();
+    if (!this.plan.recentred && this.config.recentre === "pose") return RecentreJob.start(ctx, this.activeSlots());
     const alive = this.aliveSeats();
     const kid = alive.find((seat) => s.players[seat]!.power === "the-kid" && s.players[seat]!.revealed);
     const guns = this.activeSlots();
     // the Kid aims after everyone else: a count of its own once the others' aims are known
     const aims = guns.filter((slot) => this.shooter(slot)!.seat !== kid && !this.aimKnown(slot));
-    if (aims.length > 0) return this.startCount("aim", aims);
+    if (aims.length > 0) return CountJob.start(ctx, "aim", aims);
     const kidAims = guns.filter((slot) => this.shooter(slot)!.seat === kid && !this.aimKnown(slot));
-    if (kidAims.length > 0) return this.startCount("aim", kidAims);
-    if (s.edition === "second" && !this.privilegeKnown()) return this.startPrivilege();
+    if (kidAims.length > 0) return CountJob.start(ctx, "aim", kidAims);
+    if (s.edition === "second" && !this.privilegeKnown()) return PrivilegeJob.start(ctx);
     // with two guns the owner lies down as one player: their own gun (gun 1) says it
     const courage = alive.filter((seat) => !this.courageKnown(seat));
-    if (courage.length > 0) return this.startCount("courage", courage);
+    if (courage.length > 0) return CountJob.start(ctx, "courage", courage);
     const physical = guns.filter((slot) => {
       const sh = this.shooter(slot)!;
       return this.source(sh.seat).kind === "physical" && cardOf(s, sh) === null;
     });
-    if (physical.length > 0) return this.reveal(physical);
+    if (physical.length > 0) return RevealJob.next(ctx, physical);
     throw new Error(`the table is stuck in step ${s.step}`);
   }
 
@@ -431,140 +357,6 @@ export class Table {
     }
   }
 
-  // ---------------------------------------------------------------- counts
-
-  private startCount(purpose: CountPurpose, seats: Seat[], order?: CountJob["order"]): false {
-    const job: CountJob = {
-      kind: "count",
-      purpose,
-      todo: new Set(seats),
-      ready: new Set(seats),
-      attempts: new Map(),
-      running: null,
-      pause: null,
-      dropped: new Map(),
-      held: null,
-    };
-    if (order) job.order = order;
-    this.job = job;
-    this.runCount(job);
-    return false;
-  }
-
-  /**
-   * Beats at T and T + pace, "go" at T + 2·pace: one `at` per beat, the same for every gun. After a restart the first
-   * count waits until every gun in it is back online (a count with nobody's gun up would decide for everyone), or
-   * until the host releases it; then a gun still missing gets the drop rule, as when it drops mid-count.
-   */
-  private runCount(job: CountJob): void {
-    if (this.holdForGuns) {
-      const away = [...job.ready].filter((seat) => !this.sensors[seat]!.online);
-      if (away.length > 0) {
-        job.held = new Set(away);
-        this.waiting = away.map((seat) => ({ seat, for: "gun" }));
-        this.emit();
-        return;
-      }
-    }
-    this.holdForGuns = false;
-    if (job.held) {
-      job.held = null;
-      this.waiting = [];
-    }
-    const seats = [...job.ready].sort((a, b) => a - b);
-    job.ready.clear();
-    if (seats.length === 0) return;
-    const clock = this.ports.clock;
-    const paceMs = job.purpose === "reaim" ? this.timing.shortCountPaceMs : this.timing.countPaceMs;
-    const t0 = clock.now() + this.timing.leadInMs;
-    const goAt = t0 + 2 * paceMs;
-    const everyone = job.purpose !== "reaim" && this.aliveSeats().every((s) => seats.includes(s));
-    const targets: CueTarget[] = everyone ? ["all"] : seats;
-    for (const to of targets) {
-      this.cue(to, "beat", { at: t0 });
-      this.cue(to, "beat", { at: t0 + paceMs });
-      this.cue(to, "go", { at: goAt });
-    }
-    const wait = goAt + this.timing.graceMs + this.timing.sampleSlackMs - clock.now();
-    job.running = { seats, goAt, paceMs, timer: clock.setTimer(wait, () => this.snapshot(job)) };
-    this.emit();
-  }
-
-  private snapshot(job: CountJob): void {
-    const run = job.running;
-    if (run === null || this.job !== job) return;
-    job.running = null;
-    const at = run.goAt + this.timing.graceMs;
-    for (const seat of run.seats) {
-      const sen = this.sensors[seat]!;
-      if (!sen.online) {
-        this.waitForGun(job, seat);
-        continue;
-      }
-      const gunT = sen.clock.toGun(at);
-      if (job.purpose === "courage") {
-        const down = gunT === null ? false : detectLieDown(sen.window, gunT, this.aimOpts).kind === "down";
-        this.courageVerdict(job, seat, down);
-        continue;
-      }
-      // a taken gun is held at its new owner's seat
-      const from = this.shooter(seat)?.seat ?? seat;
-      const r =
-        gunT === null
-          ? null
-          : resolveTarget(sen.window, gunT, sen.offsetAt(gunT), this.bearings[from]!, from, this.aimOpts, (s) =>
-              this.alive(s),
-            );
-      const target = r?.kind === "target" ? r.seat : null;
-      if (r !== null && gunT !== null && r.kind === "target" && sen.track !== null) {
-        // a clear snapshot is one more measurement of the gun's yaw offset
-        sen.track = learnFromSnapshot(sen.track, gunT, r, this.bearings[from]!, this.aimOpts).track;
-      }
-      if (job.purpose === "aim") {
-        if (r?.kind === "ambiguous" && this.retry(job, seat, "ambig")) continue;
-        this.aimVerdict(job, seat, target);
-      } else {
-        const order = job.order!;
-        if (target !== null && target !== order.old) this.reaimVerdict(job, target);
-        else if (!this.retry(job, seat, r?.kind === "ambiguous" ? "ambig" : "err")) this.reaimVerdict(job, null);
-      }
-    }
-    if (job.ready.size > 0 && job.pause === null) this.schedulePause(job);
-    this.countDone(job);
-  }
-
-  private retry(job: CountJob, seat: Seat, cue: CueName): boolean {
-    const used = job.attempts.get(seat) ?? 0;
-    if (used >= this.timing.maxRecounts) return false;
-    job.attempts.set(seat, used + 1);
-    job.ready.add(seat);
-    this.cue(seat, cue);
-    return true;
-  }
-
-  private schedulePause(job: CountJob): void {
-    job.pause = this.ports.clock.setTimer(this.timing.recountPauseMs, () => {
-      job.pause = null;
-      if (this.job === job) this.runCount(job);
-    });
-  }
-
-  private waitForGun(job: CountJob, seat: Seat): void {
-    job.dropped.set(
-      seat,
-      this.ports.clock.setTimer(this.timing.dropWaitMs, () => {
-        job.dropped.delete(seat);
-        if (this.job !== job) return;
-        // too slow: nobody, stays up, or (re-aim) the privilege lapses
-        if (job.purpose === "aim") this.aimVerdict(job, seat, null);
-        else if (job.purpose === "courage") this.courageVerdict(job, seat, false);
-        else this.reaimVerdict(job, null);
-        this.countDone(job);
-      }),
-    );
-    this.emit();
-  }
-
   /**
    * The Specialist's bbb was used: her console or the host may take it back (naming the card to discard) within the
    * reveal window; no answer means she does not use her power (her choice, kept for later).
@@ -581,298 +373,54 @@ export class Table {
     });
   }
 
-  /** The host goes on without the guns a restarted table waits for: the count runs, the missing ones get the drop rule. */
-  release(): boolean {
-    const job = this.job;
-    if (job?.kind !== "count" || job.held === null) return false;
-    this.holdForGuns = false;
-    this.runCount(job);
-    return true;
-  }
-
-  private gunBack(seat: Seat): void {
-    const job = this.job;
-    if (job?.kind === "count" && job.held?.has(seat)) {
-      job.held.delete(seat);
-      if (job.held.size === 0) this.runCount(job);
-      else {
-        this.waiting = [...job.held].map((s) => ({ seat: s, for: "gun" }));
-        this.emit();
-      }
-    } else if (job?.kind === "count" && job.dropped.has(seat)) {
-      this.ports.clock.clearTimer(job.dropped.get(seat)!);
-      job.dropped.delete(seat);
-      job.ready.add(seat);
-      if (job.running === null && job.pause === null) this.schedulePause(job);
-    } else if (job?.kind === "reveal" && job.dropped.has(seat)) {
-      this.ports.clock.clearTimer(job.dropped.get(seat)!);
-      job.dropped.delete(seat);
-      this.reopen(job, seat);
-    }
-  }
-
-  private aimVerdict(job: CountJob, seat: Seat, target: Seat | null): void {
-    job.todo.delete(seat);
-    this.plan.aims.set(seat, target);
-    this.record({ kind: "aim", round: this.plan.round, seat, target });
-  }
-
-  private courageVerdict(job: CountJob, seat: Seat, lieDown: boolean): void {
-    job.todo.delete(seat);
-    this.plan.courage.set(seat, lieDown);
-    this.record({ kind: "courage", round: this.plan.round, seat, lieDown });
-  }
-
-  private reaimVerdict(job: CountJob, target: Seat | null): void {
-    job.todo.clear();
-    const order = target === null ? null : job.order!.seat;
-    this.plan.privilege = { order, target };
-    this.record({ kind: "privilege", round: this.plan.round, order, target });
-  }
-
-  private countDone(job: CountJob): void {
-    if (this.job !== job || job.todo.size > 0) return;
-    if (job.pause !== null) this.ports.clock.clearTimer(job.pause);
-    this.job = null;
-    this.advance();
-  }
-
-  // ---------------------------------------------------------------- the Godfather's privilege
-
-  private startPrivilege(): boolean {
-    const gf = this.current.godfather;
-    if (!this.alive(gf)) {
-      this.setPrivilege(null, null);
-      return true;
-    }
-    const clock = this.ports.clock;
-    const until = clock.now() + this.timing.privilegeWindowMs;
-    const job: PrivilegeJob = { kind: "privilege", godfather: gf, until, timer: 0, resolving: null };
-    job.timer = clock.setTimer(this.timing.privilegeWindowMs, () => this.endPrivilege(job, null, null));
-    this.job = job;
-    this.cue(gf, "turn", { colour: seatColour(gf) });
-    return false;
-  }
-
-  /** The Godfather pulled: read where the gun pointed at the pull, once the samples around it are in. */
-  private privilegePull(job: PrivilegeJob, e: TriggerInput): void {
-    if (job.resolving !== null) return;
-    job.resolving = this.ports.clock.setTimer(this.timing.sampleSlackMs, () => {
-      job.resolving = null;
-      if (this.job !== job) return;
-      const gf = job.godfather;
-      const sen = this.sensors[gf]!;
-      const r = resolveTarget(sen.window, e.t, sen.offsetAt(e.t), this.bearings[gf]!, gf, this.aimOpts, (s) =>
-        this.alive(s),
-      );
-      const old = r.kind === "target" ? this.aimOf(r.seat) : null;
-      if (r.kind === "target" && this.canReorder(gf, r.seat, old)) this.orderReaim(job, r.seat, old);
-      else this.cue(gf, r.kind === "ambiguous" ? "ambig" : "err");
-    });
-  }
-
-  private canReorder(gf: Seat, order: Seat, old: Seat | null): boolean {
-    if (order === gf || !this.alive(order)) return false;
-    return this.aliveSeats().some((t) => t !== order && t !== old);
-  }
-
-  private orderReaim(job: PrivilegeJob, order: Seat, old: Seat | null): void {
-    this.clearPrivilegeTimers(job);
-    this.job = null;
-    this.cue(order, "turn", { colour: seatColour(order) });
-    this.startCount("reaim", [order], { seat: order, old });
-  }
-
-  private endPrivilege(job: PrivilegeJob, order: Seat | null, target: Seat | null): void {
-    if (this.job !== job) return;
-    this.clearPrivilegeTimers(job);
-    this.job = null;
-    this.setPrivilege(order, target);
-    this.advance();
-  }
-
-  private clearPrivilegeTimers(job: PrivilegeJob): void {
-    this.ports.clock.clearTimer(job.timer);
-    if (job.resolving !== null) this.ports.clock.clearTimer(job.resolving);
-  }
-
-  private setPrivilege(order: Seat | null, target: Seat | null): void {
-    this.plan.privilege = { order, target };
-    this.record({ kind: "privilege", round: this.plan.round, order, target });
-  }
-
-  // ---------------------------------------------------------------- reveal windows (physical cards)
-
-  /** Opens the next reveal window, or, all closed, hands the learned cards to the plan. */
-  private reveal(physical: Seat[]): boolean {
-    const s = this.current;
-    const pulls = this.plan.pulls;
-    const window: RevealWindow | null =
-      s.edition === "classic" && pulls.bbb === undefined ? "bbb" : pulls.bang === undefined ? "bang" : null;
-    if (window === null) {
-      const learned = learnedCards(s, this.plan, physical, pulls);
-      for (const seat of learned.nobody) this.plan.aims.set(seat, null);
-      for (const [seat, card] of learned.bullets) this.plan.bullets.set(seat, card);
-      return true;
-    }
-    const seats = windowSeats(s, this.plan, physical, window, pulls.bbb ?? []);
-    if (seats.length === 0) {
-      this.closeWindow(window, []);
-      return true;
-    }
-    const clock = this.ports.clock;
-    const opensAt = clock.now() + this.timing.leadInMs;
-    const closesAt = opensAt + this.timing.revealWindowMs;
-    const job: RevealJob = {
-      kind: "reveal",
-      window,
-      seats,
-      opensAt,
-      closesAt,
-      own: new Map(),
-      pulls: new Set(),
-      open: new Set(seats),
-      timers: [],
-      dropped: new Map(),
-    };
-    this.job = job;
-    this.cue("all", "go", { at: opensAt });
-    job.timers.push(
-      clock.setTimer(closesAt + this.timing.sampleSlackMs - clock.now(), () => this.closeFor(job, seats)),
-    );
-    return false;
-  }
-
-  private revealPull(job: RevealJob, seat: Seat, e: TriggerInput): void {
-    const w = job.own.get(seat) ?? job;
-    const at = this.sensors[seat]!.clock.toHub(e.t) ?? this.ports.clock.now();
-    if (at < w.opensAt || at > w.closesAt || job.pulls.has(seat)) return;
-    // a pull out of turn, or a card the player no longer holds (a fourth Bang!): refused, counts as a click
-    if (job.seats.includes(seat) && pullAllowed(this.current, this.guns, seat, job.window)) job.pulls.add(seat);
-    else this.cue(seat, "err");
-  }
-
-  /** The window closes for these seats; a silent seat whose gun is away is waited for. */
-  private closeFor(job: RevealJob, seats: Seat[]): void {
-    if (this.job !== job) return;
-    for (const seat of seats) {
-      if (!job.pulls.has(seat) && !this.sensors[seat]!.online) {
-        job.dropped.set(
-          seat,
-          this.ports.clock.setTimer(this.timing.dropWaitMs, () => {
-            job.dropped.delete(seat);
-            job.open.delete(seat);
-            this.windowDone(job);
-          }),
-        );
-      } else job.open.delete(seat);
-    }
-    this.windowDone(job);
-  }
-
-  private reopen(job: RevealJob, seat: Seat): void {
-    const clock = this.ports.clock;
-    const opensAt = clock.now() + this.timing.leadInMs;
-    const closesAt = opensAt + this.timing.revealWindowMs;
-    job.own.set(seat, { opensAt, closesAt });
-    this.cue(seat, "go", { at: opensAt });
-    job.timers.push(
-      clock.setTimer(closesAt + this.timing.sampleSlackMs - clock.now(), () => this.closeFor(job, [seat])),
-    );
-    this.emit();
-  }
-
-  private windowDone(job: RevealJob): void {
-    if (this.job !== job || job.open.size > 0) return;
-    for (const t of job.timers) this.ports.clock.clearTimer(t);
-    this.job = null;
-    this.closeWindow(
-      job.window,
-      [...job.pulls].sort((a, b) => a - b),
-    );
-    this.advance();
-  }
-
-  private closeWindow(window: RevealWindow, seats: Seat[]): void {
-    this.plan.pulls[window] = seats;
-    this.record({ kind: "pulls", round: this.plan.round, window, seats });
-  }
-
-  // ---------------------------------------------------------------- the re-centre pose (recentre.ts)
-
-  private startRecentre(): boolean {
-    const gf = this.current.godfather;
-    const seats = this.activeSlots().filter((slot) => this.shooter(slot)!.seat !== gf);
-    if (!this.alive(gf) || seats.length === 0) {
-      this.endRecentre(null);
-      return true;
-    }
-    const clock = this.ports.clock;
-    const job: RecentreJob = {
-      kind: "recentre",
-      godfather: gf,
-      todo: new Set(seats),
-      until: clock.now() + this.timing.recentreWindowMs,
-      timer: 0,
-    };
-    job.timer = clock.setTimer(this.timing.recentreWindowMs, () => this.endRecentre(job));
-    this.job = job;
-    for (const slot of seats) this.cue(slot, "turn", { colour: seatColour(gf) });
-    return false;
-  }
-
-  /** A pull while pointing at the Godfather: read the pose once the samples around it are in. */
-  private recentrePull(job: RecentreJob, slot: Seat, e: TriggerInput): void {
-    if (!job.todo.has(slot)) return;
-    job.todo.delete(slot);
-    this.ports.clock.setTimer(this.timing.sampleSlackMs, () => {
-      const sen = this.sensors[slot]!;
-      const from = this.shooter(slot)?.seat ?? slot;
-      const track = recentred(sen, e.t, this.bearings[from]![job.godfather]!, this.aimOpts);
-      if (track !== null) sen.track = track;
-      if (this.job === job) {
-        if (track === null && sen.track !== null) {
-          // no steady reading: the player may pull again
-          job.todo.add(slot);
-          this.cue(slot, "ambig");
-        } else this.cue(slot, "lock", { colour: seatColour(job.godfather) });
-        if (job.todo.size === 0) this.endRecentre(job);
-      }
-    });
-  }
-
-  private endRecentre(job: RecentreJob | null): void {
-    if (job !== null) {
-      if (this.job !== job) return;
-      this.ports.clock.clearTimer(job.timer);
-      this.job = null;
-    }
-    this.plan.recentred = true;
-    this.record({ kind: "recentred", round: this.plan.round });
-    if (job !== null) this.advance();
-  }
-
-  // ---------------------------------------------------------------- the cop's phone
-
-  private startPhone(seat: Seat): void {
-    const job: PhoneJob = { kind: "phone", seat, timer: 0, double: null };
-    job.timer = this.ports.clock.setTimer(this.timing.phoneTimeoutMs, () => this.phoneDecide(job, false));
-    this.job = job;
-    this.cue(seat, "turn", { colour: seatColour(seat) });
-  }
-
-  private phoneDecide(job: PhoneJob, flip: boolean): void {
-    if (this.job !== job) return;
-    this.ports.clock.clearTimer(job.timer);
-    if (job.double !== null) this.ports.clock.clearTimer(job.double);
-    this.job = null;
-    const r = this.submit({ type: "phone", seat: job.seat, flip });
-    // a refused flip (a gangster, or after the reinforcements) still passes the phone on
-    if (!r.ok && flip) this.submit({ type: "phone", seat: job.seat, flip: false });
-    this.advance();
-  }
-
   // ---------------------------------------------------------------- helpers
+
+  private jobContext(): JobContext {
+    // getters: the state and the plan are replaced as the game goes
+    const t = this;
+    return {
+      timing: this.timing,
+      clock: this.ports.clock,
+      aimOpts: this.aimOpts,
+      bearings: this.bearings,
+      guns: this.guns,
+      get state() {
+        return t.current;
+      },
+      get plan() {
+        return t.plan;
+      },
+      get holdForGuns() {
+        return t.holdForGuns;
+      },
+      set holdForGuns(v: boolean) {
+        t.holdForGuns = v;
+      },
+      sensor: (slot) => this.sensors[slot]!,
+      shooter: (slot) => this.shooter(slot),
+      alive: (seat) => this.alive(seat),
+      aliveSeats: () => this.aliveSeats(),
+      aimOf: (seat) => this.aimOf(seat),
+      canReorder: (gf, order, old) => this.canReorder(gf, order, old),
+      cue: (to, name, opts) => this.cue(to, name, opts),
+      record: (r) => this.record(r),
+      submit: (d) => this.submit(d),
+      emit: () => this.emit(),
+      setWaiting: (w) => {
+        this.waiting = w;
+      },
+      isCurrent: (job) => this.job === job,
+      begin: (job) => {
+        this.job = job;
+      },
+      end: (job) => {
+        if (this.job !== job) return false;
+        this.job = null;
+        return true;
+      },
+      advance: () => this.advance(),
+    };
+  }
 
   private source(seat: Seat): SecretSource {
     return this.config.secrets[seat]!;
@@ -917,8 +465,7 @@ export class Table {
   }
 
   private privilegeKnown(): boolean {
-    if (this.plan.privilege !== undefined) return true;
-    return !["bullet", "aim", "kid-aim", "cunning-bullet", "privilege"].includes(this.current.step);
+    return this.plan.privilege !== undefined || !holdupBefore(this.current.step, "reaim");
   }
 
   /** The seat's aim this round as far as the table knows it. */
@@ -928,11 +475,9 @@ export class Table {
     return a >= 0 ? a : null;
   }
 
-  /** Whether the seat's LED should follow its live target. */
-  private aiming(seat: Seat): boolean {
-    const job = this.job;
-    if (job?.kind === "count") return job.purpose !== "courage" && job.todo.has(seat);
-    return job?.kind === "privilege" && job.godfather === seat;
+  private canReorder(gf: Seat, order: Seat, old: Seat | null): boolean {
+    if (order === gf || !this.alive(order)) return false;
+    return this.aliveSeats().some((t) => t !== order && t !== old);
   }
 
   private cue(to: CueTarget, name: CueName, opts?: CueOptions): void {
@@ -944,34 +489,7 @@ export class Table {
   }
 
   private activity(): TableActivity | null {
-    const job = this.job;
-    if (job === null) return null;
-    switch (job.kind) {
-      case "count":
-        return {
-          kind: "count",
-          purpose: job.purpose,
-          seats: job.running?.seats ?? [...job.ready],
-          goAt: job.running?.goAt ?? null,
-          paceMs: job.purpose === "reaim" ? this.timing.shortCountPaceMs : this.timing.countPaceMs,
-          waitingGun: [...job.dropped.keys()],
-        };
-      case "privilege":
-        return { kind: "privilege", godfather: job.godfather, until: job.until };
-      case "reveal":
-        return {
-          kind: "reveal",
-          window: job.window,
-          seats: job.seats,
-          opensAt: job.opensAt,
-          closesAt: job.closesAt,
-          waitingGun: [...job.dropped.keys()],
-        };
-      case "phone":
-        return { kind: "phone", seat: job.seat };
-      case "recentre":
-        return { kind: "recentre", godfather: job.godfather, seats: [...job.todo], until: job.until };
-    }
+    return this.job?.activity() ?? null;
   }
 
   private emit(): void {

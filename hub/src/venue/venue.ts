@@ -1,7 +1,9 @@
 // The venue: every table on one broker, from their retained public topics (`table/state`, `gun/+/status`), and a
-// leaderboard of the games seen finishing. Read-only and public: nothing here is a secret (no PIN, token, hand).
+// leaderboard of the games seen finishing (kept in a LeaderboardStore when given one, store.ts). Read-only and
+// public: nothing here is a secret (no PIN, token, hand).
 import type { Seat } from "../rules/index.js";
 import type { GunStatus, TableState } from "../sim/table-view.js";
+import { type LeaderboardStore, MAX_KEPT } from "./store.js";
 
 export interface VenuePlayer {
   seat: Seat;
@@ -85,7 +87,12 @@ export class Venue {
   private readonly finished = new Map<string, FinishedGame>();
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly clock: () => number = Date.now,
+    private readonly store?: LeaderboardStore,
+  ) {
+    for (const g of store?.load() ?? []) this.finished.set(`${g.table}#${g.game}`, g);
+  }
 
   /** One message; anything malformed is skipped (the venue is read-only and must never fall over). */
   take(topic: string, payload: Buffer | string): void {
@@ -101,7 +108,7 @@ export class Venue {
       if (s && v?.over && typeof s.id === "number") {
         const line = summarize(table, s, [], this.clock());
         const key = `${table}#${s.id}`;
-        if (!this.finished.has(key))
+        if (!this.finished.has(key)) {
           this.finished.set(key, {
             table,
             game: s.id,
@@ -110,6 +117,10 @@ export class Venue {
             players: line.players,
             at: this.clock(),
           });
+          // the oldest go first (the map holds them in the order seen)
+          while (this.finished.size > MAX_KEPT) this.finished.delete(this.finished.keys().next().value!);
+          this.store?.save([...this.finished.values()]);
+        }
       }
       return;
     }

@@ -1,5 +1,7 @@
 // The hub's HTTP port: the dashboard's static files, /api/hub (public facts, no secrets), /api/time (the hub's
-// clock, for the dashboard's countdown), /api/voice (the table's voice) and MQTT over WebSocket at /mqtt.
+// clock, for the dashboard's countdown), /api/voice (the table's voice), the venue view (/venue, /api/venue), the
+// browser flasher's boards and bundles (/api/boards, /api/firmware/<board>, /protocol/*.js) and MQTT over WebSocket
+// at /mqtt.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -12,6 +14,13 @@ import type { Logger } from "../log.js";
 
 export const PUBLIC_DIR = fileURLToPath(new URL("../../src/web/public/", import.meta.url));
 const MQTT_BROWSER_BUNDLE = fileURLToPath(new URL("../../../node_modules/mqtt/dist/mqtt.min.js", import.meta.url));
+/** @espruino-tools/core's browser build: Web Bluetooth and Web Serial to Espruino boards (public/espruino-link.js) */
+const ESPRUINO_TOOLS_BUNDLE = fileURLToPath(
+  new URL("../../../node_modules/@espruino-tools/core/min/main.min.js", import.meta.url),
+);
+
+/** shared/protocol's build: served at /protocol/ for the dashboard (gun.json's checks, the OTA file names) */
+const PROTOCOL_DIR = fileURLToPath(new URL("../../../shared/protocol/dist/", import.meta.url));
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -49,6 +58,18 @@ export interface WebOptions {
   /** /api/voice/<lang>/<phrase>: the table's voice, as WAV (or `?as=text`, the words) */
   voice?: (lang: string, phrase: string, asText: boolean) => Promise<{ status: number; type: string; body: Buffer }>;
   maxWsPayload: number;
+  /** /venue and /api/venue: the tables on the hub's broker (hub/src/venue), the page and its data */
+  venue?: { page: string; snapshot: () => unknown };
+  /** /api/boards and /api/firmware/<board>: the board profiles and their built bundles, for the browser flasher */
+  firmware?: FirmwareSource;
+}
+
+/** The boards a gun can be built on and their firmware bundles (public: the same files as firmware/dist). */
+export interface FirmwareSource {
+  /** each profile's name and what the page needs: its chip, links, optional features, console device */
+  boards: () => { name: string; chip: string; links?: string[]; has?: string[]; con?: string }[];
+  /** the built bundle (Storage `.bootcde`), or null when it is not built */
+  bundle: (board: string) => Buffer | null;
 }
 
 export interface WebServer {
@@ -69,6 +90,23 @@ function staticFiles(): Map<string, StaticFile> {
     files.set("/vendor/mqtt.min.js", file(TYPES[".js"]!, readFileSync(MQTT_BROWSER_BUNDLE), "public, max-age=86400"));
   } catch {
     // without the bundle the page says it cannot connect
+  }
+  try {
+    files.set(
+      "/vendor/espruino-tools.min.js",
+      file(TYPES[".js"]!, readFileSync(ESPRUINO_TOOLS_BUNDLE), "public, max-age=86400"),
+    );
+  } catch {
+    // without it the Setup page says it cannot reach boards from this browser
+  }
+  // shared/protocol's build (ES modules, ES5 inside): the browser flasher checks and writes gun.json with it
+  try {
+    for (const name of readdirSync(PROTOCOL_DIR)) {
+      if (/^[a-z0-9-]+\.js$/.test(name))
+        files.set(`/protocol/${name}`, file(TYPES[".js"]!, readFileSync(join(PROTOCOL_DIR, name))));
+    }
+  } catch {
+    // not built: the flasher says it cannot load
   }
   const index = files.get("/index.html");
   if (index) files.set("/", index);
@@ -92,6 +130,36 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
       if (path === "/api/hub") {
         res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
         res.end(JSON.stringify(o.facts()));
+        return;
+      }
+      if (o.venue && (path === "/venue" || path === "/api/venue")) {
+        const api = path === "/api/venue";
+        res.writeHead(200, {
+          "content-type": api ? "application/json" : "text/html; charset=utf-8",
+          "cache-control": api ? "no-store" : "no-cache",
+        });
+        res.end(req.method === "HEAD" ? undefined : api ? JSON.stringify(o.venue.snapshot()) : o.venue.page);
+        return;
+      }
+      if (o.firmware && path === "/api/boards") {
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+        res.end(req.method === "HEAD" ? undefined : JSON.stringify(o.firmware.boards()));
+        return;
+      }
+      const fw = /^\/api\/firmware\/([a-z0-9][a-z0-9_-]{0,63})$/.exec(path);
+      if (o.firmware && fw) {
+        const body = o.firmware.bundle(fw[1]!);
+        if (!body) {
+          res.writeHead(404, { "content-type": "text/plain" }).end(`no firmware built for ${fw[1]}\n`);
+          return;
+        }
+        res.writeHead(200, {
+          "content-type": "application/octet-stream",
+          "cache-control": "no-store",
+          "x-content-type-options": "nosniff",
+          "content-length": body.length,
+        });
+        res.end(req.method === "HEAD" ? undefined : body);
         return;
       }
       const v = /^\/api\/voice\/([a-z]{2})\/([a-z0-9.]{1,64})$/.exec(path);

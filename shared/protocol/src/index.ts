@@ -1,5 +1,7 @@
 export * from "./codec.js";
 export * from "./errors.js";
+export * from "./gun-config.js";
+export * from "./lines.js";
 export * from "./messages.js";
 export * from "./mount.js";
 export * from "./topics.js";

@@ -34,6 +34,15 @@ export const NAME_MAX = 32;
 /** Most topic levels any valid topic has; the broker refuses deeper ones. */
 export const MAX_TOPIC_LEVELS = 6;
 
+/** A gun's id: its MQTT username and its topic level (a name, `isName`). */
+export type GunId = string;
+/** MQTT usernames with a fixed meaning (the hub, the host, a viewer); no gun may use them as its id. */
+export const RESERVED_USERNAMES = ["hub", "host", "viewer"];
+/** A player's console logs in as `seat-<n>` with its seat token; no gun may use such a name either. */
+export const SEAT_USER_RE = /^seat-([0-9][0-9]?)$/;
+/** Seats at one table are numbered 0 to MAX_SEATS - 1 (the topic tree, the ACL, the op arguments). */
+export const MAX_SEATS = 16;
+
 export function isName(s: unknown): s is string {
   return typeof s === "string" && s.length <= NAME_MAX && NAME_RE.test(s);
 }

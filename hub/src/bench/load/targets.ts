@@ -64,7 +64,8 @@ export function gunIds(n: number): string[] {
   return Array.from({ length: n }, (_, i) => `g${String(i + 1).padStart(3, "0")}`);
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free on loopback now (for a broker the bench starts). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once("error", reject);

@@ -1,10 +1,10 @@
 // `cng replay LOG`: re-runs a game log through the rules engine and prints the result.
 import { existsSync, statSync } from "node:fs";
 import type { Command } from "commander";
+import { rulesEngine } from "../../game/engine.js";
+import { replay } from "../../game/replay.js";
 import { dbPath, openDb } from "../../store/db.js";
 import { GameLog } from "../../store/game-log.js";
-import { replay } from "../../store/replay.js";
-import { rulesEngine } from "../../store/rules-engine.js";
 
 const HELP = `
 LOG is a hub database (DATA/<table>.sqlite) or a data folder (then --table picks the file).

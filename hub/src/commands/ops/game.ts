@@ -1,4 +1,5 @@
 // Game ops: a new game, one decision, the state. The rules engine judges the contents.
+import type { GameEvent } from "../../rules/index.js";
 import { all, object, only } from "../args.js";
 import type { OpContext } from "../context.js";
 import { type Caller, callerName, fail, type Op } from "../types.js";
@@ -38,7 +39,7 @@ export const gameDecide: Op<{ decision: Record<string, unknown> }, OpContext> = 
   },
 };
 
-function visible(ctx: OpContext, caller: Caller, events: readonly unknown[]): unknown[] {
+function visible(ctx: OpContext, caller: Caller, events: readonly GameEvent[]): GameEvent[] {
   const e = ctx.game.engine;
   return events.filter((ev) => {
     const to = e.eventAudience(ev);

@@ -1,6 +1,7 @@
 // Ops on guns: list, pairing, forgetting.
 
-import type { GunId, SeatNo } from "../../guns/types.js";
+import type { GunId } from "@cng/protocol";
+import type { Seat } from "../../rules/index.js";
 import { all, gunId, only, seat } from "../args.js";
 import type { OpContext } from "../context.js";
 import { fail, type Op } from "../types.js";
@@ -31,7 +32,7 @@ function parseGunSeat(a: Record<string, unknown>) {
   return all([g, s], () => ({ gun: g.ok ? g.v : "", seat: s.ok ? s.v : null }));
 }
 
-export const pairAccept: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
+export const pairAccept: Op<{ gun: GunId; seat: Seat | null }, OpContext> = {
   name: "pair.accept",
   need: "host",
   summary: "accept a connected gun's pairing request; it gets its secret as a `key` command (embedded broker)",
@@ -64,7 +65,7 @@ export const gunForget: Op<{ gun: GunId }, OpContext> = {
   },
 };
 
-export const gunSeat: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
+export const gunSeat: Op<{ gun: GunId; seat: Seat | null }, OpContext> = {
   name: "gun.seat",
   need: "host",
   summary: "move a paired gun to another seat (null: none)",
@@ -75,7 +76,7 @@ export const gunSeat: Op<{ gun: GunId; seat: SeatNo | null }, OpContext> = {
   },
 };
 
-export const pairListen: Op<{ seat: SeatNo | null }, OpContext> = {
+export const pairListen: Op<{ seat: Seat | null }, OpContext> = {
   name: "pair.listen",
   need: "host",
   summary: "pair by pulling: the next gun asking to be paired whose trigger is pulled gets this seat (null: stop)",

@@ -1,7 +1,8 @@
 // The IMU mounting step of the calibration wizard (hub/src/guns/mount.ts).
+
+import type { GunId } from "@cng/protocol";
 import { mountAxes } from "@cng/protocol";
 import type { MountPose } from "../../guns/mount.js";
-import type { GunId } from "../../guns/types.js";
 import { gunId, only } from "../args.js";
 import type { OpContext } from "../context.js";
 import { fail, type Op } from "../types.js";

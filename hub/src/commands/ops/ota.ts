@@ -1,7 +1,8 @@
 // Firmware updates over the air (hub/src/guns/ota.ts): start them; progress rides in each gun's status.
+
+import type { GunId } from "@cng/protocol";
 import { isName } from "@cng/protocol";
 import type { OtaBundle } from "../../guns/ota.js";
-import type { GunId } from "../../guns/types.js";
 import { bool, only } from "../args.js";
 import type { OpContext } from "../context.js";
 import { fail, type Op, type Parsed } from "../types.js";

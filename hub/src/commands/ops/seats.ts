@@ -1,11 +1,11 @@
 // Seat tokens: a player's console proves its seat with one.
 
-import type { SeatNo } from "../../guns/types.js";
+import type { Seat } from "../../rules/index.js";
 import { all, bool, only, seat } from "../args.js";
 import type { OpContext } from "../context.js";
 import type { Op } from "../types.js";
 
-export const seatToken: Op<{ seat: SeatNo; renew: boolean }, OpContext> = {
+export const seatToken: Op<{ seat: Seat; renew: boolean }, OpContext> = {
   name: "seat.token",
   need: "host",
   summary: "the console token of a seat (made on first use; `renew: true` replaces it)",

@@ -31,10 +31,11 @@ function parseHash() {
 
 const link = new Link();
 window.cng = { link };
-const main = document.getElementById("view");
-const conn = document.getElementById("conn");
-const lock = document.getElementById("lock");
-const title = document.querySelector("header h1");
+// the page's fixed frame (index.html)
+const main = /** @type {HTMLElement} */ (document.getElementById("view"));
+const conn = /** @type {HTMLElement} */ (document.getElementById("conn"));
+const lock = /** @type {HTMLAnchorElement} */ (document.getElementById("lock"));
+const title = /** @type {HTMLElement} */ (document.querySelector("header h1"));
 let picker = null;
 let sound = null;
 const first = parseHash();
@@ -131,7 +132,7 @@ function voiceControls(v) {
 }
 
 // registered before any view's listener: the language is settled before a view draws a new state
-link.addEventListener("change", (e) => {
+link.addEventListener("change", (/** @type {CustomEvent} */ e) => {
   if (e.detail === "state") setTableLang(link.state?.lang ?? null);
   if (e.detail === "link" || e.detail === "state") header();
 });
@@ -145,7 +146,7 @@ onLangChange(() => {
 const voice = isConsole ? null : new Voice(link);
 if (voice) {
   voice.start();
-  link.addEventListener("change", (e) => {
+  link.addEventListener("change", (/** @type {CustomEvent} */ e) => {
     if (e.detail === "link") words();
   });
 }

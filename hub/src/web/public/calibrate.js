@@ -1,8 +1,8 @@
 // #/calibrate: the calibration wizard. Each gun aims at named seats and pulls; the hub keeps its yaw offset when
 // the poses agree (residual error ≤ 5°) and asks for a redo otherwise. Follows table/state's `calibration`.
 
-import { num, t } from "./i18n.js";
-import { css, errText, flash, h } from "./ui.js";
+import { lang, num, t } from "./i18n.js";
+import { css, errText, flash, h, redrawOnChange, sendRequest, stillState } from "./ui.js";
 
 /** A table's head row. */
 const thead = (...labels) => h("thead", {}, h("tr", {}, ...labels.map((l) => h("th", {}, l))));
@@ -12,12 +12,7 @@ export function calibratePage(root, link) {
   const msg = h("div", { class: "msg", id: "cal-msg", role: "status" });
   /** the IMU mounting step, per gun: what the last answer said */
   const mountNotes = new Map();
-  const act = async (op, a, button) => {
-    if (button) button.disabled = true;
-    const res = await link.request(op, a);
-    flash(msg, res.ok ? t("msg.done", { op }) : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
-    if (button) button.disabled = false;
-  };
+  const act = (op, a, button) => sendRequest(link, msg, op, a, button);
   const draw = () => {
     const host = link.isHost;
     const seats = link.seats();
@@ -168,12 +163,11 @@ export function calibratePage(root, link) {
       ),
     );
   };
-  const onChange = (e) => {
-    if (e.detail !== "aim") draw();
-  };
-  link.addEventListener("change", onChange);
-  draw();
-  return () => link.removeEventListener("change", onChange);
+  return redrawOnChange(
+    link,
+    () => [link.isHost, stillState(link.state), [...link.cals], [...(link.guns?.entries?.() ?? [])], lang()],
+    draw,
+  );
 }
 
 /** Why the hub asks for a redo (hub/src/aim/calibration.ts RedoReason). */

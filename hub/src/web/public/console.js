@@ -1,20 +1,26 @@
 // #/console?seat=N&token=…: one player's phone page. Connects as seat-N with the seat token, so the broker sends
 // it that seat's private view only. Secret choices go to the hub with the token.
 
-import { money, t } from "./i18n.js";
-import { bulletName, css, errText, flash, h, powerName, roleName, seatColour, stepName } from "./ui.js";
+import { lang, money, t } from "./i18n.js";
+import {
+  bulletName,
+  css,
+  h,
+  powerName,
+  redrawOnChange,
+  roleName,
+  seatColour,
+  sendRequest,
+  stepName,
+  stillState,
+} from "./ui.js";
 
 const CHOSEN_REVEAL = ["the-insane", "the-kid", "the-cunning"];
 
 export function consolePage(root, link) {
   let hidden = false;
   const msg = h("div", { class: "msg", id: "console-msg", role: "status" });
-  const send = async (op, a, button) => {
-    if (button) button.disabled = true;
-    const res = await link.request(op, a);
-    flash(msg, res.ok ? t("console.sent") : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
-    if (button) button.disabled = false;
-  };
+  const send = (op, a, button) => sendRequest(link, msg, op, a, button, t("console.sent"));
   const draw = () => {
     const seat = link.seat;
     const pv = link.playerView;
@@ -160,11 +166,14 @@ export function consolePage(root, link) {
     page.append(msg);
     root.replaceChildren(page);
   };
-  const onChange = (e) => {
-    if (e.detail !== "aim") draw();
-  };
-  link.addEventListener("change", onChange);
   link.addEventListener("token-refused", draw);
-  draw();
-  return () => link.removeEventListener("change", onChange);
+  const stop = redrawOnChange(
+    link,
+    () => [link.seat, link.playerView, stillState(link.state), link.status, link.connected, lang()],
+    draw,
+  );
+  return () => {
+    stop();
+    link.removeEventListener("token-refused", draw);
+  };
 }

@@ -1,6 +1,6 @@
 // #/games: after the game — final standings with the scoring broken down, money (or loot value) per round per
 // player, who shot whom — and past games with a round-by-round replay of their events. Lists and histories come
-// from the hub (game.list, game.history: replayed from its logs); what this browser saw is only the fallback.
+// from the hub (game.list, game.history: replayed from its logs); the events this browser saw are the fallback.
 
 import { moneyChart, shotsPicture } from "./charts.js";
 import { date, list, money, num, t } from "./i18n.js";
@@ -52,14 +52,14 @@ export function gamesPage(root, link, params) {
     else page.append(h("p", {}, t("games.noGame")));
     page.append(h("h3", {}, t("games.past")));
     if (hubNote()) page.append(h("p", { class: "note", id: "games-note" }, hubNote()));
-    const ids = hubGames ? hubGames.map((g) => g.id) : link.seenGames();
+    const ids = hubGames ? hubGames.map((g) => g.id) : [];
     page.append(
       h(
         "ul",
         { class: "game-list", id: "game-list" },
         [...ids].reverse().map((id) => {
           const meta = hubGames?.find((g) => g.id === id);
-          const hist = meta ? { names: meta.players, over: meta.over } : link.history(id);
+          const hist = meta ? { names: meta.players, over: meta.over } : null;
           const bits = [];
           if (meta?.createdAt) bits.push(date(meta.createdAt));
           if (meta) bits.push(editionName(meta.edition), t("games.decisions", { n: meta.decisions }));
@@ -118,7 +118,7 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
   const st = link.state;
   const live = st?.id === id ? st.game : null;
   const server = fromServer && !fromServer.failed ? fromServer : null;
-  const hist = server?.hist ?? link.history(id);
+  const hist = server?.hist ?? null;
   const events = server ? server.rounds.flatMap((r) => r.events) : link.gameEvents(id);
   const names = live?.players.map((p) => p.name) ?? hist?.names ?? [];
   const colours = link.seats().map((x) => x.colour);

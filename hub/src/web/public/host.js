@@ -3,17 +3,10 @@
 // the page only hides what it knows the hub would refuse.
 
 import { lang, list, t } from "./i18n.js";
-import { bulletName, cardName, decisionName, errText, flash, h } from "./ui.js";
+import { bulletName, cardName, decisionName, flash, h, redrawOnChange, sendRequest, stillState } from "./ui.js";
 
 /** Sends one host request from a button, showing the hub's answer in `msg`. */
-async function act(link, msg, op, a, button) {
-  if (button) button.disabled = true;
-  flash(msg, t("msg.sending", { op }));
-  const res = await link.request(op, a);
-  flash(msg, res.ok ? t("msg.done", { op }) : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
-  if (button) button.disabled = false;
-  return res;
-}
+const act = (link, msg, op, a, button) => sendRequest(link, msg, op, a, button);
 
 const btn = (label, attrs, onclick) => h("button", { ...attrs, onclick }, label);
 
@@ -234,28 +227,13 @@ export function hostPage(root, link) {
     );
     root.replaceChildren(page);
   };
-  // redraw only when what the page shows changes (the language included): the live aim riding in table/state
-  // would otherwise replace the buttons under the host's click (and swallow it)
-  let shown = "";
-  const onChange = (e) => {
-    if (e.detail === "aim") return;
-    // keep what is being typed: redraw only on state, link or guns changes
-    if (root.contains(document.activeElement) && document.activeElement?.tagName === "INPUT") return;
-    const st = link.state;
-    const key = JSON.stringify([
-      st && { ...st, table: st.table && { ...st.table, live: null } },
-      [...(link.guns?.entries?.() ?? [])],
-      link.isHost,
-      link.status,
-      lang(),
-    ]);
-    if (key === shown) return;
-    shown = key;
-    draw();
-  };
-  link.addEventListener("change", onChange);
-  draw();
-  return () => link.removeEventListener("change", onChange);
+  // redraw only when what the page shows changes (the language included); not under what the host is typing
+  return redrawOnChange(
+    link,
+    () => [stillState(link.state), [...(link.guns?.entries?.() ?? [])], link.isHost, link.status, lang()],
+    draw,
+    () => root.contains(document.activeElement) && document.activeElement?.tagName === "INPUT",
+  );
 }
 
 /** Secret bullets and power reveals entered by the host for a seat (a player without a phone). */

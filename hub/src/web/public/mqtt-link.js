@@ -11,20 +11,9 @@ const MAX_EVENT_BATCHES = 200;
 
 /** @typedef {{seat: number, target: number|null, yaw: number|null}} Aim */
 
-/** table/state in the documented shape; an older hub's `{game: id, view}` is mapped onto it. */
+/** table/state in the documented shape, with its defaults filled in. */
 export function normaliseState(m) {
   if (!m || typeof m !== "object") return null;
-  if (m.view !== undefined || typeof m.game === "number") {
-    return {
-      id: m.game ?? null,
-      decisions: m.decisions ?? 0,
-      game: m.view ?? null,
-      table: null,
-      seats: [],
-      calibration: [],
-      lang: null,
-    };
-  }
   return {
     id: m.id ?? null,
     decisions: m.decisions ?? 0,
@@ -255,7 +244,6 @@ export class Link extends EventTarget {
       const prev = this.state;
       this.state = normaliseState(m);
       if (prev && prev.id !== this.state?.id) this.playerView = null;
-      this.remember();
       this.changed("state");
     } else if (rel[0] === "table" && rel[1] === "aim") {
       this.aimAt = m.at ?? this.hubNow();
@@ -344,40 +332,11 @@ export class Link extends EventTarget {
     return roundLayout(n);
   }
 
-  // ---- history kept in this browser (the hub keeps no per-round history it can serve yet) ----
+  // ---- a game's public events as this browser saw them (the round result survives a reload); lists of games
+  // and their histories come from the hub (game.list, game.history) ----
 
   storeKey(kind, id) {
     return `cng-${kind}-${this.facts?.table}-${id}`;
-  }
-
-  /** Money / loot value per round per player, as seen by this browser. */
-  history(id = this.state?.id) {
-    try {
-      return JSON.parse(localStorage.getItem(this.storeKey("history", id)) ?? "null");
-    } catch {
-      return null;
-    }
-  }
-
-  remember() {
-    const st = this.state;
-    const g = st?.game;
-    if (!g || st.id === null) return;
-    const h = this.history(st.id) ?? { names: [], edition: g.edition, rounds: {} };
-    h.names = g.players.map((p) => p.name);
-    h.rounds[g.round] = g.players.map((p) => p.money);
-    h.over = g.over;
-    h.final = g.over ? g.players.map((p) => ({ score: p.score ?? p.money, alive: p.alive })) : null;
-    try {
-      localStorage.setItem(this.storeKey("history", st.id), JSON.stringify(h));
-      const list = JSON.parse(localStorage.getItem(`cng-games-${this.facts.table}`) ?? "[]");
-      if (!list.includes(st.id)) {
-        list.push(st.id);
-        localStorage.setItem(`cng-games-${this.facts.table}`, JSON.stringify(list.slice(-50)));
-      }
-    } catch {
-      // storage full or off: the chart shows less
-    }
   }
 
   rememberEvents(m) {
@@ -388,7 +347,7 @@ export class Link extends EventTarget {
       list.push(...(m.events ?? []));
       localStorage.setItem(key, JSON.stringify(list.slice(-2000)));
     } catch {
-      // as above
+      // storage full or off: the round result shows less
     }
   }
 
@@ -396,15 +355,6 @@ export class Link extends EventTarget {
   gameEvents(id = this.state?.id) {
     try {
       return JSON.parse(localStorage.getItem(this.storeKey("events", id)) ?? "[]");
-    } catch {
-      return [];
-    }
-  }
-
-  /** Games this browser followed. */
-  seenGames() {
-    try {
-      return JSON.parse(localStorage.getItem(`cng-games-${this.facts?.table}`) ?? "[]");
     } catch {
       return [];
     }

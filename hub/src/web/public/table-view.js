@@ -463,6 +463,7 @@ export function eventText(e, name) {
 /** This round's events, or the last round's when this one has shown nothing yet. */
 function roundResult(link, name) {
   const all = link.gameEvents();
+  /** @type {any[][]} */
   const rounds = [[]];
   for (const e of all) {
     if (e.type === "round-start") rounds.push([e]);

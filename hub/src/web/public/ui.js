@@ -8,9 +8,11 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 /**
  * An element: h("button", {class: "big", onclick: fn, disabled: true}, "text", child…).
  * Attributes starting with "on" are listeners; false/null/undefined attributes are left out.
- * @param {string} tag
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
  * @param {Record<string, any>} [attrs]
  * @param {...any} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -154,6 +156,58 @@ export function decisionName(type) {
     pick: t("decision.pick"),
   };
   return names[type] ?? type;
+}
+
+/**
+ * Draws the page now and again on the link's changes, but only when what it shows changed: `shows()` returns the
+ * parts of the link the page reads. The live aim riding in `table/state` moves many times a second while guns
+ * stream; a page rebuilt for it replaces its buttons under a click, and a press and release that straddle a
+ * rebuild are no click at all. Returns the unsubscribe.
+ * @param {EventTarget} link
+ * @param {() => unknown} shows
+ * @param {() => void} draw
+ * @param {() => boolean} [hold]
+ */
+export function redrawOnChange(link, shows, draw, hold = () => false) {
+  let shown = null;
+  const onChange = (e) => {
+    // `hold`: not now (the person is typing in the page); the next change after it draws what was missed
+    if (e?.detail === "aim" || (e && hold())) return;
+    const key = JSON.stringify(shows());
+    if (key === shown) return;
+    shown = key;
+    draw();
+  };
+  link.addEventListener("change", onChange);
+  onChange();
+  return () => link.removeEventListener("change", onChange);
+}
+
+/** `table/state` without what follows the guns' aim (`table.live`): what a page shows of it unless it draws aim. */
+export function stillState(st) {
+  return st && { ...st, table: st.table && { ...st.table, live: null } };
+}
+
+/**
+ * Sends one request from a button and shows the hub's answer in `msg`; the button is off while the request is out.
+ * @param {{ request: (op: string, args: object) => Promise<any> }} link
+ * @param {HTMLElement} msg
+ * @param {string} op
+ * @param {object} args
+ * @param {HTMLButtonElement | null} [button]
+ * @param {string} [okText] what a success says (default: "<op>: done")
+ * @returns {Promise<any>} the hub's answer
+ */
+export async function sendRequest(link, msg, op, args, button = null, okText = t("msg.done", { op })) {
+  if (button) button.disabled = true;
+  flash(msg, t("msg.sending", { op }));
+  try {
+    const res = await link.request(op, args);
+    flash(msg, res.ok ? okText : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
+    return res;
+  } finally {
+    if (button) button.disabled = false;
+  }
 }
 
 /** A short message line that replaces itself. */

@@ -25,7 +25,9 @@ const stored = (k, dflt) => {
 export class Voice {
   constructor(link) {
     this.link = link;
+    /** @type {AudioContext | null} */
     this.ctx = null;
+    /** @type {GainNode | null} */
     this.gain = null;
     /** lang|game|phrase → Promise<AudioBuffer | null> */
     this.buffers = new Map();
@@ -179,7 +181,7 @@ export class Voice {
     if (this.engine === "browser") return this.speakWithBrowser(phrase, due, l);
     const ctx = this.audio();
     const buf = await this.buffer(phrase);
-    if (!ctx || !buf) return;
+    if (!ctx || !buf || !this.gain) return;
     const now = hub();
     let at = due ?? Math.max(now, this.tail + GAP_MS);
     if (due !== null && now - due > TOO_LATE_MS) return;
@@ -194,9 +196,10 @@ export class Voice {
     if (due === null) this.tail = at + buf.duration * 1000;
     // when the audio pipeline says it will leave the speakers, on the hub's clock (where the browser reports it)
     const ts = ctx.getOutputTimestamp?.();
-    const out = ts?.performanceTime
-      ? now - performance.now() + ts.performanceTime + (when - ts.contextTime) * 1000 + latency
-      : null;
+    const out =
+      ts?.performanceTime && ts.contextTime !== undefined
+        ? now - performance.now() + ts.performanceTime + (when - ts.contextTime) * 1000 + latency
+        : null;
     this.log.push({ phrase, lang: l, due, at, out });
   }
 

@@ -1,6 +1,7 @@
 // The current game: its state in memory, its log on disk. Decisions go to the log first.
+import type { GameEvent, State } from "../rules/index.js";
+import type { GameId, GameLog, LoggedDecision } from "../store/game-log.js";
 import type { EngineError, GameEngine, GameSummary } from "./engine.js";
-import type { GameId, GameLog, LoggedDecision } from "./game-log.js";
 import { gameHistory, type HistoryResult } from "./history.js";
 import { replay } from "./replay.js";
 
@@ -11,35 +12,33 @@ export interface GameListing extends Omit<GameSummary, "round"> {
   decisions: number;
 }
 
-export type UndoResult<S> = { ok: true; game: Game<S>; undone: LoggedDecision } | { ok: false; error: EngineError };
+export type UndoResult = { ok: true; game: Game; undone: LoggedDecision } | { ok: false; error: EngineError };
 
-export interface Game<S> {
+export interface Game {
   id: GameId;
-  state: S;
+  state: State;
   decisions: number;
 }
 
-export type DecideResult<S> =
-  | { ok: true; game: Game<S>; events: readonly unknown[] }
-  | { ok: false; error: EngineError };
+export type DecideResult = { ok: true; game: Game; events: readonly GameEvent[] } | { ok: false; error: EngineError };
 
-export class GameSession<S> {
-  private current: Game<S> | null = null;
+export class GameSession {
+  private current: Game | null = null;
   /** summaries of logged games by id, valid while their decision count is the same */
   private readonly listed = new Map<GameId, { decisions: number; summary: GameSummary | null }>();
 
   constructor(
     private readonly log: GameLog,
-    readonly engine: GameEngine<S>,
+    readonly engine: GameEngine,
     private readonly clock: () => number = Date.now,
   ) {}
 
-  get game(): Game<S> | null {
+  get game(): Game | null {
     return this.current;
   }
 
   /** Loads the latest game from the log, replaying its decisions. Throws when the log does not replay. */
-  resume(): Game<S> | null {
+  resume(): Game | null {
     const latest = this.log.latest();
     if (!latest) return null;
     const r = replay(this.engine, latest.setup, this.log.decisions(latest.id));
@@ -53,7 +52,7 @@ export class GameSession<S> {
   }
 
   /** Starts a new game; nothing is logged when the engine refuses the setup. */
-  start(setup: unknown): { ok: true; game: Game<S> } | { ok: false; error: EngineError } {
+  start(setup: unknown): { ok: true; game: Game } | { ok: false; error: EngineError } {
     const r = this.engine.setup(setup);
     if (!r.ok) return r;
     const id = this.log.create(setup, this.clock());
@@ -62,7 +61,7 @@ export class GameSession<S> {
   }
 
   /** Applies one decision; logged (durably) only when the engine accepts it. */
-  decide(decision: unknown, by: string): DecideResult<S> {
+  decide(decision: unknown, by: string): DecideResult {
     const g = this.current;
     if (!g) return { ok: false, error: { code: "no-game", message: "no game has been started" } };
     const r = this.engine.apply(g.state, decision);
@@ -104,7 +103,7 @@ export class GameSession<S> {
    * Takes back the last decision when `refuse` finds no reason not to: an undo entry is logged, and the state is
    * the replay of the decisions before it (the engine is deterministic, so that is the state before it).
    */
-  undo(by: string, refuse: (last: LoggedDecision) => string | null): UndoResult<S> {
+  undo(by: string, refuse: (last: LoggedDecision) => string | null): UndoResult {
     const g = this.current;
     if (!g) return { ok: false, error: { code: "no-game", message: "no game has been started" } };
     const decisions = this.log.decisions(g.id);

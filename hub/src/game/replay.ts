@@ -1,12 +1,13 @@
 // Rebuilds a game's state from its log: setup, then every decision in order.
+import type { State } from "../rules/index.js";
+import type { LoggedDecision } from "../store/game-log.js";
 import type { EngineError, GameEngine } from "./engine.js";
-import type { LoggedDecision } from "./game-log.js";
 
-export type ReplayResult<S> =
-  | { ok: true; state: S; decisions: number }
-  | { ok: false; error: EngineError; seq: number | null; state?: S };
+export type ReplayResult =
+  | { ok: true; state: State; decisions: number }
+  | { ok: false; error: EngineError; seq: number | null; state?: State };
 
-export function replay<S>(engine: GameEngine<S>, setup: unknown, decisions: LoggedDecision[]): ReplayResult<S> {
+export function replay(engine: GameEngine, setup: unknown, decisions: LoggedDecision[]): ReplayResult {
   const first = engine.setup(setup);
   if (!first.ok) return { ok: false, error: first.error, seq: null };
   let state = first.state;

@@ -4,7 +4,8 @@
 import { playerTopic, tableTopic } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
-import type { DecideResult, Game, GameSession } from "../store/game-session.js";
+import type { GameEvent } from "../rules/index.js";
+import type { DecideResult, Game, GameSession } from "./session.js";
 
 /** What the table adds to `table/state` (see the commands README, "Table topics"). */
 export interface StateExtra {
@@ -19,7 +20,7 @@ export interface StateExtra {
   lang: string | null;
 }
 
-export class GameHost<S = unknown> {
+export class GameHost {
   /** set by the play service; a game without a table adds nothing */
   extra: () => StateExtra = () => ({
     table: null,
@@ -31,7 +32,7 @@ export class GameHost<S = unknown> {
   });
 
   constructor(
-    readonly session: GameSession<S>,
+    readonly session: GameSession,
     private readonly bus: Bus,
     private readonly table: string,
     private readonly log: Logger,
@@ -65,7 +66,7 @@ export class GameHost<S = unknown> {
    * Views and events of a decision, and `table/state` unless `withState` is false: a running table publishes
    * that itself once it has taken the decision in, so `game` and `table` in one message always agree.
    */
-  async publish(game: Game<S>, events: readonly unknown[] = [], withState = true): Promise<void> {
+  async publish(game: Game, events: readonly GameEvent[] = [], withState = true): Promise<void> {
     const e = this.session.engine;
     try {
       const seats = e.seats(game.state);
@@ -98,7 +99,7 @@ export class GameHost<S = unknown> {
     return r;
   }
 
-  async decide(decision: unknown, by: string): Promise<DecideResult<S>> {
+  async decide(decision: unknown, by: string): Promise<DecideResult> {
     const r = this.session.decide(decision, by);
     if (r.ok) await this.publish(r.game, r.events);
     return r;

@@ -1,7 +1,8 @@
 // A game's story for the scores page and replays: the public view at the end of each round and the public
 // events of each round, rebuilt by replaying its logged decisions. Only public views and events: no secrets.
+
+import type { LoggedDecision } from "../store/game-log.js";
 import type { GameEngine } from "./engine.js";
-import type { LoggedDecision } from "./game-log.js";
 
 export interface RoundHistory {
   round: number;
@@ -25,7 +26,7 @@ export type HistoryResult =
   | { ok: true; history: GameHistory }
   | { ok: false; error: { code: string; message: string }; seq: number | null };
 
-export function gameHistory<S>(engine: GameEngine<S>, setup: unknown, decisions: LoggedDecision[]): HistoryResult {
+export function gameHistory(engine: GameEngine, setup: unknown, decisions: LoggedDecision[]): HistoryResult {
   const first = engine.setup(setup);
   if (!first.ok) return { ok: false, error: first.error, seq: null };
   let state = first.state;

@@ -1,0 +1,26 @@
+// What a physical table needs to know of the round's order: the steps of its first half (the hold-up, where the
+// guns decide) and which decisions only the guns make. Kept here, beside the order the engine runs, so the table
+// and the hub's wiring read one list.
+import type { DecisionType, Step } from "./types.js";
+
+/** The hold-up, in order (both editions; each runs the steps it has). */
+export const HOLDUP_STEPS: readonly Step[] = [
+  "bullet",
+  "aim",
+  "kid-aim",
+  "cunning-bullet",
+  "privilege",
+  "reaim",
+  "courage",
+];
+
+/** Decisions only the guns make at a physical table: bots, consoles and the host make the others. */
+export const SENSED_DECISIONS: readonly DecisionType[] = ["aim", "privilege", "courage"];
+
+export const isSensed = (d: DecisionType): boolean => SENSED_DECISIONS.includes(d);
+
+/** Whether `step` comes before `than` in the hold-up (a step outside it comes after). */
+export function holdupBefore(step: Step, than: Step): boolean {
+  const i = HOLDUP_STEPS.indexOf(step);
+  return i >= 0 && i < HOLDUP_STEPS.indexOf(than);
+}

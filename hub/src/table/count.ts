@@ -1,0 +1,234 @@
+// A count: beats at T and T + pace, "go" at T + 2·pace for every gun in it, then a snapshot of where each one
+// points (aim, re-aim) or whether it lies down (courage). An unclear snapshot is counted again, up to the timing's
+// limit; a gun away at the snapshot is waited for (the drop rule), then decided for.
+import type { CueName, HubMs } from "@cng/protocol";
+import { detectLieDown, learnFromSnapshot, resolveTarget } from "../aim/index.js";
+import type { CueTarget } from "../feedback/index.js";
+import type { Seat } from "../rules/index.js";
+import type { TimerHandle } from "./clock.js";
+import { heldAt, type Job, type JobContext } from "./job.js";
+import type { CountPurpose, TableActivity } from "./ports.js";
+import type { TriggerInput } from "./sensors.js";
+
+export class CountJob implements Job {
+  readonly todo: Set<Seat>;
+  private readonly ready: Set<Seat>;
+  private readonly attempts = new Map<Seat, number>();
+  private running: { seats: Seat[]; goAt: HubMs; paceMs: number; timer: TimerHandle } | null = null;
+  private pause: TimerHandle | null = null;
+  private readonly dropped = new Map<Seat, TimerHandle>();
+  /** after a restart: the count waits for these seats' guns to come back (or the host to release it) */
+  private held: Set<Seat> | null = null;
+
+  constructor(
+    private readonly ctx: JobContext,
+    readonly purpose: CountPurpose,
+    seats: Seat[],
+    /** reaim: the ordered player and the target they must leave */
+    private readonly order?: { seat: Seat; old: Seat | null },
+  ) {
+    this.todo = new Set(seats);
+    this.ready = new Set(seats);
+  }
+
+  /** Starts a count as the current job. Always false: the table waits for it. */
+  static start(ctx: JobContext, purpose: CountPurpose, seats: Seat[], order?: { seat: Seat; old: Seat | null }): false {
+    const job = new CountJob(ctx, purpose, seats, order);
+    ctx.begin(job);
+    job.run();
+    return false;
+  }
+
+  get phase() {
+    return { kind: "count" as const, purpose: this.purpose };
+  }
+
+  trigger(_slot: Seat, _e: TriggerInput): void {
+    // a count reads where guns point, not their triggers
+  }
+
+  aiming(slot: Seat): boolean {
+    return this.purpose !== "courage" && this.todo.has(slot);
+  }
+
+  /** The host goes on without the guns a restarted table waits for; false when this count waits for none. */
+  release(): boolean {
+    if (this.held === null) return false;
+    this.ctx.holdForGuns = false;
+    this.run();
+    return true;
+  }
+
+  gunBack(slot: Seat): void {
+    const clock = this.ctx.clock;
+    if (this.held?.has(slot)) {
+      this.held.delete(slot);
+      if (this.held.size === 0) this.run();
+      else {
+        this.ctx.setWaiting([...this.held].map((s) => ({ seat: s, for: "gun" })));
+        this.ctx.emit();
+      }
+    } else if (this.dropped.has(slot)) {
+      clock.clearTimer(this.dropped.get(slot)!);
+      this.dropped.delete(slot);
+      this.ready.add(slot);
+      if (this.running === null && this.pause === null) this.schedulePause();
+    }
+  }
+
+  activity(): TableActivity {
+    const t = this.ctx.timing;
+    return {
+      kind: "count",
+      purpose: this.purpose,
+      seats: this.running?.seats ?? [...this.ready],
+      goAt: this.running?.goAt ?? null,
+      paceMs: this.purpose === "reaim" ? t.shortCountPaceMs : t.countPaceMs,
+      waitingGun: [...this.dropped.keys()],
+    };
+  }
+
+  /**
+   * After a restart the first count waits until every gun in it is back online (a count with nobody's gun up would
+   * decide for everyone), or until the host releases it; then a gun still missing gets the drop rule, as when it
+   * drops mid-count.
+   */
+  private run(): void {
+    const ctx = this.ctx;
+    if (ctx.holdForGuns) {
+      const away = [...this.ready].filter((seat) => !ctx.sensor(seat).online);
+      if (away.length > 0) {
+        this.held = new Set(away);
+        ctx.setWaiting(away.map((seat) => ({ seat, for: "gun" })));
+        ctx.emit();
+        return;
+      }
+    }
+    ctx.holdForGuns = false;
+    if (this.held) {
+      this.held = null;
+      ctx.setWaiting([]);
+    }
+    const seats = [...this.ready].sort((a, b) => a - b);
+    this.ready.clear();
+    if (seats.length === 0) return;
+    const { clock, timing } = ctx;
+    const paceMs = this.purpose === "reaim" ? timing.shortCountPaceMs : timing.countPaceMs;
+    const t0 = clock.now() + timing.leadInMs;
+    const goAt = t0 + 2 * paceMs;
+    const everyone = this.purpose !== "reaim" && ctx.aliveSeats().every((s) => seats.includes(s));
+    const targets: CueTarget[] = everyone ? ["all"] : seats;
+    for (const to of targets) {
+      ctx.cue(to, "beat", { at: t0 });
+      ctx.cue(to, "beat", { at: t0 + paceMs });
+      ctx.cue(to, "go", { at: goAt });
+    }
+    const wait = goAt + timing.graceMs + timing.sampleSlackMs - clock.now();
+    this.running = { seats, goAt, paceMs, timer: clock.setTimer(wait, () => this.snapshot()) };
+    ctx.emit();
+  }
+
+  private snapshot(): void {
+    const run = this.running;
+    const ctx = this.ctx;
+    if (run === null || !ctx.isCurrent(this)) return;
+    this.running = null;
+    const at = run.goAt + ctx.timing.graceMs;
+    for (const seat of run.seats) {
+      const sen = ctx.sensor(seat);
+      if (!sen.online) {
+        this.waitForGun(seat);
+        continue;
+      }
+      const gunT = sen.clock.toGun(at);
+      if (this.purpose === "courage") {
+        const down = gunT === null ? false : detectLieDown(sen.window, gunT, ctx.aimOpts).kind === "down";
+        this.courageVerdict(seat, down);
+        continue;
+      }
+      const from = heldAt(ctx, seat);
+      const r =
+        gunT === null
+          ? null
+          : resolveTarget(sen.window, gunT, sen.offsetAt(gunT), ctx.bearings[from]!, from, ctx.aimOpts, (s) =>
+              ctx.alive(s),
+            );
+      const target = r?.kind === "target" ? r.seat : null;
+      if (r !== null && gunT !== null && r.kind === "target" && sen.track !== null) {
+        // a clear snapshot is one more measurement of the gun's yaw offset
+        sen.track = learnFromSnapshot(sen.track, gunT, r, ctx.bearings[from]!, ctx.aimOpts).track;
+      }
+      if (this.purpose === "aim") {
+        if (r?.kind === "ambiguous" && this.retry(seat, "ambig")) continue;
+        this.aimVerdict(seat, target);
+      } else {
+        const order = this.order!;
+        if (target !== null && target !== order.old) this.reaimVerdict(target);
+        else if (!this.retry(seat, r?.kind === "ambiguous" ? "ambig" : "err")) this.reaimVerdict(null);
+      }
+    }
+    if (this.ready.size > 0 && this.pause === null) this.schedulePause();
+    this.done();
+  }
+
+  private retry(seat: Seat, cue: CueName): boolean {
+    const used = this.attempts.get(seat) ?? 0;
+    if (used >= this.ctx.timing.maxRecounts) return false;
+    this.attempts.set(seat, used + 1);
+    this.ready.add(seat);
+    this.ctx.cue(seat, cue);
+    return true;
+  }
+
+  private schedulePause(): void {
+    this.pause = this.ctx.clock.setTimer(this.ctx.timing.recountPauseMs, () => {
+      this.pause = null;
+      if (this.ctx.isCurrent(this)) this.run();
+    });
+  }
+
+  private waitForGun(seat: Seat): void {
+    this.dropped.set(
+      seat,
+      this.ctx.clock.setTimer(this.ctx.timing.dropWaitMs, () => {
+        this.dropped.delete(seat);
+        if (!this.ctx.isCurrent(this)) return;
+        // too slow: nobody, stays up, or (re-aim) the privilege lapses
+        if (this.purpose === "aim") this.aimVerdict(seat, null);
+        else if (this.purpose === "courage") this.courageVerdict(seat, false);
+        else this.reaimVerdict(null);
+        this.done();
+      }),
+    );
+    this.ctx.emit();
+  }
+
+  private aimVerdict(seat: Seat, target: Seat | null): void {
+    const { plan } = this.ctx;
+    this.todo.delete(seat);
+    plan.aims.set(seat, target);
+    this.ctx.record({ kind: "aim", round: plan.round, seat, target });
+  }
+
+  private courageVerdict(seat: Seat, lieDown: boolean): void {
+    const { plan } = this.ctx;
+    this.todo.delete(seat);
+    plan.courage.set(seat, lieDown);
+    this.ctx.record({ kind: "courage", round: plan.round, seat, lieDown });
+  }
+
+  private reaimVerdict(target: Seat | null): void {
+    const { plan } = this.ctx;
+    this.todo.clear();
+    const order = target === null ? null : this.order!.seat;
+    plan.privilege = { order, target };
+    this.ctx.record({ kind: "privilege", round: plan.round, order, target });
+  }
+
+  private done(): void {
+    if (!this.ctx.isCurrent(this) || this.todo.size > 0) return;
+    if (this.pause !== null) this.ctx.clock.clearTimer(this.pause);
+    this.ctx.end(this);
+    this.ctx.advance();
+  }
+}

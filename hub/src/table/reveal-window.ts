@@ -1,0 +1,146 @@
+// A reveal window (physical cards): the players whose card may be a Bang! pull in it (classic: a `bbb` window
+// first, then `bang`). A pull out of turn, or for a card the player no longer holds, is refused with a click.
+// A seat silent at the close whose gun is away is waited for, then given its own window when the gun is back.
+import type { HubMs } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
+import type { TimerHandle } from "./clock.js";
+import type { Job, JobContext } from "./job.js";
+import type { TableActivity } from "./ports.js";
+import type { RevealWindow } from "./records.js";
+import { learnedCards, pullAllowed, windowSeats } from "./reveal.js";
+import type { TriggerInput } from "./sensors.js";
+
+/** The window is closed: these seats pulled in it. */
+function closeWindow(ctx: JobContext, window: RevealWindow, seats: Seat[]): void {
+  ctx.plan.pulls[window] = seats;
+  ctx.record({ kind: "pulls", round: ctx.plan.round, window, seats });
+}
+
+export class RevealJob implements Job {
+  readonly phase = { kind: "reveal" as const };
+  private readonly opensAt: HubMs;
+  private readonly closesAt: HubMs;
+  /** seats whose window was re-opened after their gun came back */
+  private readonly own = new Map<Seat, { opensAt: HubMs; closesAt: HubMs }>();
+  private readonly pulls = new Set<Seat>();
+  private readonly open: Set<Seat>;
+  private readonly timers: TimerHandle[] = [];
+  private readonly dropped = new Map<Seat, TimerHandle>();
+
+  private constructor(
+    private readonly ctx: JobContext,
+    private readonly window: RevealWindow,
+    private readonly seats: Seat[],
+  ) {
+    const clock = ctx.clock;
+    this.opensAt = clock.now() + ctx.timing.leadInMs;
+    this.closesAt = this.opensAt + ctx.timing.revealWindowMs;
+    this.open = new Set(seats);
+  }
+
+  /**
+   * Opens the next reveal window for these physical guns' slots, or, all closed, hands the learned cards to the plan.
+   * True when something was settled without waiting.
+   */
+  static next(ctx: JobContext, physical: Seat[]): boolean {
+    const s = ctx.state;
+    const pulls = ctx.plan.pulls;
+    const window: RevealWindow | null =
+      s.edition === "classic" && pulls.bbb === undefined ? "bbb" : pulls.bang === undefined ? "bang" : null;
+    if (window === null) {
+      const learned = learnedCards(s, ctx.plan, physical, pulls);
+      for (const seat of learned.nobody) ctx.plan.aims.set(seat, null);
+      for (const [seat, card] of learned.bullets) ctx.plan.bullets.set(seat, card);
+      return true;
+    }
+    const seats = windowSeats(s, ctx.plan, physical, window, pulls.bbb ?? []);
+    if (seats.length === 0) {
+      closeWindow(ctx, window, []);
+      return true;
+    }
+    const job = new RevealJob(ctx, window, seats);
+    ctx.begin(job);
+    ctx.cue("all", "go", { at: job.opensAt });
+    job.closeAt(job.closesAt, seats);
+    return false;
+  }
+
+  trigger(slot: Seat, e: TriggerInput): void {
+    if (e.k !== "p") return;
+    const w = this.own.get(slot) ?? { opensAt: this.opensAt, closesAt: this.closesAt };
+    const at = this.ctx.sensor(slot).clock.toHub(e.t) ?? this.ctx.clock.now();
+    if (at < w.opensAt || at > w.closesAt || this.pulls.has(slot)) return;
+    // a pull out of turn, or a card the player no longer holds (a fourth Bang!): refused, counts as a click
+    if (this.seats.includes(slot) && pullAllowed(this.ctx.state, this.ctx.guns, slot, this.window))
+      this.pulls.add(slot);
+    else this.ctx.cue(slot, "err");
+  }
+
+  gunBack(slot: Seat): void {
+    if (!this.dropped.has(slot)) return;
+    this.ctx.clock.clearTimer(this.dropped.get(slot)!);
+    this.dropped.delete(slot);
+    // its own window, from now
+    const clock = this.ctx.clock;
+    const opensAt = clock.now() + this.ctx.timing.leadInMs;
+    const closesAt = opensAt + this.ctx.timing.revealWindowMs;
+    this.own.set(slot, { opensAt, closesAt });
+    this.ctx.cue(slot, "go", { at: opensAt });
+    this.closeAt(closesAt, [slot]);
+    this.ctx.emit();
+  }
+
+  aiming(_slot: Seat): boolean {
+    return false;
+  }
+
+  activity(): TableActivity {
+    return {
+      kind: "reveal",
+      window: this.window,
+      seats: this.seats,
+      opensAt: this.opensAt,
+      closesAt: this.closesAt,
+      waitingGun: [...this.dropped.keys()],
+    };
+  }
+
+  private closeAt(closesAt: HubMs, seats: Seat[]): void {
+    const clock = this.ctx.clock;
+    this.timers.push(
+      clock.setTimer(closesAt + this.ctx.timing.sampleSlackMs - clock.now(), () => this.closeFor(seats)),
+    );
+  }
+
+  /** The window closes for these seats; a silent seat whose gun is away is waited for. */
+  private closeFor(seats: Seat[]): void {
+    const ctx = this.ctx;
+    if (!ctx.isCurrent(this)) return;
+    for (const seat of seats) {
+      if (!this.pulls.has(seat) && !ctx.sensor(seat).online) {
+        this.dropped.set(
+          seat,
+          ctx.clock.setTimer(ctx.timing.dropWaitMs, () => {
+            this.dropped.delete(seat);
+            this.open.delete(seat);
+            this.done();
+          }),
+        );
+      } else this.open.delete(seat);
+    }
+    this.done();
+  }
+
+  private done(): void {
+    const ctx = this.ctx;
+    if (!ctx.isCurrent(this) || this.open.size > 0) return;
+    for (const t of this.timers) ctx.clock.clearTimer(t);
+    ctx.end(this);
+    closeWindow(
+      ctx,
+      this.window,
+      [...this.pulls].sort((a, b) => a - b),
+    );
+    ctx.advance();
+  }
+}

@@ -1,0 +1,179 @@
+// The dashboard's one way to an Espruino board: @espruino-tools/core's UART, over Web Bluetooth (a Puck.js gun) or
+// Web Serial (a gun on the laptop's USB). The library is loaded only when a page asks for a board, so a phone
+// showing the table never downloads it. Its connection picker is a modal of its own; we click the kind the page
+// asked for inside the user's click, so the browser's own device chooser comes straight up.
+
+/** @typedef {"bluetooth" | "serial"} LinkKind */
+
+/**
+ * A byte stream to one board, as text (latin1: one char per byte, as Espruino's console speaks).
+ * @typedef {object} BoardLink
+ * @property {LinkKind} kind
+ * @property {(data: string) => Promise<void>} write   resolves once the bytes went out
+ * @property {(cb: (data: string) => void) => void} onData
+ * @property {(cb: () => void) => void} onClose   the link dropped (out of range, unplugged) or was closed
+ * @property {() => void} close
+ * @property {(() => Promise<BoardLink>) | null} reopen   the same board again without the chooser (Bluetooth: the
+ *   device the person picked, connected again once back in range; no user gesture needed); null where it cannot
+ */
+
+const VENDOR = "/vendor/espruino-tools.min.js";
+const ENDPOINT = { bluetooth: "Web Bluetooth", serial: "Web Serial" };
+/** the library's connection modal: its items are named by endpoint */
+const ENDPOINT_NAME = ".esp-tools-name";
+
+/**
+ * Why this browser cannot open this kind of link, or null when it can. Both APIs exist only in a secure context:
+ * the dashboard on the laptop itself (http://localhost) has one, a phone on http://<LAN address> does not.
+ * @param {LinkKind} kind
+ * @returns {null | "insecure" | "unsupported"}
+ */
+export function linkBlocker(kind) {
+  if (!window.isSecureContext) return "insecure";
+  const api = kind === "bluetooth" ? navigator.bluetooth : navigator.serial;
+  return api ? null : "unsupported";
+}
+
+/** The library logs every chunk at its fixed, private debug level: keep its per-chunk lines out of the console. */
+function quietChunks() {
+  const log = console.log;
+  console.log = (...a) => {
+    if (typeof a[0] === "string" && /^<UART> (Received|Sending|Sent)\b/.test(a[0])) return;
+    log(...a);
+  };
+}
+
+let loading = null;
+/** @returns {Promise<any>} the library's global (ESPT_core) */
+function library() {
+  if (globalThis.ESPT_core) return Promise.resolve(globalThis.ESPT_core);
+  loading ??= new Promise((resolve, reject) => {
+    const s = document.createElement("script");
+    s.src = VENDOR;
+    s.onload = () => {
+      if (!globalThis.ESPT_core) reject(new Error("no ESPT_core"));
+      quietChunks();
+      resolve(globalThis.ESPT_core);
+    };
+    s.onerror = () => {
+      loading = null;
+      reject(new Error(`could not load ${VENDOR}`));
+    };
+    document.head.append(s);
+  });
+  return loading;
+}
+
+/** Loads the library ahead of the click (the click must reach the device chooser while it still counts as one). */
+export function preloadLink() {
+  return library().then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Where the library's next requestDevice() goes: the device to reuse, and where to keep the one picked. */
+let choosing = null;
+/**
+ * The library always asks the browser's chooser for a Bluetooth device. Wrapped once: the device the person picked
+ * is kept with its link, and a reopen hands that same device back, so the library's own connect (gatt.connect,
+ * the Nordic UART's characteristics) runs again without a chooser.
+ */
+function keepBluetoothDevice() {
+  const bt = navigator.bluetooth;
+  if (!bt || bt.cngKeeps) return;
+  const request = bt.requestDevice.bind(bt);
+  bt.cngKeeps = true;
+  bt.requestDevice = (options) => {
+    const c = choosing;
+    choosing = null;
+    if (c?.device) return Promise.resolve(c.device);
+    return request(options).then((d) => {
+      if (c) c.device = d;
+      return d;
+    });
+  };
+}
+
+/**
+ * Opens a link: call from a click handler, after preloadLink() resolved (the chooser needs the user's gesture).
+ * Rejects when the person closes the chooser or the board does not answer.
+ * @param {LinkKind} kind
+ * @param {any} [device] Bluetooth: the device to connect again (no chooser); see BoardLink.reopen
+ * @returns {Promise<BoardLink>}
+ */
+export function openLink(kind, device) {
+  const lib = globalThis.ESPT_core;
+  if (!lib) return Promise.reject(new Error("the board library is not loaded yet"));
+  const uart = new lib.DeviceController().UART;
+  const chosen = { device: device ?? null };
+  if (kind === "bluetooth") keepBluetoothDevice();
+  return new Promise((resolve, reject) => {
+    /** @type {(data: string) => void} */
+    let dataCb = () => {};
+    /** @type {() => void} */
+    let closeCb = () => {};
+    let open = false;
+    const conn = uart.connect((c) => {
+      if (!c) {
+        reject(new Error("no board chosen"));
+        return;
+      }
+      open = true;
+      c.on("data", (d) => dataCb(d));
+      c.on("close", () => {
+        if (!open) return;
+        open = false;
+        closeCb();
+      });
+      resolve({
+        kind,
+        write: (data) =>
+          new Promise((res, rej) => {
+            if (!open) {
+              rej(new Error("the link is closed"));
+              return;
+            }
+            c.write(data, () => res());
+          }),
+        onData: (cb) => {
+          dataCb = cb;
+        },
+        onClose: (cb) => {
+          closeCb = cb;
+        },
+        close: () => {
+          if (!open) return;
+          c.close();
+          if (open) {
+            open = false;
+            closeCb();
+          }
+        },
+        reopen: kind === "bluetooth" && chosen.device ? () => openLink(kind, chosen.device) : null,
+      });
+    });
+    // A cancelled chooser or a failed connect only clears the connection's `isOpening` (no event, no callback):
+    // watch it, so the page can say so instead of waiting forever.
+    const watch = setInterval(() => {
+      if (open) clearInterval(watch);
+      else if (!conn.isOpening) {
+        clearInterval(watch);
+        reject(new Error("the board did not connect"));
+      }
+    }, 200);
+    const item = [...document.querySelectorAll(ENDPOINT_NAME)].find((e) => e.textContent === ENDPOINT[kind]);
+    if (!item?.parentElement) {
+      clearInterval(watch);
+      reject(new Error(`the board library offers no ${ENDPOINT[kind]}`));
+      return;
+    }
+    // (the library asks for the device within this click: the wrapper above sees `choosing` set)
+    choosing = kind === "bluetooth" ? chosen : null;
+    try {
+      item.parentElement.click();
+    } finally {
+      choosing = null;
+    }
+  });
+}

@@ -1,0 +1,286 @@
+// Setup → "Flash a gun over USB" (host only): the browser does what `cng flash` does, over Web Serial through
+// @espruino-tools/core (espruino-link.js). The form builds the same gun.json as `cng flash` with the same checks
+// (shared/protocol's gun-config, served by the hub at /protocol/), the hub gives the board profiles and the built
+// bundles (/api/boards, /api/firmware/<board>), and usb-flasher.js writes, reads back and restarts.
+
+import { linkBlocker, openLink, preloadLink } from "./espruino-link.js";
+import { t } from "./i18n.js";
+import { flash, h } from "./ui.js";
+import { FlashFailure, flashOverLink } from "./usb-flasher.js";
+
+const FORM_KEY = "cng-flash";
+
+/** shared/protocol (gunConfigProblem, gunConfigText, mountAxes, OTA_FILES), loaded once */
+let protocol = null;
+const loadProtocol = () => {
+  protocol ??= import("/protocol/index.js").catch((e) => {
+    protocol = null;
+    throw e;
+  });
+  return protocol;
+};
+
+/** The 24 IMU mountings by name (+x+z first: the default, written only when another is chosen). */
+function mountNames(p) {
+  const out = [];
+  for (const f of ["+x", "-x", "+y", "-y", "+z", "-z"])
+    for (const u of ["+x", "-x", "+y", "-y", "+z", "-z"]) if (p.mountAxes(f + u)) out.push(f + u);
+  return ["+x+z", ...out.filter((m) => m !== "+x+z")];
+}
+
+/** A random secret, as `cng flash` makes one (12 random bytes, base64url). */
+function newSecret() {
+  const b = crypto.getRandomValues(new Uint8Array(12));
+  return btoa(String.fromCharCode(...b))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/**
+ * The hub's address for guns: the host name of its first LAN dashboard address, and its MQTT port; with an external
+ * broker (no MQTT port of its own) the host types the broker's address.
+ */
+function hubDefaults(facts) {
+  let host = "";
+  try {
+    if (facts?.lan?.[0] && facts.mqttPort) host = new URL(facts.lan[0]).hostname;
+  } catch {
+    // none: the host types it
+  }
+  return { host, port: facts?.mqttPort ?? 1883 };
+}
+
+/** Words for what is wrong with the form (shared/protocol's gunConfigProblem codes). */
+const problemText = (code, board) =>
+  ({
+    id: t("flash.badId"),
+    secret: t("flash.badSecret"),
+    link: t("flash.badLink"),
+    hub: t("flash.needHub"),
+    "hub-port": t("flash.badHubPort"),
+    table: t("flash.badTable"),
+    hz: t("flash.badHz"),
+    wifi: t("flash.needSsid"),
+    mount: t("flash.badMount"),
+    "no-usb": t("flash.noUsb", { board }),
+    "no-serial-link": t("flash.noSerialLink", { board }),
+    "no-mount": t("flash.noMount", { board }),
+  })[code] ?? code;
+
+/** Words for a flash that stopped. */
+function failureText(e) {
+  if (!(e instanceof FlashFailure)) return t("flash.failed", { why: String(e?.message ?? e) });
+  const why = {
+    "no-answer": t("flash.noAnswer"),
+    "wrong-board": t("flash.wrongBoard", { detail: e.detail }),
+    "board-error": t("flash.boardError", { detail: e.detail }),
+    verify: t("flash.verifyFailed", { detail: e.detail }),
+    link: t("flash.linkLost", { detail: e.detail }),
+  }[e.code];
+  const text = why ?? t("flash.failed", { why: e.message });
+  return e.half ? `${text} ${t("flash.halfWritten")}` : text;
+}
+
+/**
+ * The section: built once (a flash under way survives the page's redraws); `update(link)` shows the form to the host
+ * and only a note to everyone else.
+ */
+export function flashSection() {
+  const box = h("section", { class: "flash-gun", id: "flash-gun" });
+  let built = null;
+  let busy = false;
+  return {
+    el: box,
+    /** @param {boolean} [relabel] the language changed: build the form again (unless a flash is under way) */
+    update(link, relabel = false) {
+      if (busy) return;
+      if (relabel) built = null;
+      if (!link.isHost) {
+        built = null;
+        box.replaceChildren(h("h3", {}, t("flash.title")), h("p", { class: "note" }, t("flash.hostOnly")));
+        return;
+      }
+      if (built) return;
+      built = true;
+      box.replaceChildren(h("h3", {}, t("flash.title")), h("p", { class: "note" }, t("flash.loading")));
+      buildForm(box, link, (b) => {
+        busy = b;
+      }).catch((e) => {
+        built = null;
+        box.replaceChildren(
+          h("h3", {}, t("flash.title")),
+          h("p", { class: "msg error" }, t("flash.cannotLoad", { why: String(e?.message ?? e) })),
+        );
+      });
+    },
+  };
+}
+
+async function buildForm(box, link, setBusy) {
+  const [p, boards, facts] = await Promise.all([
+    loadProtocol(),
+    fetch("/api/boards", { cache: "no-store" }).then((r) => {
+      if (!r.ok) throw new Error(`/api/boards: ${r.status}`);
+      return r.json();
+    }),
+    link.facts ? Promise.resolve(link.facts) : fetch("/api/hub", { cache: "no-store" }).then((r) => r.json()),
+  ]);
+  // a board without USB (the Puck.js) is flashed over Bluetooth, not here
+  const usb = boards.filter((b) => b.con !== "Bluetooth");
+  const hub = hubDefaults(facts);
+  let saved = {};
+  try {
+    saved = JSON.parse(localStorage.getItem(FORM_KEY) ?? "{}") ?? {};
+  } catch {
+    // a fresh form
+  }
+  const input = (id, attrs = {}) => h("input", { id: `flash-${id}`, ...attrs });
+  const board = h(
+    "select",
+    { id: "flash-board" },
+    usb.map((b) => h("option", { value: b.name, selected: saved.board === b.name }, `${b.name} (${b.chip})`)),
+  );
+  const id = input("id", { value: saved.id ?? "", placeholder: "g1", autocomplete: "off" });
+  const table = input("table", { value: facts?.table ?? "main" });
+  const linkSel = h(
+    "select",
+    { id: "flash-link" },
+    h("option", { value: "wifi", selected: saved.link !== "serial" }, t("flash.linkWifi")),
+    h("option", { value: "serial", selected: saved.link === "serial" }, t("flash.linkSerial")),
+  );
+  const ssid = input("ssid", { value: saved.ssid ?? "", autocomplete: "off" });
+  const pass = input("pass", { type: "password", autocomplete: "off" });
+  const hubHost = input("hub", { value: saved.hub ?? hub.host, placeholder: "192.168.1.10" });
+  const hubPort = input("hub-port", { type: "number", min: 1, max: 65535, value: String(hub.port) });
+  const mount = h(
+    "select",
+    { id: "flash-mount" },
+    mountNames(p).map((m) => h("option", { value: m, selected: (saved.mount ?? "+x+z") === m }, m)),
+  );
+  const bar = h("progress", { id: "flash-bar", max: "1", value: "0", hidden: true });
+  const msg = h("div", { class: "msg", id: "flash-msg", role: "status" });
+  const go = h("button", { class: "primary", id: "flash-go", type: "submit" }, t("flash.go"));
+  const blocker = linkBlocker("serial");
+  if (blocker) go.disabled = true;
+  else preloadLink();
+
+  const field = (label, el) => h("label", { class: "field" }, h("span", {}, label), el);
+  const profile = () => usb.find((b) => b.name === board.value);
+  const showFields = () => {
+    const b = profile();
+    const serialOk = (b?.links ?? ["wifi"]).includes("serial");
+    const serialOpt = /** @type {HTMLOptionElement} */ (linkSel.querySelector('option[value="serial"]'));
+    serialOpt.disabled = !serialOk;
+    if (!serialOk) linkSel.value = "wifi";
+    const wifi = linkSel.value !== "serial";
+    for (const el of [ssid, pass, hubHost, hubPort]) /** @type {HTMLElement} */ (el.closest("label")).hidden = !wifi;
+    mount.disabled = !(b?.has ?? []).includes("mount");
+    if (mount.disabled) mount.value = "+x+z";
+  };
+  board.addEventListener("change", showFields);
+  linkSel.addEventListener("change", showFields);
+
+  /** gun.json from the form, as `cng flash` builds it from its options, or what is wrong. */
+  const config = () => {
+    const c = { id: id.value.trim(), secret: newSecret(), table: table.value.trim() };
+    if (linkSel.value === "serial") c.link = "serial";
+    else {
+      if (hubHost.value.trim()) c.hub = { host: hubHost.value.trim(), port: Number(hubPort.value || 1883) };
+      if (ssid.value) c.wifi = { ssid: ssid.value, pass: pass.value };
+    }
+    if (mount.value !== "+x+z") c.mount = mount.value;
+    const why = p.gunConfigProblem(c, profile());
+    return why ? problemText(why, board.value) : c;
+  };
+
+  const form = h(
+    "form",
+    {
+      class: "flash-form",
+      onsubmit: async (e) => {
+        e.preventDefault();
+        const c = config();
+        if (typeof c === "string") return flash(msg, c, "error");
+        localStorage.setItem(
+          FORM_KEY,
+          JSON.stringify({
+            board: board.value,
+            id: c.id,
+            link: linkSel.value,
+            ssid: ssid.value,
+            hub: hubHost.value,
+            mount: mount.value,
+          }),
+        );
+        const b = profile();
+        setBusy(true);
+        go.disabled = true;
+        bar.hidden = false;
+        bar.value = 0;
+        let l = null;
+        try {
+          // the chooser first, while the click still counts as one; then the bundle
+          flash(msg, t("flash.choose"));
+          l = await openLink("serial").catch((err) => {
+            throw new Error(t("flash.noPort", { why: String(err?.message ?? err) }));
+          });
+          const res = await fetch(`/api/firmware/${encodeURIComponent(b.name)}`, { cache: "no-store" });
+          if (!res.ok) throw new Error(t("flash.noBundle", { board: b.name }));
+          const bytes = new Uint8Array(await res.arrayBuffer());
+          let bundle = "";
+          for (let i = 0; i < bytes.length; i += 8192) bundle += String.fromCharCode(...bytes.subarray(i, i + 8192));
+          flash(msg, t("flash.connecting"));
+          const r = await flashOverLink(
+            l,
+            { chip: b.chip, bundle, configText: p.gunConfigText(c), erase: p.OTA_FILES },
+            (s) => {
+              bar.value = s.total ? s.done / s.total : 0;
+              if (s.step === "write" && s.done === 0) flash(msg, t("flash.writing"));
+              if (s.step === "verify") flash(msg, t("flash.verifying"));
+            },
+          );
+          bar.value = 1;
+          flash(
+            msg,
+            `${t("flash.done", { id: c.id, version: r.version, bytes: bundle.length })} ${t("flash.secret", { id: c.id, secret: c.secret })}${
+              c.link === "serial" ? ` ${t("flash.serialNext")}` : ""
+            }`,
+            "ok",
+          );
+        } catch (err) {
+          flash(msg, failureText(err), "error");
+        } finally {
+          l?.close();
+          setBusy(false);
+          go.disabled = !!blocker;
+        }
+      },
+    },
+    field(t("flash.board"), board),
+    field(t("flash.id"), id),
+    field(t("flash.table"), table),
+    field(t("flash.link"), linkSel),
+    field(t("flash.ssid"), ssid),
+    field(t("flash.pass"), pass),
+    field(t("flash.hub"), hubHost),
+    field(t("flash.hubPort"), hubPort),
+    field(t("flash.mount"), mount),
+    go,
+    bar,
+    msg,
+  );
+  showFields();
+  box.replaceChildren(
+    h("h3", {}, t("flash.title")),
+    h("p", { class: "note" }, t("flash.why")),
+    blocker
+      ? h(
+          "p",
+          { class: "msg error", id: "flash-blocked" },
+          blocker === "insecure" ? t("flash.insecure") : t("flash.unsupported"),
+        )
+      : null,
+    form,
+  );
+}
