@@ -3,7 +3,8 @@
 // lines onto the hub's broker as the gun itself (ble-bridge.js). The device is Chromium's own Bluetooth emulation
 // (tests/web/bluetooth-device.ts; the gun's bytes come up as reads of RX, which the emulation can carry, where it has
 // no way to send a notification). The gun pairs from the Setup page, aims, is shot at in a game and shows the wound;
-// its link drops and the page reconnects it. Pages that cannot use Bluetooth say why and offer no button.
+// its link drops and the page reconnects it; it plays a whole scripted game through the page to the same result as
+// the scenario runner. Pages that cannot use Bluetooth say why and offer no button.
 import { createServer, type Server, Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 import { gunTopic, tableTopic } from "@cng/protocol";
@@ -14,6 +15,10 @@ import { bearing, roundTable } from "../../hub/src/aim/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { isRed, onInterpreter, realGun, sleep, until } from "../espruino/rig.js";
 import { connect, request, testHub } from "../hub/helpers.js";
+import { Players } from "../play/players.js";
+import { expectedResult, setupOf } from "../play/rig.js";
+import type { ScriptedGun } from "../play/scripted-gun.js";
+import { randomScenario } from "../table/rig.js";
 import { BLUETOOTH_FLAG, chooser, EmulatedPuck, emulateBluetooth, notifyByReads } from "./bluetooth-device.js";
 import { CHROMIUM, CHROMIUM_ARGS, hasChromium, launch, pageErrors, shot } from "./browser.js";
 import { TestGun } from "./gun.js";
@@ -240,6 +245,116 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       expect(gun.errors).toEqual([]);
       expect(pageErrors(host)).toEqual([]);
     }, 60_000);
+
+    it("plays a whole game through the page's bridge: it ends as the scenario runner ends it", async () => {
+      // a seeded bot game as the script (nothing hard-coded): consoles send the cards, the host enters the rest, each
+      // gun aims where its player aims and lowers to lie down — the Puck by its IMU, its bytes through the page
+      const scenario = randomScenario("classic", 4, 3);
+      const tokens: string[] = [];
+      for (let seat = 0; seat < 4; seat++)
+        tokens.push(
+          ((await request(watcher, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token,
+        );
+      const started = await request(
+        watcher,
+        hub.table,
+        "game.new",
+        setupOf(scenario, { secrets: "console", timing: "fast", layout: { round: 4 } }),
+        hub.pin,
+      );
+      expect(started.ok, JSON.stringify(started)).toBe(true);
+      // Ann holds the Puck like a player: she turns to her target, then, as a player watching the gun's light would,
+      // corrects by what the gun reads (uncalibrated, its yaw is its own; coming up from lying down the filter's yaw
+      // has moved)
+      const wrap = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
+      gun.imu.motion = (t) => hand(t);
+      let puckPose: ScriptedGun["pose"] = { kind: "away" };
+      let corrections: ReturnType<typeof setTimeout>[] = [];
+      const correct = (want: number) => {
+        const now = aims.at(-1)?.y;
+        if (typeof now !== "number") return;
+        pose = { ...pose, yaw: pose.yaw + wrap(want - now) };
+      };
+      const puckSeat = {
+        seat: 0,
+        online: true,
+        get pose() {
+          return puckPose;
+        },
+        set pose(p: ScriptedGun["pose"]) {
+          if (JSON.stringify(p) === JSON.stringify(puckPose)) return;
+          puckPose = p;
+          for (const c of corrections) clearTimeout(c);
+          const want = p.kind === "aim" ? bearing(layout, 0, p.target) : bearing(layout, 0, 2) + 180;
+          const now = aims.at(-1)?.y ?? want;
+          pose = { yaw: pose.yaw + wrap(want - now), pitch: p.kind === "lowered" ? -70 : 5, roll: 0 };
+          corrections = p.kind === "aim" ? [150, 300].map((ms) => setTimeout(() => correct(want), ms)) : [];
+        },
+        pull: () => {
+          gun.button.press();
+          setTimeout(() => gun.button.release(), 120);
+        },
+      };
+      const testGuns = guns.map((g, i) => ({
+        seat: i + 1,
+        online: true,
+        get pose() {
+          return g.pose;
+        },
+        set pose(p: ScriptedGun["pose"]) {
+          g.pose = p;
+        },
+        pull: () => g.pull(),
+      }));
+      const players = new Players(
+        watcher,
+        hub.table,
+        hub.pin,
+        scenario,
+        [puckSeat, ...testGuns] as unknown as ScriptedGun[],
+        { consoles: true, tokens },
+      );
+      // what the table showed of Ann's (the Puck's) aim, round by round
+      const shown = new Map<number, number | null>();
+      onState = (st) => {
+        const g = st.game;
+        const aim = g?.players?.[0]?.aim;
+        if (aim !== undefined) shown.set(g.round, aim);
+      };
+      await players.start();
+      try {
+        await players.over(150_000);
+      } finally {
+        players.stop();
+        onState = () => {};
+      }
+      // every round Ann played, the table read the Puck's aim (from table/state) and its lie-down (the round's public
+      // events, replayed from the log) as her script has them
+      const game = (started.r as { game: number }).game;
+      const story = (await request(watcher, hub.table, "game.history", { game }, hub.pin)).r as {
+        rounds: { round: number; events: { type: string; seat?: number }[] }[];
+      };
+      const ann = scenario.players[0]!;
+      let played = 0;
+      scenario.rounds.forEach((round, i) => {
+        if (!(ann in round.aims)) return;
+        played++;
+        const target = round.aims[ann];
+        expect(shown.get(i + 1), `round ${i + 1}: Ann's aim`).toBe(
+          target === null || target === undefined ? null : scenario.players.indexOf(target),
+        );
+        const down = story.rounds[i]!.events.some((e) => e.type === "lie-down" && e.seat === 0);
+        expect(down, `round ${i + 1}: Ann lies down`).toBe(round.lieDown.includes(ann));
+      });
+      expect(played).toBeGreaterThan(1);
+      expect(scenario.rounds.some((r) => r.lieDown.includes(ann))).toBe(true);
+      const st = await request(watcher, hub.table, "game.state", undefined, hub.pin);
+      // the same result as the scenario runner: every aim and lie-down of the Puck was read from its samples as they
+      // came through the page, and matched the script
+      expect((st.r as { result: unknown }).result).toEqual(expectedResult(scenario));
+      expect(gun.errors).toEqual([]);
+      expect(pageErrors(host)).toEqual([]);
+    }, 200_000);
 
     it("a page that is not a secure context (http://<LAN address>) says how to get one, and offers no button", async () => {
       const lan = lanAddress();
