@@ -21,6 +21,29 @@ describe("gun pairing and presence", () => {
     await hub.stop();
   });
 
+  it("a gun accepted before it subscribed to its commands still gets its key: its next info brings it again", async () => {
+    const table = hub.table;
+    const host = track(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));
+    // the gun is online from its connect; the host accepts at once, before the gun's subscription is in
+    const pending = track(await connect(hub.urls.mqtt, { username: "g2", password: "anything", clientId: "g2" }));
+    await nextMessage(host, gunTopic(table, "g2", "status"), (m) => m.paired === false && m.on === true);
+    expect(await request(host, table, "pair.accept", { gun: "g2", seat: 1 }, hub.pin)).toMatchObject({ ok: true });
+    await sleep(100);
+    // then it subscribes and says its info, as the firmware does once connected
+    const keyMsg = nextMessage(pending, gunTopic(table, "g2", "cmd"), (m) => m.c === "key");
+    await pending.subscribeAsync(gunTopic(table, "g2", "cmd"), { qos: 1 });
+    await pending.publishAsync(
+      gunTopic(table, "g2", "info"),
+      JSON.stringify({ v: 1, fw: "0.1.0", b: "esp32", i: "sim", bat: 80, mem: 4000, up: 1 }),
+      { qos: 1, retain: true },
+    );
+    const key = await keyMsg;
+    pending.end(true);
+    // the key it got is the one that logs in
+    const gun = track(await connect(hub.urls.mqtt, { username: "g2", password: key.k, clientId: "g2" }));
+    expect(gun.connected).toBe(true);
+  });
+
   it("an unknown gun becomes a pairing request; once accepted it gets a key and must use it", async () => {
     const table = hub.table;
     const host = track(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));

@@ -43,6 +43,12 @@ export class GunService {
   private readonly refusals: OncePerKey;
   private readonly presenceListeners: ((gun: GunId, on: boolean) => void)[] = [];
   private readonly infoListeners: ((gun: GunId, info: InfoMsg) => void)[] = [];
+  /**
+   * Keys sent to guns still on their pairing session. A gun is online from its connect, before its subscription to
+   * its commands: a key sent in between is lost, and the gun would wait forever. Its next info (which the firmware
+   * sends once subscribed) brings the key again; a new session (the gun took the key) ends the wait.
+   */
+  private readonly keyFor = new Map<GunId, string>();
 
   constructor(
     private readonly bus: Bus,
@@ -90,6 +96,7 @@ export class GunService {
 
   /** Embedded broker: a gun's connection is up. */
   connected(gun: GunId, pending: boolean): void {
+    this.keyFor.delete(gun);
     const g = this.registry.online(gun, "connect", this.clock());
     if (pending) this.log.warn({ gun }, "pairing request: an unknown gun connected; accept it with pair.accept");
     void this.publishStatus(g);
@@ -108,6 +115,7 @@ export class GunService {
   }
 
   private wentAway(gun: GunId, why: PresenceReason): void {
+    this.keyFor.delete(gun);
     const g = this.registry.offline(gun, why, this.clock());
     if (g) void this.publishStatus(g);
     else void this.bus.clearRetained(gunTopic(this.table, gun, "status")).catch(() => {});
@@ -147,6 +155,11 @@ export class GunService {
       this.told(gun, true);
     }
     if (!g) return;
+    const key = this.keyFor.get(gun);
+    if (key !== undefined) {
+      this.keyFor.delete(gun);
+      void this.command(gun, { c: "key", k: key }).catch(() => {});
+    }
     this.registry.setInfo(gun, d.value);
     for (const fn of this.infoListeners) {
       try {
@@ -217,7 +230,10 @@ export class GunService {
     }
     const secret = this.secrets.pairGun(gun, seat, this.clock());
     this.registry.paired(gun, seat);
-    if (this.mode === "embedded" || this.provision) await this.command(gun, { c: "key", k: secret });
+    if (this.mode === "embedded" || this.provision) {
+      this.keyFor.set(gun, secret);
+      await this.command(gun, { c: "key", k: secret });
+    }
     if (this.provision) {
       const why = await this.provision.paired(gun, secret).then(
         () => null,
@@ -272,6 +288,7 @@ export class GunService {
     const g = this.registry.get(gun);
     if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
     this.secrets.forgetGun(gun);
+    this.keyFor.delete(gun);
     this.registry.forget(gun);
     await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
     this.kick(gun);
