@@ -2,13 +2,12 @@
 // decoded and handed to one consumer each (the table, during a game), and clock probes (`sync`),
 // answered at once with `time`. This is the hot path — up to tens of thousands of aim samples a
 // second — so no logging but for refusals (once per gun and error), no topic splitting per sample.
-
-import type { GunId } from "@cng/protocol";
 import {
   type AimMsg,
   decodeAim,
   decodeSync,
   decodeTrigger,
+  type GunId,
   gunTopic,
   type HubMs,
   type TriggerMsg,
