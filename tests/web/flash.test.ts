@@ -306,7 +306,8 @@ describe.skipIf((!hasChromium() && !process.env.CI) || !interpreter.path)("Flash
       files: { ".bootcde": bundle, "gun.json": '{"id":"old","secret":"old-secret","link":"serial"}' },
     });
     await c.report("K", (v) => v === "LoopbackA");
-    expect(c.out).toContain('hello {"v":1,"id":"old"');
+    // (the hello follows the console's move: on a loaded machine a moment later)
+    await expect.poll(() => c.out, { timeout: 5000 }).toContain('hello {"v":1,"id":"old"');
     const port = new FakePort(c);
     const { page, errors } = await setupPage(port);
     await page.locator("#flash-go").waitFor();
