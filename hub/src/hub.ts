@@ -26,6 +26,7 @@ import { type Logger, silentLogger } from "./log.js";
 import { answerDiscovery, brokerAddressOf } from "./net/discovery.js";
 import { lanUrls } from "./net/lan.js";
 import { PlayService } from "./play/play.js";
+import { RealClock } from "./play/safe-clock.js";
 import type { TimingPreset } from "./play/setup.js";
 import { startSerialGunBridge } from "./serial/index.js";
 import { boardNames, bundlePathFor, loadBoard } from "./sim/espruino/board.js";
@@ -35,6 +36,7 @@ import { GameLog } from "./store/game-log.js";
 import { SecretStore } from "./store/secrets.js";
 import { isLang, Settings } from "./store/settings.js";
 import { TableLog } from "./store/table-log.js";
+import type { Clock } from "./table/clock.js";
 import { followFeedback, startTableBox } from "./tablebox/index.js";
 import type { Venue } from "./venue/venue.js";
 import { hubVenueFile, VENUE_PAGE, watchVenue } from "./venue/watch.js";
@@ -56,6 +58,8 @@ export interface HubOptions extends Partial<HubConfig> {
   ota?: Partial<OtaOptions>;
   /** the bundle `guns.update` sends to a board's guns (default: the build's, hub/src/guns/bundles.ts) */
   otaBundle?: (board: string) => OtaBundle | string;
+  /** the hub's time (default: real); tests that drive time pass a ManualClock (hub/src/table/clock.ts) */
+  clock?: Clock;
 }
 
 export interface Hub {
@@ -95,13 +99,15 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     serialGuns,
     ota: otaOptions,
     otaBundle: givenBundle,
+    clock: givenClock,
     ...settings
   } = options;
   const config = resolveConfig(settings);
   const log = givenLog ?? silentLogger();
   const engine = givenEngine ?? (rulesEngine as GameEngine);
   const mode: BrokerMode = config.broker ? "external" : "embedded";
-  const clock = Date.now;
+  const time: Clock = givenClock ?? new RealClock();
+  const clock = () => time.now();
 
   const cleanups: (() => Promise<void> | void)[] = [];
   const cleanup = async () => {
@@ -276,6 +282,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       log: log.child({ part: "table" }),
       defaultTiming: timing ?? "default",
       settings,
+      clock: time,
     });
     cleanups.push(() => play.close());
     if (tableBox) {

@@ -3,7 +3,7 @@
 // and a low beep, and keeps the gun off the network.
 import { expect, it } from "vitest";
 import { boardNames, loadBoard } from "../../hub/src/sim/espruino/index.js";
-import { expectRefusedConfig, onInterpreter, realGun, sleep, until } from "./rig.js";
+import { expectRefusedConfig, onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 /** firmware/README.md's gun.json, as a user would write it */
 const DOCUMENTED = {
@@ -25,12 +25,12 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
     "boots from Storage with the documented gun.json: joins the WiFi, dials the hub, greets with a beep",
     async () => {
       const g = await realGun({ board, config: DOCUMENTED });
-      await until(() => g.connects.length > 0, 5000, "a TCP connect to the hub");
+      await waitFor(() => g.connects.length > 0, 5000, "a TCP connect to the hub");
       expect(g.console[0]).toBe(`CNG gun g1 fw 0.1.0 on ${board}`);
       expect(g.wifi.connects[0]).toEqual({ ssid: "party", password: "pw" });
       expect(g.connects[0]).toBe("127.0.0.1:9");
       // the boot greeting: green, two rising tones
-      await until(() => g.tones.some((t) => t.f === 2400), 3000, "the second tone");
+      await waitFor(() => g.tones.some((t) => t.f === 2400), 3000, "the second tone");
       expect(g.led.some((l) => l.c !== 0 && (l.c & 0xff00) !== 0 && l.c >> 16 === 0)).toBe(true);
       expect(g.tones.filter((t) => t.f > 0).map((t) => t.f)).toEqual([1800, 2400]);
       expect(g.errors).toEqual([]);
@@ -81,7 +81,7 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
   it("accepts the longest id and every allowed character", async () => {
     const id = "a0_-z9".padEnd(32, "x");
     const g = await realGun({ board, config: { ...DOCUMENTED, id } });
-    await until(() => g.console.length > 0, 5000, "the first console line");
+    await waitFor(() => g.console.length > 0, 5000, "the first console line");
     expect(g.console[0]).toBe(`CNG gun ${id} fw 0.1.0 on ${board}${wifi ? "" : " on Bluetooth"}`);
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { boardNames, createVirtualGun, loadBoard, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
 import { broadcastSource } from "../hub/broadcast.js";
 import { connect, request, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, realGun, sleep, until } from "./rig.js";
+import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 /** the boards whose profile has "find" (the ESP8266's 10 KB budget leaves it out) */
 const finding = boardNames().filter((b) => b.startsWith("esp32"));
@@ -80,7 +80,7 @@ if (!canBroadcast) console.warn("SKIPPED: finding the hub: a broadcast sent on t
       rssi: -71,
     });
     // two connects fail, then a query every 5 s: answered only for another table
-    await until(() => queries.length >= 2, 15_000, "two queries");
+    await waitFor(() => queries.length >= 2, 15_000, "two queries");
     expect(queries[0]).toBe(`CNG1? ${table} ${id}`);
     expect(gun.connects.every((c) => c === `127.0.0.1:${wrong}`)).toBe(true);
     expect(gun.connects.length).toBeGreaterThanOrEqual(2);
@@ -98,7 +98,7 @@ if (!canBroadcast) console.warn("SKIPPED: finding the hub: a broadcast sent on t
     for (const leaf of ["status", "aim"] as const) await host.subscribeAsync(gunTopic(table, id, leaf));
     const status = () => seen.filter((s) => s.leaf === "status").at(-1)?.msg;
 
-    await until(() => status()?.paired === false && status()?.on, 12_000, "a pairing request at the found hub");
+    await waitFor(() => status()?.paired === false && status()?.on, 12_000, "a pairing request at the found hub");
     const found = Date.now() - t0;
     // the hub named the LAN address the broadcast came in on, not 127.0.0.1
     expect(gun.connects.at(-1)).toBe(`${lan}:${hub.ports.mqtt}`);
@@ -112,21 +112,21 @@ if (!canBroadcast) console.warn("SKIPPED: finding the hub: a broadcast sent on t
 
     // credentials decide: the flashed secret only asks to pair; the host accepts, the gun comes back with its key
     expect(await request(host, table, "pair.accept", { gun: id, seat: 1 }, hub.pin)).toMatchObject({ ok: true });
-    await until(() => status()?.paired && status()?.on && status()?.why === "connect", 8000, "back with the key");
+    await waitFor(() => status()?.paired && status()?.on && status()?.why === "connect", 8000, "back with the key");
 
     // plays: aim reaches the hub, a cue reaches the gun; gun health has the WiFi signal
     const n = seen.filter((s) => s.leaf === "aim").length;
-    await until(() => seen.filter((s) => s.leaf === "aim").length > n + 5, 5000, "aim at the hub");
+    await waitFor(() => seen.filter((s) => s.leaf === "aim").length > n + 5, 5000, "aim at the hub");
     const from = gun.tones.length;
     hub.play.dispatcher.cue(1, "beat", { at: Date.now() + 300 });
-    await until(() => gun.tones.slice(from).find((x) => x.f > 0), 3000, "the cue's beep");
+    await waitFor(() => gun.tones.slice(from).find((x) => x.f > 0), 3000, "the cue's beep");
     expect((await listed(host, table, id))?.info?.rs).toBe(-71);
 
     // a power cycle: the first connect goes to the remembered address
     const before = gun.connects.length;
     const at = Date.now();
     await gun.reboot();
-    await until(() => status()?.on && status()?.at >= at, 8000, "a new session after the reboot");
+    await waitFor(() => status()?.on && status()?.at >= at, 8000, "a new session after the reboot");
     expect(gun.connects[before]).toBe(`${lan}:${hub.ports.mqtt}`);
     expect(gun.errors).toEqual([]);
   }, 60_000);
@@ -147,7 +147,7 @@ onInterpreter("the WiFi signal of a board without find, on the real interpreter"
           imu: { motion: () => ({ yaw: 0, pitch: 0, roll: 0 }) },
           rssi: -66,
         });
-        await until(() => hub.guns.registry.all().find((x) => x.id === id && x.info), 8000, "the gun's info");
+        await waitFor(() => hub.guns.registry.all().find((x) => x.id === id && x.info), 8000, "the gun's info");
         const gun = await listed(host, hub.table, id);
         expect(gun?.info?.rs).toBe(-66);
         expect(gun?.warn?.join() ?? "").not.toMatch(/weak WiFi/);
@@ -184,7 +184,7 @@ describe.skipIf(!canBroadcast)("finding the hub on the vm runtime (cng sim's def
       imu: { motion: () => ({ yaw: 0, pitch: 0, roll: 0 }) },
     });
     try {
-      const rec = await until(
+      const rec = await waitFor(
         () => hub.guns.registry.all().find((x) => x.id === "fv1" && x.on),
         12_000,
         "fv1 at the hub",
@@ -226,9 +226,9 @@ describe.skipIf(!canBroadcast)("the hub moves while a paired gun plays (vm runti
     });
     const on = () => hub.guns.registry.all().find((x) => x.id === "mv1" && x.on);
     try {
-      await until(() => on(), 5000, "a pairing request");
+      await waitFor(() => on(), 5000, "a pairing request");
       expect((await hub.guns.pair("mv1", 1)).ok).toBe(true);
-      await until(
+      await waitFor(
         () => on()?.paired && JSON.parse(g.storage.get("gun.json")!).secret !== "factory-secret",
         5000,
         "paired",
@@ -238,7 +238,7 @@ describe.skipIf(!canBroadcast)("the hub moves while a paired gun plays (vm runti
       // the laptop's hub is back, on another port (same data: the gun's key is kept)
       hub = await testHub({ data: data.dir, table, bind: "0.0.0.0", discovery: dport });
       expect(hub.ports.mqtt).not.toBe(first);
-      await until(() => on()?.paired, 15_000, "the gun back, paired, at the new port");
+      await waitFor(() => on()?.paired, 15_000, "the gun back, paired, at the new port");
       expect(JSON.parse(g.storage.get("gun.json")!).hub).toMatchObject({ host: lan, port: hub.ports.mqtt });
       expect(g.console.filter((l) => l.startsWith("CNG hub "))).toEqual([`CNG hub ${lan}:${hub.ports.mqtt}`]);
       expect(g.errors).toEqual([]);

@@ -9,7 +9,7 @@ import { boardNames, loadBoard, type Motion } from "../../hub/src/sim/espruino/i
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { fakeLog } from "../hardware/fake-log.js";
 import { connect, connectRefused, request, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, pullTwice, realGun, sleep, until } from "./rig.js";
+import { onInterpreter, pullTwice, realGun, sleep, waitFor } from "./rig.js";
 
 interface Seen {
   leaf: string;
@@ -66,13 +66,13 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
       },
       true,
     );
-    await until(() => status()?.paired === false && status()?.on && status()?.info, 8000, "a pairing request");
+    await waitFor(() => status()?.paired === false && status()?.on && status()?.info, 8000, "a pairing request");
     expect(status().info).toMatchObject({ b: board, fw: "0.1.0" });
     const acceptedAt = Date.now();
     expect(await request(host, hub.table, "pair.accept", { gun: id, seat: 1 }, hub.pin)).toMatchObject({ ok: true });
     // a new session (the status the accept itself publishes still names the old one)
     const back = () => status()?.paired && status()?.on && status()?.why === "connect" && status()?.at >= acceptedAt;
-    await until(back, 8000, "back with the key");
+    await waitFor(back, 8000, "back with the key");
     const stored = JSON.parse((await gun.readFile("gun.json"))!);
     expect(stored.secret).not.toBe("factory-secret");
     expect(stored.secret.length).toBeGreaterThanOrEqual(16);
@@ -82,7 +82,7 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
     const rebootAt = Date.now();
     await gun.reboot();
     expect(gun.reboots).toBe(1);
-    await until(() => status()?.on && status()?.at >= rebootAt, 8000, "a new session after the reboot");
+    await waitFor(() => status()?.on && status()?.at >= rebootAt, 8000, "a new session after the reboot");
     expect(gun.errors).toEqual([]);
   }, 40_000);
 
@@ -90,7 +90,7 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
     for (const hz of [50, 10]) {
       await hub.guns.command(id, { c: "rate", hz });
       // (a loaded machine runs four interpreters at once here: give the answer time)
-      await until(() => got("info").at(-1)?.msg.hz === hz, 8000, `info at ${hz} Hz`);
+      await waitFor(() => got("info").at(-1)?.msg.hz === hz, 8000, `info at ${hz} Hz`);
       await sleep(300);
       const from = got("aim").length;
       await sleep(2000);
@@ -130,7 +130,7 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
       const at = Date.now() + 400;
       const from = gun.tones.length;
       hub.play.dispatcher.cue(1, "beat", { at });
-      const beep = await until(() => gun.tones.slice(from).find((x) => x.f > 0), 3000, "the beep");
+      const beep = await waitFor(() => gun.tones.slice(from).find((x) => x.f > 0), 3000, "the beep");
       // gun ms → this machine's clock (the interpreter's getTime is the same clock)
       offsets.push(Date.now() - gun.now() + beep.t - at);
       await sleep(200);
@@ -142,15 +142,15 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
   it("answers commands: info, still; refuses a bad one on err; and reboots when told", async () => {
     const infos = got("info").length;
     await hub.guns.command(id, { c: "info" });
-    await until(() => got("info").length > infos, 3000, "info");
+    await waitFor(() => got("info").length > infos, 3000, "info");
     await hub.guns.command(id, { c: "still" });
     await hub.guns.command(id, { c: "rate", hz: 0 } as never);
-    const err = await until(() => errs().at(-1), 3000, "err");
+    const err = await waitFor(() => errs().at(-1), 3000, "err");
     expect(err).toMatchObject({ gun: id, e: "cmd", m: "rate hz" });
     const rebootAt = Date.now();
     await hub.guns.command(id, { c: "reboot" });
-    await until(() => gun.reboots === 2, 10_000, "the reboot");
-    await until(() => status()?.on && status()?.at >= rebootAt, 8000, "a new session after the reboot");
+    await waitFor(() => gun.reboots === 2, 10_000, "the reboot");
+    await waitFor(() => status()?.on && status()?.at >= rebootAt, 8000, "a new session after the reboot");
     expect(gun.errors).toEqual([]);
   }, 20_000);
 
@@ -162,9 +162,9 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
     seen = [];
     hub = await testHub({ data: data.dir, mqttPort: port, log: said.log });
     await startHost();
-    await until(() => status()?.on && status()?.paired, 15_000, "the gun back on the new hub");
+    await waitFor(() => status()?.on && status()?.paired, 15_000, "the gun back on the new hub");
     const n = got("aim").length;
-    await until(() => got("aim").length > n + 3, 5000, "aim again");
+    await waitFor(() => got("aim").length > n + 3, 5000, "aim again");
     expect(gun.errors).toEqual([]);
   }, 30_000);
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { boardNames, loadBoard } from "../../hub/src/sim/espruino/index.js";
 import { hubClient, startBroker, type TestBroker } from "../firmware/broker.js";
 import { bridgeGun } from "./bluetooth.js";
-import { onInterpreter, realGun, sleep, until } from "./rig.js";
+import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 /** JsVars the firmware may hold (board share taken out): after boot, and at the peak of a 50 Hz count. */
 // measured (this machine, 2v29): ESP32 boot 710-770, peak 875-895; ESP8266 boot 680, peak 845. The ESP32 bundles
@@ -58,7 +58,7 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
       imu: { motion: (t) => ({ yaw: 20 * Math.sin(t), pitch: 10, roll: 0 }), gyroNoise: 0.05 },
     });
     await link(g);
-    await until(() => on(id, "aim").length > 20, 8000, "aim");
+    await waitFor(() => on(id, "aim").length > 20, 8000, "aim");
     // at the rate gun.json asks for (25 Hz by default)
     const a0 = on(id, "aim").length;
     await sleep(2000);
@@ -105,7 +105,7 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
       config: { id, secret: "x", table: "t1", hub: { host: "127.0.0.1", port: broker.port } },
     });
     await link(g);
-    await until(() => on(id, "info").length > 0, 8000, "info");
+    await waitFor(() => on(id, "info").length > 0, 8000, "info");
     // the bridge passes only cues and commands its strict decoders take: bad ones go down the link as lines here
     const send = wifi
       ? sendMqtt
@@ -129,7 +129,7 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
       ),
       g.console,
     );
-    await until(() => errs().length >= n0 + 5, 4000, "5 errors");
+    await waitFor(() => errs().length >= n0 + 5, 4000, "5 errors");
     const got = errs().slice(n0);
     expect(got.map((e) => e.e)).toEqual(["cmd", "cmd", "cmd", "cue", "cue"]);
     for (const e of got) expect(typeof e.m).toBe("string");
@@ -137,7 +137,7 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
     expect(JSON.parse((await g.readFile("gun.json"))!).secret).toBe("x");
     const a = on(id, "aim").length;
     await send(id, "cmd", JSON.stringify({ v: 1, n: 4, c: "info" }));
-    await until(() => on(id, "aim").length > a + 5, 3000, "aim still flowing");
+    await waitFor(() => on(id, "aim").length > a + 5, 3000, "aim still flowing");
     expect(g.errors).toEqual([]);
   }, 20_000);
 });

@@ -9,7 +9,7 @@ import type { Hub } from "../../hub/src/hub.js";
 import type { Pose } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { connect, request, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, realGun, sleep, until } from "./rig.js";
+import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 const diff = (a: number, b: number) => {
   let d = (a - b) % 360;
@@ -55,11 +55,11 @@ onInterpreter("the IMU mounting step of the calibration wizard, with the real hu
       },
       true,
     );
-    await until(() => status.get(id)?.on && status.get(id)?.info, 8000, `${id}'s pairing request`);
+    await waitFor(() => status.get(id)?.on && status.get(id)?.info, 8000, `${id}'s pairing request`);
     const at = Date.now();
     expect(await ask("pair.accept", { gun: id, seat })).toMatchObject({ ok: true });
     const back = () => status.get(id)?.paired && status.get(id)?.on && status.get(id)?.at >= at;
-    await until(() => back() && status.get(id)?.why === "connect", 8000, `${id} back with its key`);
+    await waitFor(() => back() && status.get(id)?.why === "connect", 8000, `${id} back with its key`);
     return g;
   }
 
@@ -127,7 +127,7 @@ onInterpreter("the IMU mounting step of the calibration wizard, with the real hu
       await check("at once");
       const rebootAt = Date.now();
       await g.reboot();
-      await until(() => status.get(id)?.on && status.get(id)?.at >= rebootAt, 8000, "a new session after the reboot");
+      await waitFor(() => status.get(id)?.on && status.get(id)?.at >= rebootAt, 8000, "a new session after the reboot");
       await hub.guns.command(id, { c: "rate", hz: 25 });
       await check("after the reboot");
       expect(g.errors).toEqual([]);

@@ -3,10 +3,10 @@
 // gun.json names the mounting; both IMUs, the BNO085's yaw sign the same as the MPU-6050's. Bad mountings are refused
 // (gun.json: the config error; the `mount` command: err). The aim comes over the serial link (no hub needed here;
 // the wizard with the real hub is in mount-hub.test.ts).
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Pose } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { isRed, onInterpreter, realGun, sleep, until } from "./rig.js";
+import { isRed, onInterpreter, realGun, sleep, type TestEnd, waitFor } from "./rig.js";
 
 const cfg = (mount?: string) => ({ id: "g1", secret: "s-g1", table: "t1", link: "serial", mount });
 
@@ -36,11 +36,11 @@ const diff = (a: number, b: number) => {
  * Starts a gun whose chip sits `mount` in it (gun.json says `named`), holds it still at `start`, then turns it 50°
  * left and 10° up, then rolls it 25°: what the aim says at each step.
  */
-async function follow(board: string, mount: string, named: string | undefined) {
+async function follow(board: string, mount: string, named: string | undefined, end: TestEnd) {
   const start: Pose = { yaw: 20, pitch: 10, roll: 0 };
   let pose = start;
-  const g = await realGun({ board, config: cfg(named), imu: { motion: () => pose, mount } });
-  await until(() => said(g, "aim").length > 5, 6000, "aim");
+  const g = await realGun({ board, config: cfg(named), imu: { motion: () => pose, mount } }, end);
+  await waitFor(() => said(g, "aim").length > 5, 6000, "aim");
   await sleep(1200);
   const a0 = lastAim(g);
   const t0 = g.now() + g.leadMs;
@@ -68,35 +68,41 @@ const BNO_MOUNTS = ["+x+z", "+x-z", "+x+y", "-y+x"];
 /** a Puck.js taped flat, upside down, on its side, standing on its edge */
 const PUCK_MOUNTS = ["+x+z", "+x-z", "+y+x", "-z+y"];
 
-onInterpreter.each([
-  ...MPU_MOUNTS.map((m) => ["esp32-mpu6050", m] as const),
-  ...BNO_MOUNTS.map((m) => ["esp32-bno085", m] as const),
-  ...PUCK_MOUNTS.map((m) => ["puckjs", m] as const),
-])("%s with its IMU mounted %s, named in gun.json, on the real interpreter", (board, mount) => {
-  it("aims, pitches and rolls like a gun mounted as designed while following a turn", async () => {
-    const { a0, a1, a2 } = await follow(board, mount, mount);
-    console.log(
-      `${board} ${mount}: still ${a0.y}/${a0.p}/${a0.r}, after the turn ${a1.y}/${a1.p}/${a1.r}, rolled ${a2.y}/${a2.p}/${a2.r}`,
-    );
-    // the tolerances of the normal gun's test (hub.test.ts): yaw follows the turn within 3°, pitch within 2°
-    expect(Math.abs(a0.p - 10)).toBeLessThan(2);
-    expect(Math.abs(diff(a0.r, 0))).toBeLessThan(2);
-    // the turn to the left is a yaw up by 50 on both IMUs: the same sign
-    expect(Math.abs(diff(a1.y, a0.y) - 50)).toBeLessThan(3);
-    expect(Math.abs(a1.p - 20)).toBeLessThan(2);
-    expect(Math.abs(diff(a1.r, 0))).toBeLessThan(2);
-    if (board.includes("bno085")) expect(Math.abs(diff(a1.y, 70))).toBeLessThan(1);
-    expect(Math.abs(a2.p - 20)).toBeLessThan(2);
-    expect(Math.abs(diff(a2.r, 25))).toBeLessThan(3);
-    expect(Math.abs(diff(a2.y, a1.y))).toBeLessThan(3);
-  }, 20_000);
-});
+// each gun is its own interpreter process, mostly waiting on its 50 Hz loop: a few follow their turns at once
+// (vitest's maxConcurrency), which is what keeps this file from being the suite's longest
+describe.concurrent("mountings, a few guns at once", () => {
+  onInterpreter.each([
+    ...MPU_MOUNTS.map((m) => ["esp32-mpu6050", m] as const),
+    ...BNO_MOUNTS.map((m) => ["esp32-bno085", m] as const),
+    ...PUCK_MOUNTS.map((m) => ["puckjs", m] as const),
+  ])("%s with its IMU mounted %s, named in gun.json, on the real interpreter", (board, mount) => {
+    it("aims, pitches and rolls like a gun mounted as designed while following a turn", async ({ onTestFinished }) => {
+      const { a0, a1, a2 } = await follow(board, mount, mount, onTestFinished);
+      console.log(
+        `${board} ${mount}: still ${a0.y}/${a0.p}/${a0.r}, after the turn ${a1.y}/${a1.p}/${a1.r}, rolled ${a2.y}/${a2.p}/${a2.r}`,
+      );
+      // the tolerances of the normal gun's test (hub.test.ts): yaw follows the turn within 3°, pitch within 2°
+      expect(Math.abs(a0.p - 10)).toBeLessThan(2);
+      expect(Math.abs(diff(a0.r, 0))).toBeLessThan(2);
+      // the turn to the left is a yaw up by 50 on both IMUs: the same sign
+      expect(Math.abs(diff(a1.y, a0.y) - 50)).toBeLessThan(3);
+      expect(Math.abs(a1.p - 20)).toBeLessThan(2);
+      expect(Math.abs(diff(a1.r, 0))).toBeLessThan(2);
+      if (board.includes("bno085")) expect(Math.abs(diff(a1.y, 70))).toBeLessThan(1);
+      expect(Math.abs(a2.p - 20)).toBeLessThan(2);
+      expect(Math.abs(diff(a2.r, 25))).toBeLessThan(3);
+      expect(Math.abs(diff(a2.y, a1.y))).toBeLessThan(3);
+    }, 40_000);
+  });
 
-onInterpreter("a mounting the gun does not know about", () => {
-  it("is visible: upside down but not named, the roll reads 180° (what the mounting fixes)", async () => {
-    const { a0 } = await follow("esp32-mpu6050", "+x-z", undefined);
-    expect(Math.abs(diff(a0.r, 180))).toBeLessThan(3);
-  }, 20_000);
+  onInterpreter("a mounting the gun does not know about", () => {
+    it("is visible: upside down but not named, the roll reads 180° (what the mounting fixes)", async ({
+      onTestFinished,
+    }) => {
+      const { a0 } = await follow("esp32-mpu6050", "+x-z", undefined, onTestFinished);
+      expect(Math.abs(diff(a0.r, 180))).toBeLessThan(3);
+    }, 40_000);
+  });
 });
 
 onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])("bad mountings on %s", (board) => {
@@ -114,18 +120,18 @@ onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])("bad mountings o
 
   it("the mount command: a bad one is refused on err and changes nothing; a good one is stored and answered", async () => {
     const g = await realGun({ board, config: cfg("+x-z"), imu: { mount: "+x-z" } });
-    await until(() => said(g, "hello").length, 4000, "hello");
+    await waitFor(() => said(g, "hello").length, 4000, "hello");
     g.usb.send('cmd {"v":1,"n":5,"c":"mount","m":"+z+z"}\n');
-    await until(() => said(g, "err").length, 2000, "err");
+    await waitFor(() => said(g, "err").length, 2000, "err");
     expect(said(g, "err")[0]).toMatchObject({ e: "cmd", m: "mount" });
     g.usb.send('cmd {"v":1,"n":6,"c":"grav"}\n');
-    const r = await until(() => said(g, "imu")[0], 3000, "the imu answer");
+    const r = await waitFor(() => said(g, "imu")[0], 3000, "the imu answer");
     // level, upside down on the chip: the chip's −z is up
     expect(r).toMatchObject({ v: 1, n: 6, m: "+x-z" });
     expect(r.g[2]).toBeLessThan(-0.95);
     expect(r.sd).toBeLessThan(0.01);
     g.usb.send('cmd {"v":1,"n":7,"c":"mount","m":"-y+x"}\n');
-    await until(() => said(g, "imu").length === 2, 2000, "the mount answer");
+    await waitFor(() => said(g, "imu").length === 2, 2000, "the mount answer");
     expect(said(g, "imu")[1]).toEqual({ v: 1, n: 7, m: "-y+x" });
     const j = JSON.parse((await g.readFile("gun.json"))!);
     expect(j).toMatchObject({ id: "g1", secret: "s-g1", mount: "-y+x" });

@@ -14,7 +14,7 @@ import { bundlePathFor } from "../../hub/src/sim/espruino/board.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { fakeLog } from "../hardware/fake-log.js";
 import { connect, request, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, realGun, until } from "./rig.js";
+import { onInterpreter, realGun, waitFor } from "./rig.js";
 
 const FW = JSON.parse(readFileSync(new URL("../../firmware/dist/sizes.json", import.meta.url), "utf8")).version;
 
@@ -61,11 +61,11 @@ onInterpreter("updates over the air on the real interpreter", () => {
       true,
     );
     guns.set(id, g);
-    await until(() => status.get(id)?.info && status.get(id)?.on, 10_000, `${id} asking to pair`);
+    await waitFor(() => status.get(id)?.info && status.get(id)?.on, 10_000, `${id} asking to pair`);
     const at = Date.now();
     expect(await request(host, hub.table, "pair.accept", { gun: id, seat: null }, hub.pin)).toMatchObject({ ok: true });
     const back = () => status.get(id)?.paired && status.get(id)?.on && status.get(id)?.at >= at;
-    await until(back, 10_000, `${id} back with its key`);
+    await waitFor(back, 10_000, `${id} back with its key`);
     return g;
   }
 
@@ -164,7 +164,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
       c: crc(bundleAs("esp32-mpu6050", "0.1.1").code),
     });
     expect(await g.readFile("gun.b")).toBe(broken.code);
-    await until(() => status.get("oa")?.on && status.get("oa")?.info?.fw === "0.1.1", 10_000, "oa online on 0.1.1");
+    await waitFor(() => status.get("oa")?.on && status.get("oa")?.info?.fw === "0.1.1", 10_000, "oa online on 0.1.1");
     expect(g.console.some((l) => /CNG ota: gun\.b did not come online, back to gun\.a/.test(l))).toBe(true);
   }, 90_000);
 
@@ -176,7 +176,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
     await g.writeFile("ota.new", JSON.stringify({ f: "gun.b", n: b.code.length, c: crc(b.code) }));
     const reboots = g.reboots;
     await g.reboot();
-    await until(() => status.get("oc")?.on && status.get("oc")?.info?.fw === "0.1.1", 10_000, "oc back on 0.1.1");
+    await waitFor(() => status.get("oc")?.on && status.get("oc")?.info?.fw === "0.1.1", 10_000, "oc back on 0.1.1");
     const p = await hub.ota.update("oc", b);
     expect([p.stage, p.why]).toEqual(["done", undefined]);
     // nothing sent again: it had it all
@@ -264,7 +264,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
       "ob already runs 0.1.4 (force: true sends it again)",
       "od's battery is at 22%: charge it to 30% first",
     ]);
-    await until(() => ["done", "failed"].includes(hub.ota.progress("oa")?.stage ?? ""), 30_000, "oa's update");
+    await waitFor(() => ["done", "failed"].includes(hub.ota.progress("oa")?.stage ?? ""), 30_000, "oa's update");
     expect(hub.ota.progress("oa")).toMatchObject({ stage: "done", fw: "0.1.4" });
     // oa ran from gun.a: the update went to gun.b
     expect(JSON.parse((await guns.get("oa")!.readFile("ota.json"))!).f).toBe("gun.b");

@@ -11,7 +11,7 @@ import type { Motion } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { connect, request, tempDir, testHub } from "../hub/helpers.js";
 import { bridgeGun } from "./bluetooth.js";
-import { expectRefusedConfig, isRed, onInterpreter, pullTwice, realGun, sleep, until } from "./rig.js";
+import { expectRefusedConfig, isRed, onInterpreter, pullTwice, realGun, sleep, waitFor } from "./rig.js";
 
 const board = "puckjs";
 const lines = (g: RealGun) => g.usb.out.split(/\r?\n/);
@@ -33,7 +33,7 @@ onInterpreter("the Puck.js bundle on the real interpreter", () => {
     });
     expect(g.usb.device).toBe("Bluetooth");
     expect(g.usb.console).toBe("Bluetooth");
-    await until(() => count(g, "hello") === 1, 4000, "hello on Bluetooth");
+    await waitFor(() => count(g, "hello") === 1, 4000, "hello on Bluetooth");
     expect(g.console[0]).toBe("CNG gun g1 fw 0.1.0 on puckjs on Bluetooth");
     expect(g.usb.console).toBe("LoopbackA");
     expect(g.now()).toBeGreaterThanOrEqual(2000);
@@ -47,7 +47,7 @@ onInterpreter("the Puck.js bundle on the real interpreter", () => {
     expect(g.led.some((l) => l.c !== 0 && (l.c & 0xff00) !== 0 && l.c >> 16 === 0)).toBe(true);
     expect(g.tones.filter((t) => t.f > 0).map((t) => t.f)).toEqual([1800, 2400]);
     // info over Bluetooth: its board, its IMU, its coin cell (2.75 V of a CR2032: 91 %)
-    await until(() => count(g, "info") > 0, 2000, "info");
+    await waitFor(() => count(g, "info") > 0, 2000, "info");
     const info = JSON.parse(
       lines(g)
         .find((l) => l.startsWith("info "))!
@@ -55,7 +55,7 @@ onInterpreter("the Puck.js bundle on the real interpreter", () => {
     );
     expect(info).toMatchObject({ b: "puckjs", i: "lsm6ds3", bat: 91, hz: 25 });
     expect(info.rs).toBeUndefined();
-    await until(() => count(g, "aim") > 10, 2000, "aim");
+    await waitFor(() => count(g, "aim") > 10, 2000, "aim");
     expect(g.wifi.connects).toEqual([]);
     expect(g.connects).toEqual([]);
     expect(g.errors).toEqual([]);
@@ -113,10 +113,10 @@ onInterpreter("a Puck.js gun on the real interpreter, through the hub's serial b
   it("pairs: asks over Bluetooth, stores the hub's key in gun.json, comes back with it", async () => {
     gun = await realGun({ board, config: { id, secret: "factory-secret", table: hub.table }, imu: { motion } }, true);
     await bridgeGun(gun, hub.urls.mqtt, hub.table, true);
-    await until(() => status()?.paired === false && status()?.on && status()?.info, 8000, "a pairing request");
+    await waitFor(() => status()?.paired === false && status()?.on && status()?.info, 8000, "a pairing request");
     expect(status().info).toMatchObject({ b: board, i: "lsm6ds3", fw: "0.1.0" });
     expect(await request(host, hub.table, "pair.accept", { gun: id, seat: 1 }, hub.pin)).toMatchObject({ ok: true });
-    await until(() => status()?.paired && status()?.on, 8000, "back with the key");
+    await waitFor(() => status()?.paired && status()?.on, 8000, "back with the key");
     const stored = JSON.parse((await gun.readFile("gun.json"))!);
     expect(stored.secret).not.toBe("factory-secret");
     expect(stored.secret.length).toBeGreaterThanOrEqual(16);
@@ -130,7 +130,7 @@ onInterpreter("a Puck.js gun on the real interpreter, through the hub's serial b
 
   it("streams aim at the rate asked, following a turn", async () => {
     await hub.guns.command(id, { c: "rate", hz: 50 });
-    await until(() => got("info").at(-1)?.msg.hz === 50, 3000, "info at 50 Hz");
+    await waitFor(() => got("info").at(-1)?.msg.hz === 50, 3000, "info at 50 Hz");
     await sleep(300);
     const from = got("aim").length;
     await sleep(2000);
@@ -164,7 +164,7 @@ onInterpreter("a Puck.js gun on the real interpreter, through the hub's serial b
     const from = gun.led.length;
     const at = Date.now() + 400;
     hub.play.dispatcher.cue(1, "wound", { at });
-    const red = await until(() => gun.led.slice(from).find((l) => isRed(l.c)), 3000, "the red LED");
+    const red = await waitFor(() => gun.led.slice(from).find((l) => isRed(l.c)), 3000, "the red LED");
     const off = Date.now() - gun.now() + red.t - at;
     console.log(`puckjs: the wound cue lit red ${off.toFixed(1)} ms off the hub's time`);
     expect(Math.abs(off)).toBeLessThan(50);

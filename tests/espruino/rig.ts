@@ -2,6 +2,7 @@
 import { afterAll, afterEach, describe, expect } from "vitest";
 import { findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
 import { type RealGun, type RealGunOptions, startRealGun } from "../../hub/src/sim/espruino/real-gun.js";
+import { sleep, waitFor } from "../hub/helpers.js";
 
 /** The interpreter these tests run on (`npm test` builds it: npm run espruino:build). */
 export const interpreter = await findInterpreter();
@@ -19,30 +20,23 @@ async function stopAll(gs: RealGun[]): Promise<void> {
 afterEach(() => stopAll(perTest.splice(0)));
 afterAll(() => stopAll(perFile.splice(0)));
 
+/** A concurrent test's own end (its context's `onTestFinished`): its guns stop then, not with another test's. */
+export type TestEnd = (fn: () => Promise<void>) => void;
+
 /**
- * A gun on the real interpreter, stopped after the test (or, with `keep`, after the file); a missing interpreter
- * fails the test with what to run.
+ * A gun on the real interpreter, stopped after the test (with `keep`, after the file; in a concurrent test, at that
+ * test's end); a missing interpreter fails the test with what to run.
  */
-export async function realGun(o: RealGunOptions, keep = false): Promise<RealGun> {
+export async function realGun(o: RealGunOptions, keep: boolean | TestEnd = false): Promise<RealGun> {
   const i = await findInterpreter();
   if (!i.path) throw new Error(`${i.why} (npm test runs it for you)`);
   const g = await startRealGun(o);
-  (keep ? perFile : perTest).push(g);
+  if (typeof keep === "function") keep(() => stopAll([g]));
+  else (keep ? perFile : perTest).push(g);
   return g;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits until `pred` gives a value (checked every 10 ms), or fails after `ms` saying what it waited for. */
-export async function until<T>(pred: () => T | undefined | false | null, ms: number, what: string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = pred();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+export { sleep, waitFor };
 
 /** Red, and only red (the config error blink). */
 export const isRed = (c: number) => c >> 16 > 0 && (c & 0xffff) === 0;
@@ -71,7 +65,7 @@ export async function pullTwice(gun: RealGun, trig: () => { msg: any }[]): Promi
     gun.button.release();
     await sleep(500);
   }
-  const t = await until(() => (trig().length - from >= 4 ? trig().slice(from) : null), 3000, "4 events");
+  const t = await waitFor(() => (trig().length - from >= 4 ? trig().slice(from) : null), 3000, "4 events");
   expect(t.map((x) => x.msg.k)).toEqual(["p", "r", "p", "r"]);
   const n = t.map((x) => x.msg.n);
   expect(n).toEqual([n[0], n[0] + 1, n[0] + 2, n[0] + 3]);

@@ -1,7 +1,7 @@
 // The serial link (hardware/SERIAL.md) on the real Espruino interpreter, whose USB device is the cable: the console
 // really leaves USB after 2 s and comes back on `repl` (the REPL answers again), or stays when the trigger is held.
 import { expect, it } from "vitest";
-import { onInterpreter, realGun, sleep, until } from "./rig.js";
+import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 const cfg = { id: "g1", secret: "s-g1", table: "t1", link: "serial", hub: { host: "h" } };
 
@@ -15,12 +15,12 @@ onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])(
       const count = (leaf: string) => lines().filter((x) => x.startsWith(`${leaf} `)).length;
       expect(g.usb.console).toBe(g.usb.device);
       expect(g.usb.device).toBe(board === "puckjs" ? "Bluetooth" : "Serial1");
-      await until(() => count("hello") === 1, 4000, "hello");
+      await waitFor(() => count("hello") === 1, 4000, "hello");
       expect(g.usb.console).toBe("LoopbackA");
       expect(g.now()).toBeGreaterThanOrEqual(2000);
       g.usb.send('who {"v":1}\n');
-      await until(() => count("hello") === 2, 2000, "a second hello");
-      await until(() => count("aim") > 5, 2000, "aim");
+      await waitFor(() => count("hello") === 2, 2000, "a second hello");
+      await waitFor(() => count("aim") > 5, 2000, "aim");
       // link off: like a WiFi drop, no aim
       g.usb.send('link {"v":1,"on":0}\r\n');
       await sleep(300);
@@ -32,19 +32,19 @@ onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])(
       g.usb.send('link {"v":1,');
       await sleep(50);
       g.usb.send('"on":1}\n');
-      await until(() => count("info") === i + 1 && count("sync") > 0, 2000, "info and sync");
-      await until(() => count("aim") > a, 2000, "aim again");
+      await waitFor(() => count("info") === i + 1 && count("sync") > 0, 2000, "info and sync");
+      await waitFor(() => count("aim") > a, 2000, "aim again");
       // a run of garbage longer than a line is skipped up to the next line end
       g.usb.send("x".repeat(3000));
       g.usb.send('more\nwho {"v":1}\n');
-      await until(() => count("hello") === 3, 3000, "hello after the garbage");
+      await waitFor(() => count("hello") === 3, 3000, "hello after the garbage");
       // repl: the console is back on USB and the REPL answers; the gun sends no more lines
       g.usb.send('repl {"v":1}\n');
-      await until(() => g.usb.console === g.usb.device, 2000, "the console back on USB");
+      await waitFor(() => g.usb.console === g.usb.device, 2000, "the console back on USB");
       await sleep(200);
       a = count("aim");
       g.usb.send("print(6*7)\n");
-      await until(() => lines().some((l) => l.trim() === "42"), 2000, "the REPL's answer");
+      await waitFor(() => lines().some((l) => l.trim() === "42"), 2000, "the REPL's answer");
       await sleep(500);
       expect(count("aim")).toBe(a);
       expect(g.errors).toEqual([]);

@@ -68,14 +68,3 @@ export async function hubClient(port: number): Promise<{ c: MqttClient; got: Rec
   await c.subscribeAsync("cng/#", { qos: 1 });
   return { c, got, close: () => c.endAsync(true) };
 }
-
-/** Wait until `pred` holds (checked every 10 ms), or fail after `ms`. */
-export async function until<T>(pred: () => T | undefined | false, ms = 5000, what = "condition"): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = pred();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

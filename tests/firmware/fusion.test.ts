@@ -3,7 +3,8 @@
 import { gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { angleDiff, createVirtualGun, type Motion } from "../../hub/src/sim/espruino/index.js";
-import { hubClient, startBroker, until } from "./broker.js";
+import { waitFor } from "../hub/helpers.js";
+import { hubClient, startBroker } from "./broker.js";
 import { seatHoppingMinute } from "./seat-hopping.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -44,7 +45,7 @@ it("follows a quick swing without losing its heading (the gyro range holds a pla
   cleanup.push(() => g.stop());
   const aimTopic = gunTopic("t1", "f2", "aim");
   await g.advance(6500);
-  const settled = await until(
+  const settled = await waitFor(
     () => {
       const a = hub.got.filter((m) => m.topic === aimTopic && m.msg.t >= 4000);
       return a.length > 20 && a[a.length - 1].msg.t >= 6000 ? a : undefined;

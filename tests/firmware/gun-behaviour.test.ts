@@ -2,7 +2,8 @@
 import { decodeCommand, gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { hubClient, startBroker, until } from "./broker.js";
+import { waitFor } from "../hub/helpers.js";
+import { hubClient, startBroker } from "./broker.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -34,7 +35,7 @@ it("reports press, double pull, hold and release, ignoring contact bounce", asyn
   const { hub, mk } = await setup();
   // gun time moves only when the test says: the pattern timings hold however busy the machine is
   const g = mk("g1", "esp32-mpu6050", "manual");
-  const info = until(() => hub.got.some((m) => m.topic.endsWith("g1/info")), 5000, "info");
+  const info = waitFor(() => hub.got.some((m) => m.topic.endsWith("g1/info")), 5000, "info");
   for (let i = 0; i < 20 && !hub.got.some((m) => m.topic.endsWith("g1/info")); i++) await g.advance(100);
   await info;
   const trigs = () => hub.got.filter((m) => m.topic === gunTopic("t1", "g1", "trig")).map((m) => m.msg);
@@ -54,7 +55,7 @@ it("reports press, double pull, hold and release, ignoring contact bounce", asyn
   await g.advance(850);
   g.button.release();
   await g.advance(100);
-  await until(() => trigs().length >= 8, 3000, "8 events");
+  await waitFor(() => trigs().length >= 8, 3000, "8 events");
   const t = trigs();
   expect(t.map((x) => x.k)).toEqual(["p", "r", "p", "r", "p", "2", "h", "r"].slice(0, t.length));
   expect(t.length).toBe(8);
@@ -83,13 +84,13 @@ it("syncs its clock to the hub and plays a timed cue together with another gun",
   await sleep(333);
   const born2 = performance.now();
   const g2 = mk("g2", "esp32-bno085");
-  await until(() => hub.got.filter((m) => m.topic.endsWith("/sync")).length >= 6, 8000, "syncs");
+  await waitFor(() => hub.got.filter((m) => m.topic.endsWith("/sync")).length >= 6, 8000, "syncs");
   const at = hubNow() + 400;
   const cue = JSON.stringify({ v: 1, n: 5, c: "beat", at, b: [1000, 60, 0, 10] });
   hub.c.publish(gunTopic("t1", "g1", "cue"), cue, { qos: 1 });
   hub.c.publish(gunTopic("t1", "g2", "cue"), cue, { qos: 1 });
-  const b1 = await until(() => g1.tones.find((x) => x.f === 1000), 3000, "g1 beep");
-  const b2 = await until(() => g2.tones.find((x) => x.f === 1000), 3000, "g2 beep");
+  const b1 = await waitFor(() => g1.tones.find((x) => x.f === 1000), 3000, "g1 beep");
+  const b2 = await waitFor(() => g2.tones.find((x) => x.f === 1000), 3000, "g2 beep");
   const wall1 = born1 + b1.t;
   const wall2 = born2 + b2.t;
   const want = at - 1_700_000_000_000;

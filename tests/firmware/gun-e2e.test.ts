@@ -2,7 +2,8 @@
 import { decodeAim, decodeInfo, decodeTrigger, gunTopic } from "@cng/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { boardNames, createVirtualGun, loadBoard, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { hubClient, startBroker, type TestBroker, until } from "./broker.js";
+import { waitFor } from "../hub/helpers.js";
+import { hubClient, startBroker, type TestBroker } from "./broker.js";
 
 let broker: TestBroker;
 let hub: Awaited<ReturnType<typeof hubClient>>;
@@ -38,12 +39,12 @@ const WIFI = boardNames().filter((b) => (loadBoard(b).links ?? ["wifi"]).include
 describe.each(WIFI)("bundle %s on a virtual board", (board) => {
   it("connects with its credentials, says who it is, streams aim and sends trigger events", async () => {
     const g = gun(board, "g1", { wifi: { ssid: "party", pass: "pw" } });
-    const info = await until(() => on("g1", "info")[0], 5000, "info");
+    const info = await waitFor(() => on("g1", "info")[0], 5000, "info");
     const d = decodeInfo(info.text);
     expect(d.ok, info.text).toBe(true);
     // the info is retained: a hub that starts later still learns it
     const late = await hubClient(broker.port);
-    const kept = await until(() => late.got.find((m) => m.topic === info.topic), 3000, "retained info");
+    const kept = await waitFor(() => late.got.find((m) => m.topic === info.topic), 3000, "retained info");
     expect(kept.retain).toBe(true);
     await late.close();
     expect(info.msg).toMatchObject({ b: board, i: board.includes("bno085") ? "bno085" : "mpu6050", hz: 25 });
@@ -52,7 +53,7 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
     expect(g.wifi.connects[0]).toEqual({ ssid: "party", password: "pw" });
 
     // aim: valid samples near the pose, at about 25 Hz
-    await until(() => on("g1", "aim").length >= 20, 5000, "aim");
+    await waitFor(() => on("g1", "aim").length >= 20, 5000, "aim");
     const aims = on("g1", "aim");
     for (const a of aims.slice(-10)) expect(decodeAim(a.text).ok, a.text).toBe(true);
     const last = aims[aims.length - 1].msg;
@@ -64,10 +65,10 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
 
     // a pull: press, local click at once, then release
     g.button.press();
-    await until(() => g.tones.some((t) => t.f > 0), 1000, "click");
+    await waitFor(() => g.tones.some((t) => t.f > 0), 1000, "click");
     await new Promise((r) => setTimeout(r, 100));
     g.button.release();
-    const trig = await until(() => (on("g1", "trig").length >= 2 ? on("g1", "trig") : undefined), 3000, "trig");
+    const trig = await waitFor(() => (on("g1", "trig").length >= 2 ? on("g1", "trig") : undefined), 3000, "trig");
     for (const t of trig) expect(decodeTrigger(t.text).ok, t.text).toBe(true);
     expect(trig.map((t) => t.msg.k)).toEqual(["p", "r"]);
     expect(trig.map((t) => t.msg.n)).toEqual([1, 2]);
@@ -77,7 +78,7 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
 
   it("obeys cues and commands, and reports bad ones without stopping", async () => {
     const g = gun(board, "g2");
-    await until(() => on("g2", "info")[0], 5000, "info");
+    await waitFor(() => on("g2", "info")[0], 5000, "info");
     const cue = gunTopic("t1", "g2", "cue");
     const cmd = gunTopic("t1", "g2", "cmd");
     await hub.c.publishAsync(cmd, "not json", { qos: 1 });
@@ -86,16 +87,16 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
       qos: 1,
     });
     await hub.c.publishAsync(cue, JSON.stringify({ v: 1, n: 3, c: "beat", b: [880, 40, 0, 10] }), { qos: 1 });
-    const errs = await until(() => (on("g2", "err").length >= 2 ? on("g2", "err") : undefined), 3000, "err");
+    const errs = await waitFor(() => (on("g2", "err").length >= 2 ? on("g2", "err") : undefined), 3000, "err");
     expect(errs.map((e) => e.msg.e)).toEqual(["cmd", "cmd"]);
-    await until(() => g.led.some((l) => l.c >> 16 > 0 && (l.c & 0xffff) === 0), 2000, "red");
-    await until(() => (g.ledNow() & 0xff) > 0 && g.ledNow() >> 8 === 0, 2000, "blue stays on");
-    await until(() => g.tones.some((t) => t.f === 880), 2000, "880 Hz");
-    await until(() => g.toneNow() === 0, 2000, "silence");
+    await waitFor(() => g.led.some((l) => l.c >> 16 > 0 && (l.c & 0xffff) === 0), 2000, "red");
+    await waitFor(() => (g.ledNow() & 0xff) > 0 && g.ledNow() >> 8 === 0, 2000, "blue stays on");
+    await waitFor(() => g.tones.some((t) => t.f === 880), 2000, "880 Hz");
+    await waitFor(() => g.toneNow() === 0, 2000, "silence");
 
     // the rate command changes the aim rate
     await hub.c.publishAsync(cmd, JSON.stringify({ v: 1, n: 4, c: "rate", hz: 50 }), { qos: 1 });
-    await until(() => on("g2", "info").some((i) => i.msg.hz === 50), 3000, "hz 50");
+    await waitFor(() => on("g2", "info").some((i) => i.msg.hz === 50), 3000, "hz 50");
     const before = on("g2", "aim").length;
     await new Promise((r) => setTimeout(r, 500));
     expect(on("g2", "aim").length - before).toBeGreaterThan(17);

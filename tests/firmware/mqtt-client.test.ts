@@ -4,7 +4,8 @@ import { createServer, type Server, connect as tcp } from "node:net";
 import { gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { hubClient, startBroker, type TestBroker, until } from "./broker.js";
+import { waitFor } from "../hub/helpers.js";
+import { hubClient, startBroker, type TestBroker } from "./broker.js";
 
 const BOARD = "esp32-mpu6050";
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -90,9 +91,9 @@ it("resends a QoS 1 publish (DUP set) until the PUBACK arrives", async () => {
   const g = gun(broker, port);
   const trigTopic = gunTopic("t1", "g1", "trig");
   // wait until the info (the first QoS 1 publish) went through and its PUBACK was the one dropped
-  await until(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "info");
+  await waitFor(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "info");
   const isInfo = (p: Buffer) => p[0] >> 4 === 3 && p.includes(Buffer.from("/info"));
-  await until(() => fromGun.filter(isInfo).length >= 2, 8000, "resent info");
+  await waitFor(() => fromGun.filter(isInfo).length >= 2, 8000, "resent info");
   const infos = fromGun.filter(isInfo);
   expect(infos[0][0] & 8).toBe(0);
   expect(infos[1][0] & 8).toBe(8); // DUP
@@ -102,7 +103,7 @@ it("resends a QoS 1 publish (DUP set) until the PUBACK arrives", async () => {
   expect(fromGun.filter(isInfo).length).toBe(2);
   // triggers still flow on the same session
   g.button.press();
-  await until(() => hub.got.some((m) => m.topic === trigTopic), 3000, "trigger");
+  await waitFor(() => hub.got.some((m) => m.topic === trigTopic), 3000, "trigger");
 }, 20000);
 
 it("reconnects after the broker restarts and keeps what was sent while it was away", async () => {
@@ -110,7 +111,7 @@ it("reconnects after the broker restarts and keeps what was sent while it was aw
   const port = broker.port;
   const g = gun(broker);
   let hub = await hubClient(port);
-  await until(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "first info");
+  await waitFor(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "first info");
   await hub.close();
   await broker.close();
   // a pull while the broker is down is queued (QoS 1), not lost
@@ -122,29 +123,29 @@ it("reconnects after the broker restarts and keeps what was sent while it was aw
     () => broker.close(),
     () => hub.close(),
   );
-  const trig = await until(() => hub.got.find((m) => m.topic.endsWith("/trig")), 10000, "queued trigger");
+  const trig = await waitFor(() => hub.got.find((m) => m.topic.endsWith("/trig")), 10000, "queued trigger");
   expect(trig.msg).toMatchObject({ n: 1, k: "p" });
-  await until(() => hub.got.some((m) => m.topic.endsWith("/aim")), 3000, "aim after reconnect");
+  await waitFor(() => hub.got.some((m) => m.topic.endsWith("/aim")), 3000, "aim after reconnect");
   expect(g.errors).toEqual([]);
 }, 20000);
 
 it("has its will delivered when the socket drops, then comes back", async () => {
   const { broker, hub } = await setup();
   const g = gun(broker);
-  await until(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "info");
+  await waitFor(() => hub.got.some((m) => m.topic.endsWith("/info")), 5000, "info");
   const infos = () => hub.got.filter((m) => m.topic.endsWith("/info")).length;
   const before = infos();
   g.dropNetwork();
-  const will = await until(() => hub.got.find((m) => m.topic === gunTopic("t1", "g1", "will")), 3000, "will");
+  const will = await waitFor(() => hub.got.find((m) => m.topic === gunTopic("t1", "g1", "will")), 3000, "will");
   expect(will.msg).toEqual({ v: 1, on: 0 });
-  await until(() => infos() > before, 5000, "info after reconnect");
+  await waitFor(() => infos() > before, 5000, "info after reconnect");
 });
 
 it("is refused with wrong credentials and says why on the console", async () => {
   const { broker, hub } = await setup();
   const g = gun(broker);
   broker.creds.set("g1", "wrong");
-  await until(() => g.console.find((l) => l.includes("connack")), 3000, "refusal on the console");
+  await waitFor(() => g.console.find((l) => l.includes("connack")), 3000, "refusal on the console");
   expect(hub.got.filter((m) => m.topic.includes("/gun/g1/"))).toEqual([]);
   expect(g.errors).toEqual([]);
 });

@@ -2,7 +2,8 @@
 // motion with gyro noise and a small bias, still periods between moves, and the worst errors against the truth.
 import { gunTopic } from "@cng/protocol";
 import { angleDiff, createVirtualGun, type Motion, type Pose } from "../../hub/src/sim/espruino/index.js";
-import { hubClient, startBroker, until } from "./broker.js";
+import { waitFor } from "../hub/helpers.js";
+import { hubClient, startBroker } from "./broker.js";
 
 /** Aim at a new seat every 4 s: 1.5 s smooth turn (with some pitch), then 2.5 s still. Still for the first 3 s. */
 export function seatHopping(): Motion {
@@ -68,7 +69,7 @@ export async function seatHoppingMinute(
   cleanup.push(() => g.stop());
   const topic = gunTopic("t1", id, "aim");
   await g.advance(61000);
-  const aims = await until(
+  const aims = await waitFor(
     () => {
       const a = hub.got.filter((m) => m.topic === topic);
       return a.length > 0 && a[a.length - 1]!.msg.t >= 59000 ? a : undefined;

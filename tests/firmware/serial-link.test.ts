@@ -24,7 +24,8 @@ import {
 } from "../../hub/src/sim/espruino/index.js";
 import { interpreter } from "../espruino/rig.js";
 import { fakeLog } from "../hardware/fake-log.js";
-import { hubClient, startBroker, type TestBroker, until } from "./broker.js";
+import { waitFor } from "../hub/helpers.js";
+import { hubClient, startBroker, type TestBroker } from "./broker.js";
 
 // serialport's own MockBinding instance (the ESM and CommonJS builds of binding-mock are two registries)
 const MockBinding = SerialPortMock.binding;
@@ -86,7 +87,7 @@ describe.each<[GunRuntime, string]>(
       openPort: (path, baudRate) => new SerialPortMock({ path, baudRate, autoOpen: false }),
       retryMs: 0,
     });
-    const port = await until(() => bridge!.port?.isOpen && (bridge!.port.port as MockPortBinding), 3000, "the port");
+    const port = await waitFor(() => bridge!.port?.isOpen && (bridge!.port.port as MockPortBinding), 3000, "the port");
     // no wifi, no hub host: serial mode by itself
     const g = await createGun({
       runtime,
@@ -99,21 +100,23 @@ describe.each<[GunRuntime, string]>(
 
     // the console stays on USB for 2 s (cng flash can get in), then moves away and the gun says hello
     expect(g.usb.console).toBe(g.usb.device);
-    const hello = await until(() => lines(g).find((x) => x.startsWith("hello ")), 4000, "hello");
+    const hello = await waitFor(() => lines(g).find((x) => x.startsWith("hello ")), 4000, "hello");
     expect(g.usb.console).toBe("LoopbackA");
     expect(JSON.parse(hello.slice(6))).toEqual({ v: 1, id: "g1", k: "s-g1", fw: expect.any(String) });
     expect(g.now()).toBeGreaterThanOrEqual(2000);
 
     // on the broker as g1 with its secret: info (retained), then aim
-    await until(() => bridge!.online, 3000, "the bridge on the broker");
-    const info = await until(() => on("info")[0], 3000, "info");
+    await waitFor(() => bridge!.online, 3000, "the bridge on the broker");
+    const info = await waitFor(() => on("info")[0], 3000, "info");
     expect(decodeInfo(info.text).ok, info.text).toBe(true);
     expect(info.msg).toMatchObject({ b: BOARD, i: BOARD === "puckjs" ? "lsm6ds3" : "mpu6050", hz: 25 });
     // retained: a hub that comes later still learns it
     const late = await hubClient(broker.port);
-    expect((await until(() => late.got.find((m) => m.topic === info.topic), 3000, "retained info")).retain).toBe(true);
+    expect((await waitFor(() => late.got.find((m) => m.topic === info.topic), 3000, "retained info")).retain).toBe(
+      true,
+    );
     await late.close();
-    await until(() => on("aim").length >= 10, 3000, "aim");
+    await waitFor(() => on("aim").length >= 10, 3000, "aim");
     for (const a of on("aim").slice(-5)) expect(decodeAim(a.text).ok, a.text).toBe(true);
     expect(Math.abs(on("aim").at(-1)!.msg.p - 10)).toBeLessThan(1.5);
 
@@ -121,7 +124,7 @@ describe.each<[GunRuntime, string]>(
     g.button.press();
     await new Promise((r) => setTimeout(r, 100));
     g.button.release();
-    const trig = await until(() => (on("trig").length >= 2 ? on("trig") : undefined), 3000, "trig");
+    const trig = await waitFor(() => (on("trig").length >= 2 ? on("trig") : undefined), 3000, "trig");
     for (const t of trig) expect(decodeTrigger(t.text).ok, t.text).toBe(true);
     expect(trig.map((t) => t.msg.k)).toEqual(["p", "r"]);
 
@@ -134,7 +137,7 @@ describe.each<[GunRuntime, string]>(
     );
     // full red at the board's brightness cap (0.3 on the ESP32's NeoPixel, 0.5 on the Puck's own LEDs)
     const red0 = (g.board.led.kind === "neopixel" ? Math.floor : Math.round)(255 * (g.board.led.max ?? 1)) << 16;
-    const red = await until(() => g.led.find((e) => e.t >= sent && e.c === red0), 3000, "the red LED");
+    const red = await waitFor(() => g.led.find((e) => e.t >= sent && e.c === red0), 3000, "the red LED");
     expect(red).toBeTruthy();
 
     // pairing: the hub's key comes down as a command; the gun stores it and says hello with it
@@ -143,11 +146,11 @@ describe.each<[GunRuntime, string]>(
     await hub.c.publishAsync(gunTopic("t1", "g1", "cmd"), JSON.stringify({ v: 1, n: 8, c: "key", k: key }), {
       qos: 1,
     });
-    await until(() => lines(g).some((x) => x.startsWith("hello ") && x.includes(key)), 3000, "hello with the key");
+    await waitFor(() => lines(g).some((x) => x.startsWith("hello ") && x.includes(key)), 3000, "hello with the key");
     expect((await stored(g)).secret).toBe(key);
     // still streaming on the broker, now under the new key
     const n = on("aim").length;
-    await until(() => bridge!.online && on("aim").length > n + 5, 3000, "aim after pairing");
+    await waitFor(() => bridge!.online && on("aim").length > n + 5, 3000, "aim after pairing");
     // the bridge dropped nothing but the boot chatter of the console, before the gun took the port
     for (const w of l.said.filter((x) => x.level === "warn")) expect(w.msg).toMatch(/dropped a line \(not `<leaf>/);
     expect(g.errors).toEqual([]);

@@ -1,6 +1,6 @@
 // A bare aedes broker (anyone may log in) and a client that records what arrives: enough to see what the
-// serial bridge publishes, without a whole hub. The firmware tests' broker, with this folder's argument order.
-import { hubClient, until as poll, startBroker } from "../firmware/broker.js";
+// serial bridge publishes, without a whole hub. The firmware tests' broker.
+import { hubClient, startBroker } from "../firmware/broker.js";
 
 export async function bareBroker() {
   const b = await startBroker(0, new Map(), true);
@@ -16,7 +16,3 @@ export async function bareBroker() {
     },
   };
 }
-
-/** Waits until `check` returns something truthy, polling. */
-export const until = <T>(check: () => T | undefined | null | false, what: string, ms = 3000): Promise<T> =>
-  poll(check as () => T | undefined | false, ms, what);

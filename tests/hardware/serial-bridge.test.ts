@@ -4,7 +4,8 @@ import mqtt from "mqtt";
 import { SerialPortMock } from "serialport";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SerialGunBridge, startSerialGunBridge } from "../../hub/src/serial/index.js";
-import { bareBroker, until } from "./broker.js";
+import { waitFor } from "../hub/helpers.js";
+import { bareBroker } from "./broker.js";
 import { fakeLog } from "./fake-log.js";
 
 // serialport's own MockBinding instance (the ESM and CommonJS builds of binding-mock are two registries).
@@ -47,7 +48,7 @@ function start(opts: { retryMs?: number; idleMs?: number } = {}) {
 
 /** The mock serial device the bridge holds open: the gun's end of the cable. */
 async function gunEnd(): Promise<MockPortBinding> {
-  const p = await until(() => bridge!.port?.isOpen && bridge!.port, "the port to open");
+  const p = await waitFor(() => bridge!.port?.isOpen && bridge!.port, 3000, "the port to open");
   return p.port as MockPortBinding;
 }
 
@@ -57,11 +58,11 @@ describe("serial gun bridge", () => {
   it("asks who is there, then publishes the gun's lines on its topics", async () => {
     start();
     const g = await gunEnd();
-    await until(() => written(g).includes('who {"v":1}'), "a who line");
+    await waitFor(() => written(g).includes('who {"v":1}'), 3000, "a who line");
     g.emitData(`hello {"v":1,"id":"g1"}\naim ${AIM}\n`);
-    await until(() => bridge!.online, "the gun on the broker");
+    await waitFor(() => bridge!.online, 3000, "the gun on the broker");
     g.emitData(`aim ${AIM}\ntrig ${TRIG}\r\ninfo ${INFO}\n`);
-    await until(() => broker.seen.some((m) => m.topic.endsWith("/info")), "info");
+    await waitFor(() => broker.seen.some((m) => m.topic.endsWith("/info")), 3000, "info");
     const got = (leaf: string) => broker.seen.filter((m) => m.topic === `cng/v1/t1/gun/g1/${leaf}`);
     expect(got("aim").at(-1)?.text).toBe(AIM);
     expect(got("trig").map((m) => m.text)).toEqual([TRIG]);
@@ -78,12 +79,12 @@ describe("serial gun bridge", () => {
     start();
     const g = await gunEnd();
     g.emitData('hello {"v":1,"id":"g1"}\n');
-    await until(() => bridge!.online, "the gun on the broker");
+    await waitFor(() => bridge!.online, 3000, "the gun on the broker");
     const cue = '{"v":1,"n":7,"c":"wound","l":[16711680,150,0,100],"b":[220,250],"rp":3}';
     await broker.watcher.publishAsync("cng/v1/t1/gun/g1/cue", '{"v":1,"n":6,"c":"boom"}', { qos: 1 });
     await broker.watcher.publishAsync("cng/v1/t1/gun/g1/cue", cue, { qos: 1 });
     await broker.watcher.publishAsync("cng/v1/t1/gun/g1/cmd", '{"v":1,"n":8,"c":"rate","hz":50}', { qos: 1 });
-    await until(() => written(g).some((l) => l.startsWith("cmd ")), "the command line");
+    await waitFor(() => written(g).some((l) => l.startsWith("cmd ")), 3000, "the command line");
     expect(written(g).filter((l) => /^(cue|cmd) /.test(l))).toEqual([
       `cue ${cue}`,
       'cmd {"v":1,"n":8,"c":"rate","hz":50}',
@@ -94,12 +95,12 @@ describe("serial gun bridge", () => {
     const l = start();
     const g = await gunEnd();
     g.emitData(`aim ${AIM}\n`);
-    await until(() => l.text("warn").includes("before its hello"), "a warning about the missing hello");
+    await waitFor(() => l.text("warn").includes("before its hello"), 3000, "a warning about the missing hello");
     g.emitData('hello {"v":1,"id":"g1"}\n');
-    await until(() => bridge!.online, "the gun on the broker");
+    await waitFor(() => bridge!.online, 3000, "the gun on the broker");
     g.emitData('Guru Meditation Error\naim {"v":1,"t":1,"y":999,"p":0,"r":0}\n');
     g.emitData(`aim ${AIM}\n`);
-    await until(() => broker.seen.some((m) => m.topic.endsWith("/g1/aim")), "the good aim");
+    await waitFor(() => broker.seen.some((m) => m.topic.endsWith("/g1/aim")), 3000, "the good aim");
     expect(broker.seen.filter((m) => m.topic.endsWith("/aim"))).toHaveLength(1);
     expect(l.text("warn")).toMatch(/dropped a line \(not `<leaf> <json>`\)/);
     expect(l.text("warn")).toMatch(/dropped a line \(aim: y must be between -180 and 180\)/);
@@ -109,28 +110,29 @@ describe("serial gun bridge", () => {
     const l = start({ retryMs: 50 });
     const g = await gunEnd();
     g.emitData('hello {"v":1,"id":"g1"}\n');
-    await until(() => bridge!.online, "the gun on the broker");
+    await waitFor(() => bridge!.online, 3000, "the gun on the broker");
     // Unplugging: the next read fails the way a vanished USB device does.
     g.read = () => Promise.reject(new Error("Input/output error"));
     g.emitData("\n");
-    await until(() => broker.seen.some((m) => m.topic === "cng/v1/t1/gun/g1/will"), "the will");
+    await waitFor(() => broker.seen.some((m) => m.topic === "cng/v1/t1/gun/g1/will"), 3000, "the will");
     expect(broker.seen.find((m) => m.topic.endsWith("/will"))?.text).toBe('{"v":1,"on":0}');
     expect(l.text("warn")).toMatch(/serial gun g1 on \/dev\/ttyUSB-cng: unplugged; trying again/);
     expect(bridge!.online).toBe(false);
-    const again = await until(
+    const again = await waitFor(
       () => bridge!.port?.isOpen && bridge!.port !== null && (bridge!.port.port as MockPortBinding),
+      3000,
       "the port back",
     );
     expect(again).not.toBe(g);
-    await until(() => written(again).includes('who {"v":1}'), "a new who");
+    await waitFor(() => written(again).includes('who {"v":1}'), 3000, "a new who");
     again.emitData('hello {"v":1,"id":"g1"}\n');
-    await until(() => bridge!.online, "the gun back on the broker");
+    await waitFor(() => bridge!.online, 3000, "the gun back on the broker");
   });
 
   it("says so when the gun's port is missing, and does not throw", async () => {
     MockBinding.reset();
     const l = start();
-    await until(() => l.text("warn"), "a warning");
+    await waitFor(() => l.text("warn"), 3000, "a warning");
     expect(l.text("warn")).toMatch(/ttyUSB-cng/);
     expect(bridge!.online).toBe(false);
   });
@@ -152,24 +154,28 @@ describe("serial gun bridge on the real hub", () => {
       });
       const g = await gunEnd();
       g.emitData('hello {"v":1,"id":"sg1","fw":"0.3.0"}\n');
-      await until(() => bridge!.online, "the pending gun on the broker");
+      await waitFor(() => bridge!.online, 3000, "the pending gun on the broker");
       const host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
       const r = await request(host, hub.table, "pair.accept", { gun: "sg1" }, hub.pin);
       expect(r.ok).toBe(true);
-      const keyLine = await until(() => written(g).find((x) => x.startsWith("cmd ") && x.includes('"key"')), "the key");
+      const keyLine = await waitFor(
+        () => written(g).find((x) => x.startsWith("cmd ") && x.includes('"key"')),
+        3000,
+        "the key",
+      );
       const key = JSON.parse(keyLine.slice(4)).k as string;
       // The bridge reconnects with the key; the gun stores it and says hello again with it.
       g.emitData(`hello {"v":1,"id":"sg1","k":"${key}"}\n`);
       const aims: string[] = [];
       host.on("message", (t, p) => t.endsWith("/gun/sg1/aim") && aims.push(p.toString()));
       await host.subscribeAsync(`${hub.topicRoot}/gun/sg1/aim`);
-      await until(
+      await waitFor(
         () => {
           g.emitData(`aim ${AIM}\n`);
           return aims.length > 0;
         },
-        "the paired gun's aim at the table",
         5000,
+        "the paired gun's aim at the table",
       );
       expect(aims[0]).toBe(AIM);
       host.end(true);

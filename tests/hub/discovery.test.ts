@@ -19,7 +19,7 @@ import {
 import { type LanAddress, lanUrls, localAddressFor } from "../../hub/src/net/lan.js";
 import { lanLines } from "../../hub/src/net/lines.js";
 import { broadcastSource } from "./broadcast.js";
-import { testHub } from "./helpers.js";
+import { testHub, waitFor } from "./helpers.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LAN: LanAddress[] = [
@@ -135,12 +135,12 @@ describe("the responder", () => {
     const d = await responder("t1", { host: "0.0.0.0", port: 1884 });
     const g = await gunSide(d.port);
     g.ask("CNG1? t1 g1");
-    await until(() => g.replies.length === 1);
+    await waitFor(() => g.replies.length === 1);
     expect(g.replies[0]).toEqual({ text: "CNG1! t1 127.0.0.1 1884", from: "127.0.0.1" });
     if (lan) {
       // a broadcast leaves through the LAN interface and comes back from its address: the hub names that address
       g.ask("CNG1? t1 g1", "255.255.255.255");
-      await until(() => g.replies.length === 2);
+      await waitFor(() => g.replies.length === 2);
       expect(g.replies[1]!.text).toBe(`CNG1! t1 ${lan} 1884`);
     } else console.warn("SKIPPED: no LAN interface here, so no broadcast check");
     expect(d.stats).toMatchObject({ queries: lan ? 2 : 1, replies: lan ? 2 : 1, garbage: 0 });
@@ -155,7 +155,7 @@ describe("the responder", () => {
     expect(g.replies).toEqual([]);
     expect(d.stats.otherTable).toBe(2);
     g.ask("CNG1? t1 g1");
-    await until(() => g.replies.length === 1);
+    await waitFor(() => g.replies.length === 1);
   });
 
   it("a hub of an external broker names that broker", async () => {
@@ -164,7 +164,7 @@ describe("the responder", () => {
     open.push(d);
     const g = await gunSide(d.port);
     g.ask("CNG1? t1 g1");
-    await until(() => g.replies.length === 1);
+    await waitFor(() => g.replies.length === 1);
     expect(g.replies[0]!.text).toBe("CNG1! t1 broker.local 1999");
     // one guns cannot speak (TLS): no responder at all; off: none either
     expect(await answerDiscovery(0, "t1", brokerAddressOf("mqtts://broker.local:8883"), log)).toBeUndefined();
@@ -200,7 +200,7 @@ describe("the responder", () => {
     expect(g.replies.map((r) => r.text)).toEqual([]);
     expect(d.stats.replies).toBe(0);
     g.ask("CNG1? t1 g1");
-    await until(() => g.replies.length === 1);
+    await waitFor(() => g.replies.length === 1);
     expect(g.replies[0]!.text).toBe("CNG1! t1 127.0.0.1 1883");
   });
 
@@ -221,13 +221,13 @@ describe("the responder", () => {
     other.on("message", (m) => got.push(m.toString()));
     await new Promise<void>((r) => other.bind(0, "127.0.0.2", () => r()));
     other.send("CNG1? t1 g2", d.port, "127.0.0.1");
-    await until(() => got.length === 1);
+    await waitFor(() => got.length === 1);
     expect(got[0]).toBe("CNG1! t1 127.0.0.1 1883");
     // and the flooder again after the window
     await sleep(1100);
     const n = flood.replies.length;
     flood.ask("CNG1? t1 g1");
-    await until(() => flood.replies.length === n + 1);
+    await waitFor(() => flood.replies.length === n + 1);
   });
 
   it("two tables' hubs on one machine share the port; each answers its own", async () => {
@@ -244,7 +244,7 @@ describe("the responder", () => {
     const to = lan ? "255.255.255.255" : "127.255.255.255";
     g.ask("CNG1? tb g1", to);
     g.ask("CNG1? ta g1", to);
-    await until(() => g.replies.length === 2);
+    await waitFor(() => g.replies.length === 2);
     expect(g.replies.map((r) => r.text.split(" ").slice(1, 2).concat(r.text.split(" ")[3]!)).sort()).toEqual([
       ["ta", "1001"],
       ["tb", "1002"],
@@ -268,7 +268,7 @@ describe("settings and start-up lines", () => {
     expect(hub.ports.discovery).toBeGreaterThan(0);
     const g = await gunSide(hub.ports.discovery!);
     g.ask("CNG1? disc g1");
-    await until(() => g.replies.length === 1);
+    await waitFor(() => g.replies.length === 1);
     expect(g.replies[0]!.text).toBe(`CNG1! disc 127.0.0.1 ${hub.ports.mqtt}`);
     const here = lanUrls("0.0.0.0", hub.ports.http, { host: "0.0.0.0", port: hub.ports.mqtt! });
     expect(hub.lan).toEqual(here);
@@ -298,7 +298,7 @@ describe("settings and start-up lines", () => {
     const g = await gunSide(hub.ports.discovery!);
     // no gun yet: anyone is answered (a new table's guns find it)
     g.ask("CNG1? disc2 stranger");
-    await until(() => g.replies.length === 1);
+    await waitFor(() => g.replies.length === 1);
     // one paired gun: it is answered, a stranger no more
     const mine = await connect(hub.urls.mqtt, { username: "mine", password: "x", clientId: "mine" });
     const key = nextMessage(mine, gunTopic("disc2", "mine", "cmd"), (m) => m.c === "key");
@@ -307,7 +307,7 @@ describe("settings and start-up lines", () => {
     await key;
     mine.end(true);
     g.ask("CNG1? disc2 mine");
-    await until(() => g.replies.length === 2);
+    await waitFor(() => g.replies.length === 2);
     g.ask("CNG1? disc2 stranger");
     g.ask("CNG1? disc2");
     await sleep(300);
@@ -315,7 +315,7 @@ describe("settings and start-up lines", () => {
     // the host listens for a pull to pair a new gun: strangers are answered again
     expect((await request(host, "disc2", "pair.listen", { seat: 1 }, hub.pin)).ok).toBe(true);
     g.ask("CNG1? disc2 stranger");
-    await until(() => g.replies.length === 3);
+    await waitFor(() => g.replies.length === 3);
   });
 
   it("lines for a hub on loopback, with no network, or discovery off", () => {
@@ -353,13 +353,5 @@ async function quiet(d: DiscoveryResponder): Promise<void> {
   while (d.stats.received !== n) {
     n = d.stats.received;
     await sleep(200);
-  }
-}
-
-async function until(pred: () => unknown, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await sleep(10);
   }
 }

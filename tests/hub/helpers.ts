@@ -118,13 +118,21 @@ export function closed(client: MqttClient, timeoutMs = 3000): Promise<void> {
   });
 }
 
-export async function waitFor<T>(fn: () => T | undefined | false, timeoutMs = 5000): Promise<T> {
+/**
+ * The tests' one way to wait for something: until `fn` gives a value (checked every 10 ms; it may be async), or a
+ * failure after `timeoutMs` saying what it waited for.
+ */
+export async function waitFor<T>(
+  fn: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 5000,
+  what = "the condition",
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
+    if (Date.now() > end) throw new Error(`timed out (${timeoutMs} ms) waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 

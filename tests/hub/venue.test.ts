@@ -5,31 +5,53 @@ import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import type { PublicPlayer, TableStateMsg } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVenue, VENUE_FILE } from "../../hub/src/venue/server.js";
 import { leaderboardFile } from "../../hub/src/venue/store.js";
 import { Venue } from "../../hub/src/venue/venue.js";
 import { brokerUp, connect, sleep, tempDir, testHub, waitFor } from "./helpers.js";
 
-const player = (seat: number, name: string, money: number, alive = true) => ({
+const player = (seat: number, name: string, money: number, alive = true): PublicPlayer => ({
   seat,
   name,
   alive,
-  wounds: 0,
+  wounds: alive ? 0 : 3,
   shame: 0,
   money,
   cards: 3,
+  power: null,
+  role: null,
+  hurt: 0,
+  waiting: false,
 });
-const state = (id: number, over: boolean, players: ReturnType<typeof player>[], winners: number[] = []) =>
+/** A retained table/state as a hub publishes it (the contract's TableStateMsg). */
+const state = (id: number, over: boolean, players: PublicPlayer[], winners: number[] = []) =>
   JSON.stringify({
     v: 1,
     id,
     decisions: 9,
-    game: { edition: "classic", round: 3, step: over ? "over" : "aim", over, winners, players },
+    game: {
+      edition: "classic",
+      round: 3,
+      step: over ? "over" : "aim",
+      over,
+      winners,
+      godfather: 0,
+      table: { bills: [5000, 20000] },
+      deckLeft: 20,
+      discardPile: 4,
+      sharers: [],
+      turn: null,
+      players,
+    },
     table: null,
     seats: [],
     calibration: [],
-  });
+    layout: null,
+    pairing: null,
+    lang: null,
+  } satisfies TableStateMsg);
 
 describe("venue", () => {
   it("lists tables with who is ahead and guns online, and finished games best first", () => {
@@ -83,6 +105,22 @@ describe("venue", () => {
       tables: [{ table: "t1", game: null, players: [], leaders: [] }],
       leaderboard: [],
     });
+  });
+
+  it("skips a retained state that does not decode (another table's, another version's): the last good one stays", () => {
+    const v = new Venue();
+    v.take("cng/v1/t1/table/state", state(3, false, [player(0, "Ann", 5000), player(1, "Bob", 9000)]));
+    const good = JSON.parse(state(4, false, [player(0, "Cid", 1000), player(1, "Dee", 2000)]));
+    const bad = [
+      { ...good, game: { ...good.game, players: [{ ...good.game.players[0], money: "lots" }] } },
+      { ...good, game: { ...good.game, step: "dance" } },
+      { ...good, seats: undefined },
+      { ...good, extra: 1 },
+    ];
+    for (const b of bad) expect(() => v.take("cng/v1/t1/table/state", JSON.stringify(b))).not.toThrow();
+    expect(v.tables()).toMatchObject([{ table: "t1", game: 3, leaders: ["Bob"] }]);
+    v.take("cng/v1/t1/table/state", JSON.stringify(good));
+    expect(v.tables()).toMatchObject([{ table: "t1", game: 4, leaders: ["Dee"] }]);
   });
 
   it("says why when the broker will not show every table (a hub's embedded broker)", async () => {

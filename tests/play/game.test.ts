@@ -8,6 +8,7 @@ import { randomScenario, type Scenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
 import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
+import { DrivenTime } from "./test-time.js";
 
 describe("a whole game over MQTT", () => {
   let hub: TestHub;
@@ -15,6 +16,7 @@ describe("a whole game over MQTT", () => {
   let guns: ScriptedGun[] = [];
   let tokens: string[] = [];
   let players: Players | null = null;
+  let time: DrivenTime;
   afterEach(async () => {
     await closeTable({ players, guns, host, hub });
     guns = [];
@@ -25,7 +27,8 @@ describe("a whole game over MQTT", () => {
     secrets: "console" | "physical",
     extra: { timingOverrides?: Record<string, number>; onState?: (s: TableState) => void } = {},
   ) {
-    ({ hub, host, guns, tokens } = await pairedTable(scenario.players.length));
+    time = new DrivenTime();
+    ({ hub, host, guns, tokens } = await pairedTable(scenario.players.length, time));
     const started = await request(
       host,
       hub.table,
@@ -38,6 +41,7 @@ describe("a whole game over MQTT", () => {
       consoles: secrets === "console",
       tokens,
       onState: extra.onState,
+      time,
     });
     await players.start();
     return players;
@@ -98,7 +102,7 @@ describe("a whole game over MQTT", () => {
           dropped = true;
           const g = gunsRef[1]!;
           g.drop();
-          setTimeout(() => void g.connect(), 700);
+          time.after(700, () => void time.track(g.connect()));
         }
       },
     });

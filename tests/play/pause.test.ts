@@ -2,11 +2,12 @@
 // resumed, the count starts again and the game ends exactly as the scenario runner ends it.
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
-import { request, sleep } from "../hub/helpers.js";
+import { request } from "../hub/helpers.js";
 import { randomScenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
 import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
+import { DrivenTime } from "./test-time.js";
 
 describe("pausing the table", () => {
   let hub: TestHub;
@@ -21,7 +22,8 @@ describe("pausing the table", () => {
   it("pause during a count: no go cue, no step change; resume: the count runs and the game ends as planned", async () => {
     const scenario = randomScenario("classic", 4, 12);
     let tokens: string[];
-    ({ hub, host, guns, tokens } = await pairedTable(4));
+    const time = new DrivenTime();
+    ({ hub, host, guns, tokens } = await pairedTable(4, time));
     // nothing to pause without a game
     expect(await request(host, hub.table, "game.pause", {}, hub.pin)).toMatchObject({
       ok: false,
@@ -45,13 +47,14 @@ describe("pausing the table", () => {
         last = s;
         const a = s.table?.activity;
         if (!pausing && s.table?.round === 2 && a?.kind === "count" && a.purpose === "aim" && a.goAt !== null)
-          pausing = request(host, hub.table, "game.pause", {}, hub.pin);
+          pausing = time.track(request(host, hub.table, "game.pause", {}, hub.pin));
       },
+      time,
     });
     await players.start();
-    for (let i = 0; i < 300 && !pausing; i++) await sleep(50);
+    await time.until(() => pausing, 60_000, "round 2's aim count");
     expect(await pausing).toMatchObject({ ok: true, r: { paused: true } });
-    await sleep(100);
+    await time.settle();
     const gos = guns.map((g) => g.cues.filter((c) => c.c === "go").length);
     const at = (await request(host, hub.table, "table.status")).r as TableState;
     expect(at.table).toMatchObject({ paused: true, activity: null, round: 2 });
@@ -62,7 +65,8 @@ describe("pausing the table", () => {
       ok: false,
       e: { code: "paused" },
     });
-    await sleep(1200);
+    // well past when the count's go would have been, in the hub's time
+    await time.pass(1200);
     expect(guns.map((g) => g.cues.filter((c) => c.c === "go").length)).toEqual(gos);
     // the guns were told to stop whatever beats they had
     expect(guns.every((g) => g.cues.some((c) => c.c === "off"))).toBe(true);

@@ -2,22 +2,16 @@
 // (a seeded random bot game, so nothing is hard-coded): consoles send secret cards, the host starts rounds and
 // enters draft picks, guns point at the scenario's targets during counts, lower for courage, pull in reveal
 // windows, and the Godfather orders or passes.
-import { tableTopic } from "@cng/protocol";
+import { decodeTableState, type TableStateMsg, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
-import type { PlayStatus } from "../../hub/src/play/play.js";
 import type { Decision } from "../../hub/src/rules/index.js";
 import { request } from "../hub/helpers.js";
 import type { Scenario, ScenarioRound } from "../table/rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
+import { realTime, type TestTime } from "./test-time.js";
 
-export interface TableState {
-  id: number | null;
-  decisions: number;
-  game: unknown;
-  table: PlayStatus | null;
-  seats: { seat: number; name: string | null; gun: string | null; colour: number; online: boolean }[];
-  calibration: unknown[];
-}
+/** `table/state`, as the contract types it; every one the players see must decode. */
+export type TableState = TableStateMsg;
 
 export interface PlayersOptions {
   /** seats choose cards on consoles (with their seat tokens) */
@@ -26,6 +20,8 @@ export interface PlayersOptions {
   tokens?: string[];
   /** called on every state seen (tests inject drops here) */
   onState?: (s: TableState) => void;
+  /** whose time the players act on (default: real) */
+  time?: TestTime;
 }
 
 export class Players {
@@ -33,7 +29,7 @@ export class Players {
   private readonly done = new Set<string>();
   private readonly picks = new Map<number, number>();
   private busy = false;
-  private tick: ReturnType<typeof setInterval> | null = null;
+  private stopTick: (() => void) | null = null;
   readonly errors: string[] = [];
 
   constructor(
@@ -49,27 +45,42 @@ export class Players {
     const topic = tableTopic(this.table, "state");
     this.host.on("message", (t, p) => {
       if (t !== topic || p.length === 0) return;
-      this.state = JSON.parse(p.toString());
-      this.opts.onState?.(this.state!);
+      const d = decodeTableState(p);
+      if (!d.ok) {
+        this.errors.push(`table/state does not decode: ${d.error.message}`);
+        return;
+      }
+      this.state = d.value;
+      this.opts.onState?.(this.state);
       void this.act();
     });
     await this.host.subscribeAsync(topic, { qos: 1 });
-    this.tick = setInterval(() => void this.act(), 25);
+    this.stopTick = this.time.every(20, () => void this.act());
+  }
+
+  private get time(): TestTime {
+    return this.opts.time ?? realTime;
   }
 
   stop(): void {
-    if (this.tick) clearInterval(this.tick);
+    this.stopTick?.();
   }
 
-  /** Resolves when the table says the game is over. */
+  /** Resolves when the table says the game is over (`timeoutMs` of the players' time). */
   async over(timeoutMs: number): Promise<TableState> {
-    const end = Date.now() + timeoutMs;
-    while (Date.now() < end) {
-      if (this.errors.length) throw new Error(this.errors.join("; "));
-      if (this.state?.table?.over) return this.state;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the game did not end in time; last status ${JSON.stringify(this.state?.table)}`);
+    const over = await this.time
+      .until(
+        () => {
+          if (this.errors.length) throw new Error(this.errors.join("; "));
+          return this.state?.table?.over ? this.state : null;
+        },
+        timeoutMs,
+        "the game's end",
+      )
+      .catch((e: Error) => {
+        throw this.errors.length ? e : new Error(`${e.message}; last status ${JSON.stringify(this.state?.table)}`);
+      });
+    return over;
   }
 
   private once(key: string): boolean {
@@ -91,7 +102,7 @@ export class Players {
   }
 
   private async req(op: string, a: Record<string, unknown>, auth = this.pin): Promise<void> {
-    const r = await request(this.host, this.table, op, a, auth);
+    const r = await this.time.track(request(this.host, this.table, op, a, auth));
     if (!r.ok) this.errors.push(`${op} ${JSON.stringify(a)}: ${JSON.stringify(r.e)}`);
   }
 
@@ -152,10 +163,10 @@ export class Players {
       } else {
         const g = this.gun(a.godfather)!;
         g.pose = { kind: "aim", target: order };
-        if (this.once(`${r}:privilege`)) setTimeout(() => g.pull(), 350);
+        if (this.once(`${r}:privilege`)) this.time.after(350, () => g.pull());
       }
     } else if (a.kind === "reveal") {
-      if (Date.now() < a.opensAt + 60) return;
+      if (this.time.now() < a.opensAt + 60) return;
       for (const seat of a.seats) {
         const g = this.gun(seat);
         if (g?.online && round.bullets[this.name(seat)] === a.window && this.once(`${r}:pull:${a.window}:${seat}`))

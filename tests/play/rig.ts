@@ -7,6 +7,7 @@ import { connect, request, testHub } from "../hub/helpers.js";
 import type { Scenario } from "../table/rig.js";
 import type { Players } from "./players.js";
 import { ScriptedGun } from "./scripted-gun.js";
+import { DrivenTime, realTime, type TestTime } from "./test-time.js";
 
 export type TestHub = Awaited<ReturnType<typeof testHub>>;
 
@@ -14,14 +15,17 @@ export type TestHub = Awaited<ReturnType<typeof testHub>>;
  * stays well under the time limit. */
 export const QUICK = { countPaceMs: 200, shortCountPaceMs: 150, revealWindowMs: 450, privilegeWindowMs: 1200 };
 
-/** A fresh hub, the host logged in with the PIN, one gun paired per seat and each seat's console token. */
-export async function pairedTable(seats: number) {
-  const hub = await testHub();
-  const host: MqttClient = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+/**
+ * A fresh hub, the host logged in with the PIN, one gun paired per seat and each seat's console token. With a
+ * DrivenTime the hub, the guns and the host run on the test's time.
+ */
+export async function pairedTable(seats: number, time: TestTime = realTime) {
+  const hub = await testHub(time instanceof DrivenTime ? { clock: time.clock } : {});
+  const host: MqttClient = time.watch(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));
   const layout = roundTable(seats);
   const guns: ScriptedGun[] = [];
   for (let seat = 0; seat < seats; seat++)
-    guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout));
+    guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout, time));
   const tokens: string[] = [];
   for (let seat = 0; seat < seats; seat++)
     tokens.push(((await request(host, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token);

@@ -5,14 +5,15 @@ import { encAim, encSync, encTrig, gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { bearing, type SeatLayout } from "../../hub/src/aim/index.js";
 import { connect, nextMessage, request } from "../hub/helpers.js";
+import { realTime, type TestTime } from "./test-time.js";
 
 export type Pose = { kind: "aim"; target: number } | { kind: "away" } | { kind: "lowered" };
 
 export class ScriptedGun {
   private client: MqttClient | null = null;
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private stopSampling: (() => void) | null = null;
   private n = 0;
-  /** hub ms when the gun "booted": its clock is Date.now() − boot */
+  /** hub ms when the gun "booted": its clock is the test's time − boot */
   readonly boot: number;
   hz = 0;
   pose: Pose = { kind: "away" };
@@ -29,8 +30,9 @@ export class ScriptedGun {
     readonly seat: number,
     private readonly key: string,
     private readonly layout: SeatLayout,
+    private readonly time: TestTime,
   ) {
-    this.boot = Date.now() - 50_000 - seat * 7919;
+    this.boot = time.now() - 50_000 - seat * 7919;
   }
 
   /** A new gun asks to be paired; the host accepts it at `seat`; it reconnects with its key. */
@@ -42,6 +44,7 @@ export class ScriptedGun {
     id: string,
     seat: number,
     layout: SeatLayout,
+    time: TestTime = realTime,
   ): Promise<ScriptedGun> {
     const pending = await connect(url, { username: id, password: "new", clientId: id });
     const key = nextMessage(pending, gunTopic(table, id, "cmd"), (m) => m.c === "key");
@@ -50,7 +53,7 @@ export class ScriptedGun {
     if (!acc.ok) throw new Error(`pairing ${id}: ${JSON.stringify(acc)}`);
     const k = (await key).k as string;
     pending.end(true);
-    const gun = new ScriptedGun(url, table, id, seat, k, layout);
+    const gun = new ScriptedGun(url, table, id, seat, k, layout, time);
     await gun.connect();
     return gun;
   }
@@ -60,11 +63,13 @@ export class ScriptedGun {
   }
 
   gunNow(): number {
-    return Date.now() - this.boot;
+    return this.time.now() - this.boot;
   }
 
   async connect(url = this.url): Promise<void> {
-    const c = await connect(url, { username: this.id, password: this.key, clientId: this.id, queueQoSZero: false });
+    const c = this.time.watch(
+      await connect(url, { username: this.id, password: this.key, clientId: this.id, queueQoSZero: false }),
+    );
     this.client = c;
     c.on("message", (topic, payload) => {
       let m: any;
@@ -92,12 +97,12 @@ export class ScriptedGun {
     this.rates.push(hz);
     this.hz = hz;
     this.stopStream();
-    this.timer = setInterval(() => this.sample(), Math.round(1000 / hz));
+    this.stopSampling = this.time.every(Math.round(1000 / hz), () => this.sample());
   }
 
   private stopStream(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopSampling?.();
+    this.stopSampling = null;
   }
 
   /** One aim sample of the current pose. */

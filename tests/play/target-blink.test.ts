@@ -2,7 +2,7 @@
 // (1 for the first seat) in that seat's colour — a colour-blind player counts instead of naming a colour.
 import { afterEach, expect, it } from "vitest";
 import { seatColour } from "../../hub/src/feedback/index.js";
-import { request } from "../hub/helpers.js";
+import { request, waitFor } from "../hub/helpers.js";
 import type { TableState } from "./players.js";
 import { closeTable, pairedTable, type TestHub } from "./rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
@@ -15,15 +15,6 @@ let t: { players: null; guns: ScriptedGun[]; host: any; hub: TestHub | undefined
 };
 afterEach(() => closeTable(t));
 
-const until = async <T>(what: string, fn: () => Promise<T | null | undefined | false> | T | null | false) => {
-  for (let i = 0; i < 200; i++) {
-    const v = await fn();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-};
-
 it("holding the trigger while aiming blinks the target's seat number in its colour; aiming at nobody says so", async () => {
   const { hub, host, guns } = await pairedTable(4);
   t = { players: null, guns, host, hub };
@@ -31,26 +22,34 @@ it("holding the trigger while aiming blinks the target's seat number in its colo
   expect((await request(host, hub.table, "game.new", setup, hub.pin)).ok).toBe(true);
   const gun = guns[1]!;
   gun.pose = { kind: "aim", target: 2 };
-  await until("the live target", async () => {
-    const st = (await request(host, hub.table, "table.status")).r as TableState & {
-      table: { live: (number | null)[] };
-    };
-    return st.table.live[1] === 2;
-  });
+  await waitFor(
+    async () => {
+      const st = (await request(host, hub.table, "table.status")).r as TableState & {
+        table: { live: (number | null)[] };
+      };
+      return st.table.live[1] === 2;
+    },
+    5000,
+    "the live target",
+  );
   const before = gun.cues.length;
   gun.pull("h");
-  const blink = await until("the blink", () => gun.cues.slice(before).find((c) => c.c === "ident"));
+  const blink = await waitFor(() => gun.cues.slice(before).find((c) => c.c === "ident"), 5000, "the blink");
   expect(blink.rp).toBe(3);
   expect(blink.l![0]).toBe(seatColour(2));
   // pointing at nobody (the gun held low): an amber "re-aim" instead
   gun.pose = { kind: "away" };
-  await until("no live target", async () => {
-    const st = (await request(host, hub.table, "table.status")).r as TableState & {
-      table: { live: (number | null)[] };
-    };
-    return st.table.live[1] === null;
-  });
+  await waitFor(
+    async () => {
+      const st = (await request(host, hub.table, "table.status")).r as TableState & {
+        table: { live: (number | null)[] };
+      };
+      return st.table.live[1] === null;
+    },
+    5000,
+    "no live target",
+  );
   const mid = gun.cues.length;
   gun.pull("h");
-  await until("the amber blink", () => gun.cues.slice(mid).find((c) => c.c === "ambig"));
+  await waitFor(() => gun.cues.slice(mid).find((c) => c.c === "ambig"), 5000, "the amber blink");
 });

@@ -13,7 +13,7 @@ import { type Browser, type BrowserContext, type CDPSession, chromium, type Page
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearing, roundTable } from "../../hub/src/aim/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { isRed, onInterpreter, realGun, sleep, until } from "../espruino/rig.js";
+import { isRed, onInterpreter, realGun, sleep, waitFor } from "../espruino/rig.js";
 import { connect, request, testHub } from "../hub/helpers.js";
 import { Players } from "../play/players.js";
 import { expectedResult, setupOf } from "../play/rig.js";
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         true,
       );
       // (its first two seconds are Espruino's console on Bluetooth: the page connects once the gun speaks lines)
-      await until(() => gun.usb.out.includes("hello "), 6000, "the gun's hello");
+      await waitFor(() => gun.usb.out.includes("hello "), 6000, "the gun's hello");
       puck = await EmulatedPuck.add(central, gun, "C0:FF:EE:00:00:01", "Puck.js 1a2b");
 
       ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       // the other three players' guns, paired one by one
       for (const [i, g] of guns.entries()) {
         await g.switchOn();
-        await until(() => status.get(g.id)?.on, 5000, `${g.id} asking`);
+        await waitFor(() => status.get(g.id)?.on, 5000, `${g.id} asking`);
         expect(await request(watcher, hub.table, "pair.accept", { gun: g.id, seat: i + 1 }, hub.pin)).toMatchObject({
           ok: true,
         });
@@ -177,7 +177,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       await expect.poll(() => host.locator("g.seat").count()).toBe(4);
 
       // the Puck turns to Cid (seat 3): uncalibrated, its yaw is a table bearing, so it turns by what is missing
-      await until(() => aims.length > 3, 5000, "the Puck's aim");
+      await waitFor(() => aims.length > 3, 5000, "the Puck's aim");
       const want = bearing(layout, 0, 2);
       const turn = ((((want - aims.at(-1).y + 180) % 360) + 360) % 360) - 180;
       const from = { ...pose };
@@ -216,7 +216,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       await host.locator("#result li", { hasText: "Bob → Ann: Bang!" }).waitFor({ timeout: 20_000 });
       await host.locator("#result li", { hasText: "Ann is wounded" }).waitFor();
       // the wound cue came down the page's Bluetooth link: red on the Puck's LEDs
-      await until(() => gun.led.slice(leds).some((l) => isRed(l.c)), 5000, "red on the Puck");
+      await waitFor(() => gun.led.slice(leds).some((l) => isRed(l.c)), 5000, "red on the Puck");
       expect(puck.written).toMatch(/cue \{"v":1,"n":\d+,"c":"wound"/);
       await shot(host, "bluetooth-wound");
       onState = () => {};
@@ -241,7 +241,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       expect(puck.connections).toBe(connections + 1);
       await expect.poll(() => status.get(ID)?.on && status.get(ID)?.paired, { timeout: 10_000 }).toBe(true);
       const n = aims.length;
-      await until(() => aims.length > n + 3, 5000, "aim again");
+      await waitFor(() => aims.length > n + 3, 5000, "aim again");
       expect(gun.errors).toEqual([]);
       expect(pageErrors(host)).toEqual([]);
     }, 60_000);

@@ -6,7 +6,7 @@ import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundlePathFor } from "../../hub/src/sim/espruino/board.js";
-import { interpreter, realGun, until } from "../espruino/rig.js";
+import { interpreter, realGun, waitFor } from "../espruino/rig.js";
 import { connect, request, testHub } from "../hub/helpers.js";
 import { hasChromium, launch, pageErrors, type TestBrowser } from "./browser.js";
 
@@ -44,10 +44,10 @@ describe.skipIf((!hasChromium() && !process.env.CI) || !interpreter.path)("Updat
       },
       true,
     );
-    await until(() => status.get("w1")?.on, 10_000, "w1 asking to pair");
+    await waitFor(() => status.get("w1")?.on, 10_000, "w1 asking to pair");
     const at = Date.now();
     await request(host, hub.table, "pair.accept", { gun: "w1", seat: 0 }, hub.pin);
-    await until(
+    await waitFor(
       () => status.get("w1")?.paired && status.get("w1")?.on && status.get("w1").at >= at,
       10_000,
       "w1 paired",

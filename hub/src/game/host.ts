@@ -1,24 +1,17 @@
 // The current game on the bus: after every change, `table/state` (retained: the game's public view, plus
 // what the table adds: its status, the seats, calibration), each seat's private view (retained on
 // player/<n>/view) and the new public events (table/events).
-import { playerTopic, tableTopic } from "@cng/protocol";
+import { type PlayerViewMsg, playerTopic, type TableEventsMsg, type TableStateMsg, tableTopic } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import type { GameEvent } from "../rules/index.js";
 import type { DecideResult, Game, GameSession } from "./session.js";
 
-/** What the table adds to `table/state` (see the commands README, "Table topics"). */
-export interface StateExtra {
-  table: unknown;
-  seats: unknown[];
-  calibration: unknown[];
-  /** the seat layout (`{round: n}` or `{points}`) of the running table, or of the last calibration; null: none */
-  layout: unknown;
-  /** pair.listen: `{seat, until}` while a seat waits for a gun's pull, else null */
-  pairing: unknown;
-  /** the table's language (en, fr, fi), or null: each browser uses its own */
-  lang: string | null;
-}
+/**
+ * What the table adds to `table/state`: its status, the seats, calibration, layout, pairing and language, in the
+ * contract's types (shared/protocol/src/table.ts), so what the play service gives here is checked against it.
+ */
+export type StateExtra = Omit<TableStateMsg, "v" | "id" | "decisions" | "game">;
 
 export class GameHost {
   /** set by the play service; a game without a table adds nothing */
@@ -43,7 +36,7 @@ export class GameHost {
   }
 
   /** The `table/state` payload now. */
-  state(): Record<string, unknown> {
+  state(): TableStateMsg {
     const g = this.session.game;
     return {
       v: 1,
@@ -76,14 +69,18 @@ export class GameHost {
         views.push(
           this.bus.publish(
             playerTopic(this.table, s, "view"),
-            { v: 1, game: game.id, seat: s, view: e.playerView(game.state, s) },
+            { v: 1, game: game.id, seat: s, view: e.playerView(game.state, s) } satisfies PlayerViewMsg,
             { retain: true },
           ),
         );
       }
       if (pub.length) {
         views.push(
-          this.bus.publish(tableTopic(this.table, "events"), { v: 1, game: game.id, events: pub }, { qos: 1 }),
+          this.bus.publish(
+            tableTopic(this.table, "events"),
+            { v: 1, game: game.id, events: pub } satisfies TableEventsMsg,
+            { qos: 1 },
+          ),
         );
       }
       if (withState) views.push(this.publishState());

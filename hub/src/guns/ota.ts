@@ -5,12 +5,11 @@
 // online again running the new version, or failed when it comes back on the old one (firmware/src/ota.ts rolls
 // back a bundle that does not come online). Firmware side and wire format: firmware/src/ota.ts, messages.ts.
 import { crc32 } from "node:zlib";
-import type { GunId } from "@cng/protocol";
+import type { GunId, GunOta } from "@cng/protocol";
 import {
   decodeGunError,
   decodeOtaState,
   gunTopic,
-  type HubMs,
   OTA_CHUNK,
   OTA_LOW_BATTERY,
   type OtaBeginMsg,
@@ -27,22 +26,9 @@ export interface OtaBundle {
   code: string;
 }
 
-export type OtaStage = "sending" | "restarting" | "done" | "failed";
-
-/** Where one gun's update stands (in its retained status as `ota`, and in `guns.update`'s answers). */
-export interface OtaProgress {
-  stage: OtaStage;
-  /** the version being installed */
-  fw: string;
-  /** the version the gun ran when the update started */
-  from: string | null;
-  /** bytes the gun holds, of `n` */
-  o: number;
-  n: number;
-  /** why it failed, or what it waits for */
-  why?: string;
-  at: HubMs;
-}
+/** Where one gun's update stands (in its retained status as `ota`, and in `guns.update`'s answers): the contract's. */
+export type OtaProgress = GunOta;
+export type OtaStage = GunOta["stage"];
 
 export interface OtaOptions {
   /** ms without an answer before the hub asks the gun where it stands again */

@@ -15,6 +15,7 @@ import { type ApplyResult, type Bullet, type Decision, isSensed, type PowerId, t
 import type { CalibrationStore, StoredCalibration } from "../store/calibrations.js";
 import type { Lang, Settings } from "../store/settings.js";
 import type { TableLog } from "../store/table-log.js";
+import type { Clock } from "../table/clock.js";
 import type { InputResult, SecretSource, TablePorts, TableStatus } from "../table/ports.js";
 import type { TableRecord } from "../table/records.js";
 import { Table } from "../table/table.js";
@@ -51,6 +52,8 @@ export interface PlayDeps {
   defaultTiming: TimingPreset;
   /** the table's language (Setup), kept across games and restarts */
   settings: Settings;
+  /** the hub's time: real in the hub (RealClock), a ManualClock in tests that drive time */
+  clock: Clock;
 }
 
 interface Running {
@@ -93,6 +96,7 @@ export class PlayService {
       table: d.table,
       publishState: () => d.game.publishState(),
       live: () => this.running?.table.status.live ?? [],
+      clock: d.clock,
     });
     const cues = new CueSender(d.bus, d.table, d.log, (to) => this.gunsFor(to));
     this.dispatcher.subscribe((c) => cues.send(c));
@@ -134,7 +138,15 @@ export class PlayService {
       again: (seat) => this.dispatcher.cue(seat, "ambig"),
       redo: (seat) => this.dispatcher.cue(seat, "ambig"),
       done: (seat, gun, cal, poses, t) => {
-        const c: StoredCalibration = { gun, seat, off: cal.offsetDeg, t, poses, spread: cal.spreadDeg, at: Date.now() };
+        const c: StoredCalibration = {
+          gun,
+          seat,
+          off: cal.offsetDeg,
+          t,
+          poses,
+          spread: cal.spreadDeg,
+          at: this.d.clock.now(),
+        };
         this.cals.keep(c);
         this.applyCalibration(seat, c);
         this.dispatcher.cue(seat, "lock", { colour: seatColour(seat) });
@@ -384,7 +396,7 @@ export class PlayService {
   private run(game: Game, setup: TableSetup, records: TableRecord[], paused = false): void {
     const st = game.state;
     const config = tableConfig(setup, st.players.length, game.id);
-    const clock = new SafeClock(this.d.log);
+    const clock = new SafeClock(this.d.log, this.d.clock);
     const ports = this.ports(clock);
     const table = records.length > 0 ? Table.resume(config, ports, st, records) : new Table(config, ports, st);
     this.running = { table, clock, setup, layout: config.layout, secrets: config.secrets, game: game.id, paused };
@@ -423,7 +435,7 @@ export class PlayService {
   /** The table's ports on the real things; `clock` null: a dry run that must not act. */
   private ports(clock: SafeClock | null): TablePorts {
     return {
-      clock: clock ?? new SafeClock(this.d.log),
+      clock: clock ?? new SafeClock(this.d.log, this.d.clock),
       decide: (d: Decision): ApplyResult => {
         // a bot's own choices are the bot's, even when a host input set them off (undo must tell them apart)
         const bot = this.running?.secrets[d.seat]?.kind === "bot" && !isSensed(d.type);
@@ -436,7 +448,7 @@ export class PlayService {
       },
       record: (rec: TableRecord) => {
         const g = this.d.game.session.game;
-        if (g) this.d.tableLog.append(g.id, rec, Date.now());
+        if (g) this.d.tableLog.append(g.id, rec, this.d.clock.now());
       },
       cue: (to, name, opts) => this.dispatcher.cue(to, name, opts),
       status: () => this.stateChanged(),

@@ -1,8 +1,9 @@
 // What viewers see move: `table/state` (retained, coalesced: a burst of status changes is one message) and
 // `table/aim` (each seated gun's yaw and live target, at most every 100 ms, only when a gun moved).
-import { tableTopic } from "@cng/protocol";
+import { type TableAimMsg, tableTopic } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import type { Seat } from "../rules/index.js";
+import type { Clock, TimerHandle } from "../table/clock.js";
 
 /** table/aim at most this often */
 const AIM_EVERY_MS = 100;
@@ -16,13 +17,15 @@ export interface PublisherDeps {
   publishState: () => Promise<void>;
   /** each seat's live target, from the running table (empty without one) */
   live: () => readonly (Seat | null)[];
+  /** the hub's time: the coalescing runs on it, so a test driving time sees states when the table would */
+  clock: Clock;
 }
 
 export class TablePublisher {
   private readonly lastYaw = new Map<Seat, number>();
   private aimDirty = false;
   private aimTimer: ReturnType<typeof setInterval> | null = null;
-  private stateTimer: ReturnType<typeof setTimeout> | null = null;
+  private stateTimer: TimerHandle | null = null;
 
   constructor(private readonly d: PublisherDeps) {}
 
@@ -33,7 +36,7 @@ export class TablePublisher {
 
   close(): void {
     if (this.aimTimer) clearInterval(this.aimTimer);
-    if (this.stateTimer) clearTimeout(this.stateTimer);
+    if (this.stateTimer !== null) this.d.clock.clearTimer(this.stateTimer);
     this.aimTimer = null;
     this.stateTimer = null;
   }
@@ -46,11 +49,11 @@ export class TablePublisher {
 
   /** Something table/state shows changed: it goes out once the burst is over. */
   stateChanged(): void {
-    if (this.stateTimer) return;
-    this.stateTimer = setTimeout(() => {
+    if (this.stateTimer !== null) return;
+    this.stateTimer = this.d.clock.setTimer(STATE_COALESCE_MS, () => {
       this.stateTimer = null;
       void this.d.publishState();
-    }, STATE_COALESCE_MS);
+    });
   }
 
   private publishAim(): void {
@@ -68,6 +71,10 @@ export class TablePublisher {
           yaw: y === undefined ? null : Math.round((((((y + 180) % 360) + 360) % 360) - 180) * 10) / 10,
         };
       });
-    this.d.bus.publish(tableTopic(this.d.table, "aim"), { v: 1, at: Date.now(), aims }, { qos: 0 }).catch(() => {});
+    this.d.bus
+      .publish(tableTopic(this.d.table, "aim"), { v: 1, at: this.d.clock.now(), aims } satisfies TableAimMsg, {
+        qos: 0,
+      })
+      .catch(() => {});
   }
 }

@@ -1,14 +1,13 @@
-// The table's clock in the hub: real time, but a throwing timer is logged instead of crashing the process, and
-// a table that is replaced (a new game) has all its timers dropped at once.
+// The table's clock in the hub: the hub's time (real by default, a ManualClock in tests that drive time), but a
+// throwing timer is logged instead of crashing the process, and a table that is replaced (a new game) has all its
+// timers dropped at once.
 import type { Logger } from "../log.js";
 import type { Clock, TimerHandle } from "../table/clock.js";
 
-export class SafeClock implements Clock {
+/** Real time on Node's timers: the hub's default clock. */
+export class RealClock implements Clock {
   private readonly timers = new Map<TimerHandle, ReturnType<typeof setTimeout>>();
   private next = 1;
-  private disposed = false;
-
-  constructor(private readonly log: Logger) {}
 
   now(): number {
     return Date.now();
@@ -16,16 +15,10 @@ export class SafeClock implements Clock {
 
   setTimer(ms: number, fn: () => void): TimerHandle {
     const id = this.next++;
-    if (this.disposed) return id;
     const t = setTimeout(
       () => {
         this.timers.delete(id);
-        if (this.disposed) return;
-        try {
-          fn();
-        } catch (e) {
-          this.log.error({ err: e }, "table timer failed");
-        }
+        fn();
       },
       Math.max(0, ms),
     );
@@ -38,10 +31,44 @@ export class SafeClock implements Clock {
     if (t !== undefined) clearTimeout(t);
     this.timers.delete(id);
   }
+}
+
+export class SafeClock implements Clock {
+  private readonly timers = new Set<TimerHandle>();
+  private disposed = false;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly base: Clock,
+  ) {}
+
+  now(): number {
+    return this.base.now();
+  }
+
+  setTimer(ms: number, fn: () => void): TimerHandle {
+    if (this.disposed) return 0;
+    const id = this.base.setTimer(ms, () => {
+      this.timers.delete(id);
+      if (this.disposed) return;
+      try {
+        fn();
+      } catch (e) {
+        this.log.error({ err: e }, "table timer failed");
+      }
+    });
+    this.timers.add(id);
+    return id;
+  }
+
+  clearTimer(id: TimerHandle): void {
+    if (!this.timers.delete(id)) return;
+    this.base.clearTimer(id);
+  }
 
   dispose(): void {
     this.disposed = true;
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers) this.base.clearTimer(t);
     this.timers.clear();
   }
 }

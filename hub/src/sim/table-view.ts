@@ -1,46 +1,15 @@
-// What a client sees of the table: the `table/state` and `player/<n>/view` payloads (commands README, "Table
-// topics"), typed for the simulator's bots and the demo.
-import type { PlayerView, PublicView, Seat } from "../rules/index.js";
-import type { TableStatus } from "../table/ports.js";
+// What a client sees of the table: the `table/state` and `player/<n>/view` payloads and a gun's retained status,
+// in the contract's types (shared/protocol/src/table.ts, with its strict decoders), under the names the simulator's
+// bots, the demo and the venue view read them by.
+import type { HubGunStatusMsg, PlayerViewMsg, TableStateMsg } from "@cng/protocol";
 
-export interface SeatInfo {
-  seat: Seat;
-  name: string;
-  gun: string | null;
-  colour: number;
-  online: boolean;
-}
+export type { CalibrationInfo, SeatInfo } from "@cng/protocol";
 
-export interface CalibrationInfo {
-  seat: Seat;
-  gun: string;
-  targets: Seat[];
-  next: Seat | null;
-  poses: number;
-  result: null | { verdict: "ok" | "redo"; offset: number; spread: number; reasons?: string[] };
-}
+/** `table/state` */
+export type TableState = TableStateMsg;
 
-export interface TableState {
-  v: 1;
-  id: number | null;
-  decisions: number;
-  game: PublicView | null;
-  table: TableStatus | null;
-  seats: SeatInfo[];
-  calibration: CalibrationInfo[];
-}
+/** `player/<n>/view` */
+export type SeatView = PlayerViewMsg;
 
-export interface SeatView {
-  v: 1;
-  game: number;
-  seat: Seat;
-  view: PlayerView;
-}
-
-/** A retained gun status (`gun/<id>/status`). */
-export interface GunStatus {
-  paired: boolean;
-  on: boolean;
-  seat?: Seat | null;
-  why?: string;
-}
+/** What a reader needs of a retained gun status (`gun/<id>/status`). */
+export type GunStatus = Pick<HubGunStatusMsg, "paired" | "on"> & Partial<Pick<HubGunStatusMsg, "seat" | "why">>;

@@ -54,6 +54,13 @@ export class ManualClock implements Clock {
     this.t = end;
   }
 
+  /** When the next timer falls due, or null with none set. */
+  nextDue(): HubMs | null {
+    let due: HubMs | null = null;
+    for (const v of this.timers.values()) if (due === null || v.due < due) due = v.due;
+    return due;
+  }
+
   get pendingTimers(): number {
     return this.timers.size;
   }

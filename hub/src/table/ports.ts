@@ -1,13 +1,13 @@
 // The table's ports: what the hub core plugs in (clock, engine session, record log, feedback, status), the
 // per-seat secret sources, and the status it publishes for the dashboard.
-import type { CueName, HubMs } from "@cng/protocol";
+import type { CountPurpose, CueName, TableStatus as PublishedStatus, TableActivity, Waiting } from "@cng/protocol";
 import type { AimOptions, SeatLayout } from "../aim/index.js";
 import type { CueOptions, CueTarget } from "../feedback/index.js";
-import type { ApplyResult, Decision, DecisionType, Seat, Step } from "../rules/index.js";
+import type { ApplyResult, Decision } from "../rules/index.js";
 import type { BotStrategy } from "./bots.js";
 import type { Clock } from "./clock.js";
 import type { Recentre } from "./recentre.js";
-import type { RevealWindow, TableRecord } from "./records.js";
+import type { TableRecord } from "./records.js";
 import type { TableTiming } from "./timing.js";
 
 export interface TablePorts {
@@ -46,36 +46,11 @@ export interface TableConfig {
   autoStart?: boolean;
 }
 
-export type CountPurpose = "aim" | "reaim" | "courage";
+// What the table is doing (a count, a window…) and who it waits for: the contract's types (shared/protocol/src/
+// table.ts), as `table/state` publishes them.
+export type { CountPurpose, TableActivity, Waiting };
 
-/** What the table is doing right now. */
-export type TableActivity =
-  | { kind: "count"; purpose: CountPurpose; seats: Seat[]; goAt: HubMs | null; paceMs: number; waitingGun: Seat[] }
-  | { kind: "privilege"; godfather: Seat; until: HubMs }
-  | { kind: "reveal"; window: RevealWindow; seats: Seat[]; opensAt: HubMs; closesAt: HubMs; waitingGun: Seat[] }
-  | { kind: "phone"; seat: Seat }
-  /** the re-centre pose: `seats` (gun slots) still to point at the Godfather and pull */
-  | { kind: "recentre"; godfather: Seat; seats: Seat[]; until: HubMs };
-
-/** Who the table waits for outside an activity. */
-export type Waiting =
-  | { seat: Seat; for: "secret" }
-  | { seat: Seat | null; for: "start" }
-  | { seat: Seat; for: "host"; decision: DecisionType }
-  /** a restarted table's count waits for this seat's gun to come back (game.resume goes on without it) */
-  | { seat: Seat; for: "gun" };
-
-export interface TableStatus {
-  round: number;
-  step: Step;
-  over: boolean;
-  activity: TableActivity | null;
-  waiting: Waiting[];
-  /** per seat: the seat its gun points at now */
-  live: (Seat | null)[];
-  online: boolean[];
-  /** You-don't-need-it-anymore: the gun paired to `from` (a dead seat) is `seat`'s gun 2 */
-  guns2: { seat: Seat; from: Seat }[];
-}
+/** The table's live status: `table/state`'s `table`, less the host's pause (the play service adds that). */
+export type TableStatus = Omit<PublishedStatus, "paused">;
 
 export type InputResult = { ok: true } | { ok: false; error: string };

@@ -1,6 +1,7 @@
 // The venue: every table on one broker, from their retained public topics (`table/state`, `gun/+/status`), and a
 // leaderboard of the games seen finishing (kept in a LeaderboardStore when given one, store.ts). Read-only and
 // public: nothing here is a secret (no PIN, token, hand).
+import { decodeTableState } from "@cng/protocol";
 import type { Seat } from "../rules/index.js";
 import type { GunStatus, TableState } from "../sim/table-view.js";
 import { type LeaderboardStore, MAX_KEPT } from "./store.js";
@@ -100,8 +101,13 @@ export class Venue {
     let m: RegExpExecArray | null = STATE.exec(topic);
     if (m) {
       const table = m[1]!;
-      const s = parse(text) as TableState | null;
-      if (text.length > 0 && s?.v !== 1) return;
+      // an empty payload: the table's retained state was cleared; one that does not decode is skipped
+      let s: TableState | null = null;
+      if (text.length > 0) {
+        const d = decodeTableState(text);
+        if (!d.ok) return;
+        s = d.value;
+      }
       this.states.set(table, s);
       this.seen.set(table, this.clock());
       const v = s?.game;

@@ -4,6 +4,8 @@ export * from "./gun-config.js";
 export * from "./lines.js";
 export * from "./messages.js";
 export * from "./mount.js";
+export * from "./table.js";
+export * from "./table-decode.js";
 export * from "./topics.js";
 export * from "./validate.js";
 export * from "./version.js";

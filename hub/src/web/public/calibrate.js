@@ -4,9 +4,12 @@
 import { lang, num, t } from "./i18n.js";
 import { css, errText, flash, h, redrawOnChange, sendRequest, stillState } from "./ui.js";
 
+/** @typedef {import("./mqtt-link.js").Link} Link */
+
 /** A table's head row. */
 const thead = (...labels) => h("thead", {}, h("tr", {}, ...labels.map((l) => h("th", {}, l))));
 
+/** @param {Link} link */
 export function calibratePage(root, link) {
   let poses = 2;
   const msg = h("div", { class: "msg", id: "cal-msg", role: "status" });
@@ -184,6 +187,7 @@ function reasonText(reason) {
 /**
  * The IMU mounting step (calibrate.mount): per gun, pose 1 level and pointing forward, pose 2 pointing straight up;
  * the hub works out how the sensor sits in the gun and stores it in the gun.
+ * @param {Link} link
  */
 function mountSection(link, seats, notes, msg, redraw) {
   const host = link.isHost;

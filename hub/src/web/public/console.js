@@ -15,8 +15,11 @@ import {
   stillState,
 } from "./ui.js";
 
+/** @typedef {import("./mqtt-link.js").Link} Link */
+
 const CHOSEN_REVEAL = ["the-insane", "the-kid", "the-cunning"];
 
+/** @param {Link} link */
 export function consolePage(root, link) {
   let hidden = false;
   const msg = h("div", { class: "msg", id: "console-msg", role: "status" });
@@ -132,7 +135,9 @@ export function consolePage(root, link) {
       );
     }
     // the Specialist's choice, after her bbb was used: take it back, or keep the power for later
-    const asked = (link.state.table?.waiting ?? []).some((w) => w.seat === seat && w.decision === "specialist");
+    const asked = (link.state?.table?.waiting ?? []).some(
+      (w) => w.seat === seat && w.for === "host" && w.decision === "specialist",
+    );
     if (hasTable && asked) {
       const spare = ["bang", "click"].filter((k) => me.hand[k] > 0);
       page.append(

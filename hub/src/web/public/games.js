@@ -7,6 +7,9 @@ import { date, list, money, num, t } from "./i18n.js";
 import { eventText } from "./table-view.js";
 import { editionName, h, powerName } from "./ui.js";
 
+/** @typedef {import("./mqtt-link.js").Link} Link */
+
+/** @param {Link} link */
 export function gamesPage(root, link, params) {
   let replayRound = null;
   let hubGames = null; // the hub's list, when it has the op
@@ -91,7 +94,7 @@ export function gamesPage(root, link, params) {
   draw();
   if (link.connected) loadList();
   else
-    link.addEventListener("change", function once(e) {
+    link.addEventListener("change", function once(/** @type {CustomEvent} */ e) {
       if (e.detail === "link" && link.connected) {
         link.removeEventListener("change", once);
         loadList();
@@ -114,9 +117,10 @@ function fromHub(r) {
   return { hist, rounds: (r.rounds ?? []).map((x) => ({ round: x.round, events: x.events ?? [] })) };
 }
 
+/** @param {Link} link */
 function gameReport(link, id, fromServer, replayRound, setRound) {
   const st = link.state;
-  const live = st?.id === id ? st.game : null;
+  const live = st && st.id === id ? st.game : null;
   const server = fromServer && !fromServer.failed ? fromServer : null;
   const hist = server?.hist ?? null;
   const events = server ? server.rounds.flatMap((r) => r.events) : link.gameEvents(id);

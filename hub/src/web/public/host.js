@@ -5,6 +5,8 @@
 import { lang, list, t } from "./i18n.js";
 import { bulletName, cardName, decisionName, flash, h, redrawOnChange, sendRequest, stillState } from "./ui.js";
 
+/** @typedef {import("./mqtt-link.js").Link} Link */
+
 /** Sends one host request from a button, showing the hub's answer in `msg`. */
 const act = (link, msg, op, a, button) => sendRequest(link, msg, op, a, button);
 
@@ -16,7 +18,10 @@ const off = (label, why, id) => h("button", { disabled: true, title: why, "data-
 /** A message line that lives across redraws (the answer to a click must stay on screen). */
 export const messageLine = (id) => h("div", { class: "msg", id, role: "status" });
 
-/** The host's controls for the game as it stands; `msg` is kept by the caller across redraws. */
+/**
+ * The host's controls for the game as it stands; `msg` is kept by the caller across redraws.
+ * @param {Link} link
+ */
 export function hostPanel(link, msg = messageLine("host-msg")) {
   const panel = h("div", { class: "host-panel", id: "host-panel" }, h("h3", {}, t("host.title")));
   const st = link.state;
@@ -65,8 +70,12 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
   // Draft (second edition): whose turn, the cards on the table
   if (g.step === "draft" && g.turn !== null && g.turn !== undefined) {
     const seat = g.turn;
-    const cards = "cards" in g.table ? [...new Set(g.table.cards)] : [];
-    if (g.table.token === null) cards.push("godfather");
+    /** @type {string[]} */
+    const cards = [];
+    if ("cards" in g.table) {
+      cards.push(...new Set(g.table.cards));
+      if (g.table.token === null) cards.push("godfather");
+    }
     rows.push(
       h(
         "div",
@@ -162,7 +171,7 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       { class: "later" },
       !hasTable
         ? off(t("host.pause"), t("host.pauseNoTable"), "pause")
-        : st.table.paused
+        : st.table?.paused
           ? btn(t("host.resume"), { id: "pause", class: "primary" }, (e) => act(link, msg, "game.resume", {}, e.target))
           : btn(t("host.pause"), { id: "pause", disabled: g.over }, (e) => act(link, msg, "game.pause", {}, e.target)),
       btn(t("host.undo"), { id: "undo", title: t("host.undoWhy") }, (e) => act(link, msg, "game.undo", {}, e.target)),
@@ -172,7 +181,10 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
   return panel;
 }
 
-/** #/host: the PIN, the panel, secrets entered for a seat, console links. */
+/**
+ * #/host: the PIN, the panel, secrets entered for a seat, console links.
+ * @param {Link} link
+ */
 export function hostPage(root, link) {
   let pinNote = ["", "info"];
   const hostMsg = messageLine("host-msg");
@@ -236,16 +248,20 @@ export function hostPage(root, link) {
   );
 }
 
-/** Secret bullets and power reveals entered by the host for a seat (a player without a phone). */
+/**
+ * Secret bullets and power reveals entered by the host for a seat (a player without a phone).
+ * @param {Link} link
+ */
 function secretsBox(link, msg) {
-  const g = link.state?.game;
+  const st = link.state;
+  const g = st?.game;
   const box = h("div", { class: "secrets" }, h("h3", {}, t("secrets.title")));
-  if (!g || !link.state.table) {
+  if (!g || !st?.table) {
     box.append(h("p", { class: "note" }, t("secrets.onlyTable")));
     return box;
   }
   const cards = g.edition === "classic" ? ["bang", "click", "bbb"] : ["bang", "click"];
-  const waiting = new Set((link.state.table.waiting ?? []).filter((w) => w.for === "secret").map((w) => w.seat));
+  const waiting = new Set(st.table.waiting.filter((w) => w.for === "secret").map((w) => w.seat));
   for (const seat of link.seats()) {
     if (!seat.player?.alive) continue;
     box.append(
@@ -265,14 +281,20 @@ function secretsBox(link, msg) {
   return box;
 }
 
-/** Where a phone reaches this dashboard: this page's origin, unless that is loopback (then the hub's LAN address). */
+/**
+ * Where a phone reaches this dashboard: this page's origin, unless that is loopback (then the hub's LAN address).
+ * @param {Link} link
+ */
 function phoneOrigin(link) {
   const lan = link.facts?.lan ?? [];
   const local = /^(127\.|localhost$|\[::1\]$)/.test(location.hostname);
   return local && lan.length ? lan[0].replace(/\/$/, "") : location.origin;
 }
 
-/** Seat console links: each opens a phone page for one seat (the token is made on first use). */
+/**
+ * Seat console links: each opens a phone page for one seat (the token is made on first use).
+ * @param {Link} link
+ */
 function consoleLinks(link, msg, list) {
   const box = h("div", { class: "consoles" }, h("h3", {}, t("consoles.title")));
   for (const seat of link.seats()) {

@@ -2,30 +2,23 @@
 // statuses, a seat's private view), request/response commands, and the hub's clock.
 // Views read `link.*` and re-render on its "change" event; nothing here touches the DOM.
 
+import { decodePlayerView, decodeTableAim, decodeTableEvents, decodeTableState } from "/protocol/index.js";
 import { t } from "./i18n.js";
 import { seatColour } from "./ui.js";
+
+// What the hub publishes about the game, in the contract's types (shared/protocol/src/table.ts): each message is
+// decoded strictly by the contract's decoder; one that does not decode is dropped, with a warning in the console.
+/** @typedef {import("/protocol/index.js").TableStateMsg} TableStateMsg */
+/** @typedef {import("/protocol/index.js").PlayerViewMsg} PlayerViewMsg */
+/** @typedef {import("/protocol/index.js").GameEvent} GameEvent */
+/** @typedef {import("/protocol/index.js").HubGunStatusMsg} GunStatus */
+/** @typedef {import("/protocol/index.js").GunCalMsg} GunCal */
+/** @typedef {import("/protocol/index.js").SeatAim} Aim */
+/** @typedef {import("/protocol/index.js").PublicPlayer} PublicPlayer */
 
 const decoder = new TextDecoder();
 const PIN_KEY = "cng-pin";
 const MAX_EVENT_BATCHES = 200;
-
-/** @typedef {{seat: number, target: number|null, yaw: number|null}} Aim */
-
-/** table/state in the documented shape, with its defaults filled in. */
-export function normaliseState(m) {
-  if (!m || typeof m !== "object") return null;
-  return {
-    id: m.id ?? null,
-    decisions: m.decisions ?? 0,
-    game: m.game ?? null,
-    table: m.table ?? null,
-    seats: Array.isArray(m.seats) ? m.seats : [],
-    calibration: Array.isArray(m.calibration) ? m.calibration : [],
-    layout: m.layout ?? null,
-    pairing: m.pairing ?? null,
-    lang: m.lang ?? null,
-  };
-}
 
 /** Seat positions in metres (y up), the hub's roundTable: seat 0 at the top, clockwise. */
 export function roundLayout(n, r = 0.8) {
@@ -51,14 +44,14 @@ export class Link extends EventTarget {
     this.role = "viewer";
     /** the link's state in words, made when read (the page's language may change meanwhile) */
     this.statusText = () => t("link.connecting");
-    /** @type {ReturnType<typeof normaliseState>} */ this.state = null;
+    /** @type {TableStateMsg | null} */ this.state = null;
     /** @type {Map<number, Aim>} */ this.aims = new Map();
     this.aimAt = 0;
-    /** @type {Map<string, any>} gun id → retained status */ this.guns = new Map();
-    /** @type {Map<string, any>} gun id → retained calibration */ this.cals = new Map();
-    /** @type {{at: number, game: any, events: any[]}[]} */ this.events = [];
+    /** @type {Map<string, GunStatus>} gun id → retained status */ this.guns = new Map();
+    /** @type {Map<string, GunCal>} gun id → retained calibration */ this.cals = new Map();
+    /** @type {{at: number, game: number, events: GameEvent[]}[]} */ this.events = [];
     /** event batches received so far (this.events is capped; views key their redraws on this) */ this.eventBatches = 0;
-    /** @type {any} the seat's own view (console only) */ this.playerView = null;
+    /** @type {PlayerViewMsg | null} the seat's own view (console only) */ this.playerView = null;
     this.seat = null;
     this.token = null;
     this.pending = new Map();
@@ -225,9 +218,14 @@ export class Link extends EventTarget {
       this.changed("guns");
       return;
     }
+    const text = decoder.decode(payload);
+    if (rel[0] === "table" || rel[0] === "player") {
+      this.onGame(topic, rel, text);
+      return;
+    }
     let m;
     try {
-      m = JSON.parse(decoder.decode(payload));
+      m = JSON.parse(text);
     } catch {
       return;
     }
@@ -238,31 +236,45 @@ export class Link extends EventTarget {
         clearTimeout(p.timer);
         p.resolve(m);
       }
-      return;
-    }
-    if (rel[0] === "table" && rel[1] === "state") {
-      const prev = this.state;
-      this.state = normaliseState(m);
-      if (prev && prev.id !== this.state?.id) this.playerView = null;
-      this.changed("state");
-    } else if (rel[0] === "table" && rel[1] === "aim") {
-      this.aimAt = m.at ?? this.hubNow();
-      this.aims = new Map((m.aims ?? []).map((a) => [a.seat, a]));
-      this.changed("aim");
-    } else if (rel[0] === "table" && rel[1] === "events") {
-      this.events.push({ at: this.hubNow(), game: m.game, events: m.events ?? [] });
-      this.eventBatches++;
-      if (this.events.length > MAX_EVENT_BATCHES) this.events.splice(0, this.events.length - MAX_EVENT_BATCHES);
-      this.rememberEvents(m);
-      this.changed("events");
     } else if (rel[0] === "gun" && rel[2] === "status") {
       this.guns.set(rel[1], m);
       this.changed("guns");
     } else if (rel[0] === "gun" && rel[2] === "cal") {
       this.cals.set(rel[1], m);
       this.changed("guns");
-    } else if (rel[0] === "player" && rel[2] === "view") {
-      this.playerView = m;
+    }
+  }
+
+  /** What the hub publishes about the game: `table/{state,aim,events}`, `player/<seat>/view`, decoded strictly. */
+  onGame(topic, rel, text) {
+    /** @param {{ok: false, error: {message: string}}} d */
+    const refuse = (d) => console.warn(`${topic}: refused, ${d.error.message}`);
+    const leaf = rel[0] === "table" ? rel[1] : rel[2];
+    if (leaf === "state") {
+      const d = decodeTableState(text);
+      if (!d.ok) return refuse(d);
+      const prev = this.state;
+      this.state = d.value;
+      if (prev && prev.id !== d.value.id) this.playerView = null;
+      this.changed("state");
+    } else if (leaf === "aim") {
+      const d = decodeTableAim(text);
+      if (!d.ok) return refuse(d);
+      this.aimAt = d.value.at;
+      this.aims = new Map(d.value.aims.map((a) => [a.seat, a]));
+      this.changed("aim");
+    } else if (leaf === "events") {
+      const d = decodeTableEvents(text);
+      if (!d.ok) return refuse(d);
+      this.events.push({ at: this.hubNow(), game: d.value.game, events: d.value.events });
+      this.eventBatches++;
+      if (this.events.length > MAX_EVENT_BATCHES) this.events.splice(0, this.events.length - MAX_EVENT_BATCHES);
+      this.rememberEvents(d.value);
+      this.changed("events");
+    } else if (leaf === "view") {
+      const d = decodePlayerView(text);
+      if (!d.ok) return refuse(d);
+      this.playerView = d.value;
       this.changed("player");
     }
   }
@@ -327,8 +339,7 @@ export class Link extends EventTarget {
   /** Seat positions (metres, y up): the state's layout when the hub gives one, else a round table. */
   layout(n) {
     const l = this.state?.layout;
-    if (l?.points?.length === n) return l.points;
-    if (Array.isArray(l?.seats) && l.seats.length === n) return l.seats;
+    if (l && "points" in l && l.points.length === n) return l.points;
     return roundLayout(n);
   }
 
@@ -339,12 +350,12 @@ export class Link extends EventTarget {
     return `cng-${kind}-${this.facts?.table}-${id}`;
   }
 
+  /** @param {import("/protocol/index.js").TableEventsMsg} m */
   rememberEvents(m) {
-    if (m.game === undefined || m.game === null) return;
     try {
       const key = this.storeKey("events", m.game);
       const list = JSON.parse(localStorage.getItem(key) ?? "[]");
-      list.push(...(m.events ?? []));
+      list.push(...m.events);
       localStorage.setItem(key, JSON.stringify(list.slice(-2000)));
     } catch {
       // storage full or off: the round result shows less

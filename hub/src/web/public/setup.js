@@ -5,7 +5,9 @@
 import { linkBlocker, preloadLink } from "./espruino-link.js";
 import { flashSection } from "./flash-page.js";
 import { LANG_NAMES, LANGS, num, percent, t } from "./i18n.js";
-import { colourName, css, errText, flash, h, seatColour } from "./ui.js";
+import { colourName, css, errText, flash, h, seatColour, sendRequest } from "./ui.js";
+
+/** @typedef {import("./mqtt-link.js").Link} Link */
 
 const DRAFT_KEY = "cng-setup";
 
@@ -47,6 +49,7 @@ function fromGame(d, g) {
   };
 }
 
+/** @param {Link} link */
 export function setupPage(root, link) {
   let d = fromGame(loadDraft(), link.state?.game);
   let shownGame = link.state?.id ?? null;
@@ -254,7 +257,7 @@ export function setupPage(root, link) {
     const id = link.state?.id ?? null;
     const prefill = id !== shownGame && !touched && link.state?.game;
     shownGame = id;
-    if (prefill) d = fromGame(d, link.state.game);
+    if (prefill) d = fromGame(d, prefill);
     if (e.detail === "lang") flasher.update(link, true);
     if (prefill || e.detail === "lang") build();
     drawLive();
@@ -268,7 +271,10 @@ export function setupPage(root, link) {
   };
 }
 
-/** The table's language (table.lang, host only): what every page without its own choice reads. */
+/**
+ * The table's language (table.lang, host only): what every page without its own choice reads.
+ * @param {Link} link
+ */
 function tableLangField(link, msg) {
   const host = link.isHost;
   const sel = h(
@@ -277,14 +283,7 @@ function tableLangField(link, msg) {
       id: "setup-lang",
       disabled: !host,
       title: host ? "" : t("needsPin"),
-      onchange: async (e) => {
-        const res = await link.request("table.lang", { lang: e.target.value || null });
-        flash(
-          msg,
-          res.ok ? t("msg.done", { op: "table.lang" }) : t("msg.refused", { error: errText(res) }),
-          res.ok ? "ok" : "error",
-        );
-      },
+      onchange: (e) => sendRequest(link, msg, "table.lang", { lang: e.target.value || null }),
     },
     h("option", { value: "", selected: !link.state?.lang }, t("setup.langEach")),
     LANGS.map((l) => h("option", { value: l, selected: link.state?.lang === l, lang: l }, LANG_NAMES[l])),
@@ -336,7 +335,9 @@ function otaCell(p) {
 }
 
 /** `msg` outlives each redraw (the list redraws on every gun status, an update's progress too): what an action
- * said stays on screen. */
+ * said stays on screen.
+ * @param {Link} link
+ */
 function gunsSection(link, d, msg) {
   const nSeats = Math.max(d.players.length, link.seats().length);
   const seatOptions = (sel) =>
@@ -345,12 +346,7 @@ function gunsSection(link, d, msg) {
         h("option", { value: String(i), selected: sel === i }, seatLabel(i, d.players[i])),
       ),
     );
-  const act = async (op, a, button) => {
-    if (button) button.disabled = true;
-    const res = await link.request(op, a);
-    flash(msg, res.ok ? t("msg.done", { op }) : t("msg.refused", { error: errText(res) }), res.ok ? "ok" : "error");
-    if (button) button.disabled = false;
-  };
+  const act = (op, a, button) => sendRequest(link, msg, op, a, button);
   const host = link.isHost;
   const rows = [...link.guns].sort(([a], [b]) => (a < b ? -1 : 1));
   const requests = rows.filter(([, g]) => !g.paired && g.on);
@@ -473,6 +469,7 @@ function gunsSection(link, d, msg) {
   const body = h("tbody", {});
   for (const [id, g] of rows) {
     if (!g.paired && !g.on) continue;
+    /** @type {Partial<import("/protocol/index.js").InfoMsg>} */
     const info = g.info ?? {};
     const cal = link.cals.get(id);
     const sel = h(

@@ -5,12 +5,20 @@ import { hostPanel, messageLine } from "./host.js";
 import { lang, list, money, t } from "./i18n.js";
 import { bulletName, cardName, css, decisionName, editionName, h, powerName, roleName, s, stepName } from "./ui.js";
 
+/** @typedef {import("./mqtt-link.js").Link} Link */
+/** @typedef {import("/protocol/index.js").GameEvent} GameEvent */
+/** @typedef {(seat: number | null | undefined) => string} NameOf */
+
 // the SVG's extent in metres: wider than tall, so the names beside the seats fit
 const VIEW_X = 2.5;
 const VIEW_Y = 1.45;
 const AIM_FRESH_MS = 3000;
 
-/** Mounts the table view into `root`; returns a cleanup function. */
+/**
+ * Mounts the table view into `root`; returns a cleanup function.
+ * @param {HTMLElement} root
+ * @param {Link} link
+ */
 export function tableView(root, link) {
   const svg = s("svg", {
     viewBox: `${-VIEW_X} ${-VIEW_Y} ${2 * VIEW_X} ${2 * VIEW_Y}`,
@@ -65,6 +73,7 @@ export function tableView(root, link) {
 
 const pt = (p) => ({ x: p.x, y: -p.y });
 
+/** @param {Link} link */
 function drawTable(svg, link) {
   const seats = link.seats();
   const game = link.state?.game;
@@ -77,7 +86,8 @@ function drawTable(svg, link) {
     return;
   }
   const pos = link.layout(seats.length).map(pt);
-  const isRound = !link.state?.layout?.points;
+  const layout = link.state?.layout;
+  const isRound = !layout || !("points" in layout);
   svg.append(
     isRound
       ? s("circle", { cx: 0, cy: 0, r: 0.62, class: "felt" })
@@ -118,7 +128,7 @@ function drawTable(svg, link) {
       const bits = [];
       bits.push(dead ? t("table.dead") : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, 3 - pl.wounds))}`);
       bits.push(money(pl.money));
-      if (game.edition === "classic") {
+      if (game?.edition === "classic") {
         if (pl.shame) bits.push(t("table.shame", { n: pl.shame }));
       } else if (pl.loot) {
         const l = pl.loot;
@@ -159,6 +169,7 @@ function drawTable(svg, link) {
   drawAims(svg, link);
 }
 
+/** @param {Link} link */
 function centreStep(link) {
   const g = link.state?.game;
   if (!g) return "";
@@ -166,7 +177,10 @@ function centreStep(link) {
   return t("table.centreRound", { n: g.round });
 }
 
-/** The aim each seat shows: the committed aim once the rules show it, else the live one (null = nobody). */
+/**
+ * The aim each seat shows: the committed aim once the rules show it, else the live one (null = nobody).
+ * @param {Link} link
+ */
 function aimsNow(link) {
   const fresh = link.hubNow() - link.aimAt < AIM_FRESH_MS;
   const live = link.state?.table?.live ?? [];
@@ -186,6 +200,7 @@ function aimsNow(link) {
   return out;
 }
 
+/** @param {Link} link */
 function drawAims(svg, link) {
   const layer = svg.querySelector("g.aims");
   if (!layer) return;
@@ -262,7 +277,10 @@ function drawAims(svg, link) {
   }
 }
 
-/** Draws the count or the open window; returns true while something runs on the clock. */
+/**
+ * Draws the count or the open window; returns true while something runs on the clock.
+ * @param {Link} link
+ */
 function drawCount(svg, link) {
   const count = svg.querySelector("text.count");
   const sub = svg.querySelector("text.count-sub");
@@ -319,6 +337,7 @@ function drawCount(svg, link) {
 
 // ---- the side panel: step, waiting, loot, draft, round result, host controls ----
 
+/** @param {Link} link */
 function drawSide(side, link, hostMsg) {
   const st = link.state;
   const g = st?.game;
@@ -406,7 +425,11 @@ function drawSide(side, link, hostMsg) {
   if (link.isHost) side.append(hostPanel(link, hostMsg));
 }
 
-/** A pick's effect (the engine's words: "lost", "takes a bang", "heals N") as a whole sentence. */
+/**
+ * A pick's effect (the engine's words: "lost", "takes a bang", "heals N") as a whole sentence.
+ * @param {Extract<GameEvent, {type: "pick"}>} e
+ * @param {NameOf} name
+ */
 function pickText(e, name) {
   const who = name(e.seat);
   const card = cardName(e.card);
@@ -417,7 +440,11 @@ function pickText(e, name) {
   return t("event.pick", { name: who, card });
 }
 
-/** One event as a sentence, or null when it says nothing to the table. */
+/**
+ * One event as a sentence, or null when it says nothing to the table.
+ * @param {GameEvent} e
+ * @param {NameOf} name
+ */
 export function eventText(e, name) {
   switch (e.type) {
     case "shot":
@@ -460,7 +487,11 @@ export function eventText(e, name) {
   }
 }
 
-/** This round's events, or the last round's when this one has shown nothing yet. */
+/**
+ * This round's events, or the last round's when this one has shown nothing yet.
+ * @param {Link} link
+ * @param {NameOf} name
+ */
 function roundResult(link, name) {
   const all = link.gameEvents();
   /** @type {any[][]} */

@@ -23,6 +23,7 @@ const stored = (k, dflt) => {
 };
 
 export class Voice {
+  /** @param {import("./mqtt-link.js").Link} link */
   constructor(link) {
     this.link = link;
     /** @type {AudioContext | null} */
@@ -122,7 +123,7 @@ export class Voice {
     const st = this.link.state;
     const a = st?.table?.activity;
     if (a?.kind === "count" && a.goAt) {
-      const key = `${st.id}:${a.purpose}:${a.goAt}`;
+      const key = `${st?.id}:${a.purpose}:${a.goAt}`;
       if (key !== this.countKey) {
         this.countKey = key;
         const pace = a.paceMs;
@@ -134,7 +135,7 @@ export class Voice {
     }
     const g = st?.game;
     if (g?.step === "draft" && g.turn !== null && g.turn !== undefined) {
-      const key = `${st.id}:${g.round}:${g.draft?.at ?? ""}:${g.turn}`;
+      const key = `${st?.id}:${g.round}:${g.turn}`;
       if (key !== this.turnKey) {
         this.turnKey = key;
         this.say(`turn.${g.turn}`);

@@ -1,0 +1,416 @@
+// Strict decoders for what the hub publishes about a game (table.ts): any payload becomes a value or a typed error
+// (the codes of errors.ts), never a throw. These messages nest, so the checks are small functions that compose,
+// each told where in the message it stands: an error names the path, e.g. `game.players[2].alive`.
+import { type Decoded, fail, type ProtocolError, type ProtocolErrorCode } from "./errors.js";
+import {
+  type Bullet,
+  type DecisionType,
+  type Edition,
+  type GameEventType,
+  type LootCard,
+  type PlayerViewMsg,
+  type PowerId,
+  type Role,
+  type Step,
+  TABLE_MAX_BYTES,
+  type TableAimMsg,
+  type TableEventsMsg,
+  type TableLang,
+  type TableStateMsg,
+} from "./table.js";
+import { isName, MAX_SEATS } from "./topics.js";
+import type { Payload } from "./validate.js";
+import { PROTOCOL_VERSION } from "./version.js";
+
+// Every enum as a key object: a value the type has and the object lacks (or the other way round) fails `tsc`.
+const EDITIONS: { [k in Edition]: 1 } = { classic: 1, second: 1 };
+const BULLETS: { [k in Bullet]: 1 } = { bbb: 1, bang: 1, click: 1 };
+const LOOT: { [k in LootCard]: 1 } = {
+  "cash:5000": 1,
+  "cash:10000": 1,
+  "cash:20000": 1,
+  "diamond:1000": 1,
+  "diamond:5000": 1,
+  "diamond:10000": 1,
+  painting: 1,
+  clip: 1,
+  "first-aid": 1,
+};
+const POWERS: { [k in PowerId]: 1 } = {
+  "six-feet-under": 1,
+  "the-unbreakable": 1,
+  "you-dont-need-it-anymore": 1,
+  "dragon-skin": 1,
+  "the-insane": 1,
+  "the-kid": 1,
+  "the-cunning": 1,
+  "super-coward": 1,
+  "the-specialist": 1,
+  "it-doesnt-even-hurt": 1,
+};
+const ROLES: { [k in Role]: 1 } = { cop: 1, gangster: 1 };
+const STEPS: { [k in Step]: 1 } = {
+  bullet: 1,
+  aim: 1,
+  "kid-aim": 1,
+  "cunning-bullet": 1,
+  privilege: 1,
+  reaim: 1,
+  courage: 1,
+  split: 1,
+  phone: 1,
+  specialist: 1,
+  "take-gun": 1,
+  draft: 1,
+  over: 1,
+};
+const DECISIONS: { [k in DecisionType]: 1 } = {
+  reveal: 1,
+  bullet: 1,
+  aim: 1,
+  privilege: 1,
+  courage: 1,
+  "doesnt-hurt": 1,
+  phone: 1,
+  specialist: 1,
+  "take-gun": 1,
+  pick: 1,
+};
+const LANGS: { [k in TableLang]: 1 } = { en: 1, fr: 1, fi: 1 };
+
+/** Checks the value found at `at`: null when it fits, else why not. `optional`: it may be absent. */
+interface Check {
+  (x: unknown, at: string): ProtocolError | null;
+  optional?: boolean;
+}
+type Fields = { [name: string]: Check };
+type Obj = { [k: string]: unknown };
+
+function no(code: ProtocolErrorCode, at: string, what: string): ProtocolError {
+  return { code: code, field: at, message: at + " " + what };
+}
+function own(o: object, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
+}
+function isObj(x: unknown): x is Obj {
+  return x !== null && typeof x === "object" && !Array.isArray(x);
+}
+function path(at: string, k: string | number): string {
+  if (typeof k === "number") return at + "[" + k + "]";
+  return at === "" ? k : at + "." + k;
+}
+
+/** A number from `min` to `max`; `whole`: an integer. */
+function numberIn(min: number, max: number, whole: boolean): Check {
+  return (x, at) => {
+    if (typeof x !== "number" || !isFinite(x)) return no("type", at, "must be a number");
+    if (whole && Math.floor(x) !== x) return no("type", at, "must be a whole number");
+    return x < min || x > max ? no("range", at, "must be between " + min + " and " + max) : null;
+  };
+}
+function text(max: number): Check {
+  return (x, at) => {
+    if (typeof x !== "string") return no("type", at, "must be a string");
+    return x.length < 1 || x.length > max ? no("range", at, "must be 1 to " + max + " characters") : null;
+  };
+}
+const flag: Check = (x, at) => (typeof x === "boolean" ? null : no("type", at, "must be true or false"));
+const gunId: Check = (x, at) => {
+  if (typeof x !== "string") return no("type", at, "must be a string");
+  return isName(x) ? null : no("range", at, "must be a gun id");
+};
+/** One of a key object's keys. */
+function keyOf(keys: { [k: string]: 1 }): Check {
+  return (x, at) => {
+    if (typeof x !== "string") return no("type", at, "must be a string");
+    return own(keys, x) ? null : no("range", at, "must be one of " + Object.keys(keys).join(", "));
+  };
+}
+/** One of a few numbers. */
+function among(values: number[]): Check {
+  return (x, at) => {
+    for (let i = 0; i < values.length; i++) if (values[i] === x) return null;
+    return no(typeof x === "number" ? "range" : "type", at, "must be one of " + values.join(", "));
+  };
+}
+function orNull(c: Check): Check {
+  return (x, at) => (x === null ? null : c(x, at));
+}
+function opt(c: Check): Check {
+  const o: Check = (x, at) => c(x, at);
+  o.optional = true;
+  return o;
+}
+function listOf(c: Check, max: number): Check {
+  return (x, at) => {
+    if (!Array.isArray(x)) return no("type", at, "must be a list");
+    if (x.length > max) return no("range", at, "must hold at most " + max + " items");
+    for (let i = 0; i < x.length; i++) {
+      const bad = c(x[i], path(at, i));
+      if (bad) return bad;
+    }
+    return null;
+  };
+}
+/** The fields of an object: those not named are refused, those not optional are required. */
+function fieldsFit(o: Obj, fields: Fields, at: string): ProtocolError | null {
+  const have = Object.keys(o);
+  for (let i = 0; i < have.length; i++) {
+    if (!own(fields, have[i])) return no("field", path(at, have[i]), "is no field it may have");
+  }
+  const want = Object.keys(fields);
+  for (let j = 0; j < want.length; j++) {
+    const c = fields[want[j]];
+    const x = o[want[j]];
+    const bad =
+      x === undefined ? (c.optional ? null : no("field", path(at, want[j]), "is missing")) : c(x, path(at, want[j]));
+    if (bad) return bad;
+  }
+  return null;
+}
+function shape(fields: Fields): Check {
+  return (x, at) => (isObj(x) ? fieldsFit(x, fields, at) : no("type", at, "must be an object"));
+}
+/** An object whose `tag` field picks its fields. */
+function variant(tag: string, cases: { [t: string]: Fields }): Check {
+  const check = keyOf(cases as unknown as { [k: string]: 1 });
+  return (x, at) => {
+    if (!isObj(x)) return no("type", at, "must be an object");
+    const t = x[tag];
+    if (t === undefined) return no("field", path(at, tag), "is missing");
+    const bad = check(t, path(at, tag));
+    if (bad) return bad;
+    const fields: Fields = {};
+    fields[tag] = check;
+    const mine = cases[t as string];
+    for (const k in mine) if (own(mine, k)) fields[k] = mine[k];
+    return fieldsFit(x, fields, at);
+  };
+}
+/** `a` for a number, else `b`. */
+function whenNumber(a: Check, b: Check): Check {
+  return (x, at) => (typeof x === "number" ? a(x, at) : b(x, at));
+}
+/** the New Godfather token, or what `c` accepts */
+function whenGodfather(c: Check): Check {
+  return (x, at) => (x === "godfather" ? null : c(x, at));
+}
+/** `a` when the object has field `key`, else `b`. */
+function whenHas(key: string, a: Check, b: Check): Check {
+  return (x, at) => (isObj(x) && own(x, key) ? a(x, at) : b(x, at));
+}
+
+const SEAT = numberIn(0, MAX_SEATS - 1, true);
+const SEAT_OR_NULL = orNull(SEAT);
+const SEATS = listOf(SEAT, MAX_SEATS);
+const COUNT = numberIn(0, 1e6, true);
+const MONEY = numberIn(-1e12, 1e12, true);
+const GAME_NO = numberIn(0, 1e15, true);
+const HUB_TIME = numberIn(0, 1e14, false);
+const STEP = keyOf(STEPS);
+const BULLET = keyOf(BULLETS);
+const POWER = orNull(keyOf(POWERS));
+const ROLE = orNull(keyOf(ROLES));
+const BILL = among([5000, 10000, 20000]);
+const LOOT_CARD = keyOf(LOOT);
+const VERSION: Check = () => null; // checked before the fields
+const HAND = shape({ bbb: COUNT, bang: COUNT, click: COUNT });
+
+const PLAYER = shape({
+  seat: SEAT,
+  name: text(4096),
+  alive: flag,
+  wounds: COUNT,
+  shame: COUNT,
+  money: MONEY,
+  loot: opt(shape({ cash: COUNT, diamonds: COUNT, paintings: COUNT })),
+  cards: COUNT,
+  gun2Cards: opt(COUNT),
+  power: POWER,
+  role: ROLE,
+  aim: opt(SEAT_OR_NULL),
+  aim2: opt(SEAT_OR_NULL),
+  lyingDown: opt(flag),
+  hurt: COUNT,
+  waiting: flag,
+  score: opt(MONEY),
+});
+const PUBLIC_FIELDS: Fields = {
+  edition: keyOf(EDITIONS),
+  round: COUNT,
+  step: STEP,
+  over: flag,
+  winners: SEATS,
+  godfather: SEAT,
+  table: whenHas(
+    "bills",
+    shape({ bills: listOf(BILL, 256) }),
+    shape({ cards: listOf(LOOT_CARD, 256), token: SEAT_OR_NULL }),
+  ),
+  deckLeft: COUNT,
+  discardPile: COUNT,
+  switchboard: opt(COUNT),
+  sharers: SEATS,
+  turn: SEAT_OR_NULL,
+  players: listOf(PLAYER, MAX_SEATS),
+};
+const PUBLIC_VIEW = shape(PUBLIC_FIELDS);
+const ME = shape({
+  seat: SEAT,
+  hand: HAND,
+  gun2: orNull(HAND),
+  card: orNull(BULLET),
+  card2: orNull(BULLET),
+  power: POWER,
+  role: ROLE,
+});
+const PLAYER_VIEW: Fields = { me: ME };
+for (const k in PUBLIC_FIELDS) if (own(PUBLIC_FIELDS, k)) PLAYER_VIEW[k] = PUBLIC_FIELDS[k];
+
+const GUN_NO = numberIn(1, 2, true);
+const EVENTS: { [k in GameEventType]: Fields } = {
+  "round-start": { round: COUNT, godfather: SEAT, loot: listOf(whenNumber(BILL, LOOT_CARD), 256) },
+  step: { step: STEP },
+  "power-revealed": { seat: SEAT, power: keyOf(POWERS) },
+  "lie-down": { seat: SEAT },
+  "lower-gun": { seat: SEAT, gun: GUN_NO, target: SEAT },
+  shot: { seat: SEAT, gun: GUN_NO, card: BULLET, target: SEAT_OR_NULL },
+  wound: { seat: SEAT, by: SEAT_OR_NULL, wounds: COUNT },
+  "wound-blocked": { seat: SEAT, by: SEAT_OR_NULL },
+  grenade: { seat: SEAT },
+  death: { seat: SEAT },
+  split: { sharers: SEATS, each: MONEY, took: listOf(BILL, 256) },
+  phone: { flips: COUNT, alerted: flag },
+  specialist: { seat: SEAT },
+  "gun-taken": { seat: SEAT, from: SEAT },
+  pick: { seat: SEAT, card: whenGodfather(LOOT_CARD), effect: opt(text(32)) },
+  godfather: { seat: SEAT },
+  "game-over": { winners: SEATS, scores: listOf(MONEY, MAX_SEATS) },
+};
+
+const ACTIVITY = variant("kind", {
+  count: {
+    purpose: keyOf({ aim: 1, reaim: 1, courage: 1 }),
+    seats: SEATS,
+    goAt: orNull(HUB_TIME),
+    paceMs: numberIn(0, 1e7, false),
+    waitingGun: SEATS,
+  },
+  privilege: { godfather: SEAT, until: HUB_TIME },
+  reveal: {
+    window: keyOf({ bbb: 1, bang: 1 }),
+    seats: SEATS,
+    opensAt: HUB_TIME,
+    closesAt: HUB_TIME,
+    waitingGun: SEATS,
+  },
+  phone: { seat: SEAT },
+  recentre: { godfather: SEAT, seats: SEATS, until: HUB_TIME },
+});
+const WAITING = variant("for", {
+  secret: { seat: SEAT },
+  start: { seat: SEAT_OR_NULL },
+  host: { seat: SEAT, decision: keyOf(DECISIONS) },
+  gun: { seat: SEAT },
+});
+const TABLE_STATUS = shape({
+  round: COUNT,
+  step: STEP,
+  over: flag,
+  activity: orNull(ACTIVITY),
+  waiting: listOf(WAITING, 4 * MAX_SEATS),
+  live: listOf(SEAT_OR_NULL, MAX_SEATS),
+  online: listOf(flag, MAX_SEATS),
+  guns2: listOf(shape({ seat: SEAT, from: SEAT }), MAX_SEATS),
+  paused: flag,
+});
+const SEAT_INFO = shape({
+  seat: SEAT,
+  name: orNull(text(4096)),
+  gun: orNull(gunId),
+  colour: numberIn(0, 0xffffff, true),
+  online: flag,
+  gun2Of: SEAT_OR_NULL,
+});
+const CALIBRATION = shape({
+  seat: SEAT,
+  gun: gunId,
+  targets: SEATS,
+  next: SEAT_OR_NULL,
+  poses: COUNT,
+  result: orNull(
+    shape({
+      verdict: keyOf({ ok: 1, redo: 1 }),
+      offset: numberIn(-360, 360, false),
+      spread: numberIn(0, 360, false),
+      reasons: listOf(text(200), 16),
+    }),
+  ),
+});
+const METRES = numberIn(-1e6, 1e6, false);
+const LAYOUT = whenHas(
+  "round",
+  shape({ round: numberIn(2, MAX_SEATS, true) }),
+  shape({ points: listOf(shape({ x: METRES, y: METRES }), MAX_SEATS) }),
+);
+
+const TABLE_STATE: Fields = {
+  v: VERSION,
+  id: orNull(GAME_NO),
+  decisions: COUNT,
+  game: orNull(PUBLIC_VIEW),
+  table: orNull(TABLE_STATUS),
+  seats: listOf(SEAT_INFO, MAX_SEATS),
+  calibration: listOf(CALIBRATION, MAX_SEATS),
+  layout: orNull(LAYOUT),
+  pairing: orNull(shape({ seat: SEAT, until: HUB_TIME })),
+  lang: orNull(keyOf(LANGS)),
+};
+const PLAYER_VIEW_MSG: Fields = { v: VERSION, game: GAME_NO, seat: SEAT, view: shape(PLAYER_VIEW) };
+const TABLE_EVENTS: Fields = { v: VERSION, game: GAME_NO, events: listOf(variant("type", EVENTS), 1000) };
+const TABLE_AIM: Fields = {
+  v: VERSION,
+  at: HUB_TIME,
+  aims: listOf(shape({ seat: SEAT, target: SEAT_OR_NULL, yaw: orNull(numberIn(-180, 180, false)) }), MAX_SEATS),
+};
+
+/** Size, JSON, version, then the fields. */
+function decodeTable<T>(kind: keyof typeof TABLE_MAX_BYTES, p: Payload, fields: Fields): Decoded<T> {
+  const what = kind === "view" ? "player view" : "table/" + kind;
+  const n = p === null || p === undefined ? 0 : p.length;
+  if (typeof n !== "number" || n === 0) return fail("json", what + " payload is empty");
+  if (n > TABLE_MAX_BYTES[kind]) {
+    return fail("size", what + " payload is " + n + " bytes, at most " + TABLE_MAX_BYTES[kind] + " allowed");
+  }
+  let o: unknown;
+  try {
+    o = JSON.parse(typeof p === "string" ? p : p.toString("utf8"));
+  } catch (_e) {
+    return fail("json", what + " payload is not JSON");
+  }
+  if (!isObj(o)) return fail("json", what + " payload must be a JSON object");
+  if (o.v !== PROTOCOL_VERSION) {
+    const why =
+      o.v === undefined ? "missing protocol version v" : "unknown protocol version " + String(o.v).substr(0, 16);
+    return fail("version", why, "v");
+  }
+  const bad = fieldsFit(o, fields, "");
+  return bad ? { ok: false, error: bad } : { ok: true, value: o as unknown as T };
+}
+
+/** `table/state` */
+export function decodeTableState(p: Payload): Decoded<TableStateMsg> {
+  return decodeTable<TableStateMsg>("state", p, TABLE_STATE);
+}
+/** `player/<seat>/view` */
+export function decodePlayerView(p: Payload): Decoded<PlayerViewMsg> {
+  return decodeTable<PlayerViewMsg>("view", p, PLAYER_VIEW_MSG);
+}
+/** `table/events` */
+export function decodeTableEvents(p: Payload): Decoded<TableEventsMsg> {
+  return decodeTable<TableEventsMsg>("events", p, TABLE_EVENTS);
+}
+/** `table/aim` */
+export function decodeTableAim(p: Payload): Decoded<TableAimMsg> {
+  return decodeTable<TableAimMsg>("aim", p, TABLE_AIM);
+}

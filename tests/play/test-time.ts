@@ -1,0 +1,145 @@
+// Time for the whole-table tests. Real time (a browser or a real interpreter in the game), or time the test drives:
+// the hub (its `clock` option), the scripted guns and the people at the table share one ManualClock, moved on from
+// one due timer to the next, each step only once the MQTT traffic it caused has settled. A count's beats then cost
+// milliseconds of waiting, not seconds, and events happen in the order of hub time, not of a busy machine's
+// scheduling.
+import type { MqttClient } from "mqtt";
+import { ManualClock } from "../../hub/src/table/clock.js";
+
+export interface TestTime {
+  now(): number;
+  /** `fn` every `ms` until the returned stop is called */
+  every(ms: number, fn: () => void): () => void;
+  /** `fn` once after `ms` */
+  after(ms: number, fn: () => void): void;
+  /** work in flight (a request) that time must wait for */
+  track<T>(p: Promise<T>): Promise<T>;
+  /** a client whose traffic time waits for */
+  watch(c: MqttClient): MqttClient;
+  /** resolves with what `done` gives, failing after `ms` (of this time) saying what it waited for */
+  until<T>(done: () => T | undefined | null | false, ms: number, what: string): Promise<T>;
+}
+
+const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const realTime: TestTime = {
+  now: () => Date.now(),
+  every(ms, fn) {
+    const t = setInterval(fn, ms);
+    return () => clearInterval(t);
+  },
+  after(ms, fn) {
+    setTimeout(fn, ms);
+  },
+  track: (p) => p,
+  watch: (c) => c,
+  async until(done, ms, what) {
+    const end = Date.now() + ms;
+    for (;;) {
+      const v = done();
+      if (v) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await realSleep(10);
+    }
+  },
+};
+
+/**
+ * Every party (broker, hub, guns, host) is in this process, so a packet's next hop happens within an event-loop turn:
+ * time moves on after this many turns with no traffic and nothing in flight, and a last real millisecond that is
+ * quiet too (for anything that waits on a real timer).
+ */
+const QUIET_TURNS = 6;
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
+export class DrivenTime implements TestTime {
+  readonly clock = new ManualClock(Date.now());
+  private traffic = 0;
+  private pending = 0;
+  /** how far hub time has been moved, and in how many steps (for the figures) */
+  steps = 0;
+
+  /** `quantumMs`: timers this close after the next due one fire in the same step, as packets land together */
+  constructor(private readonly quantumMs = 2) {}
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  every(ms: number, fn: () => void): () => void {
+    let id = 0;
+    let stopped = false;
+    // aligned to multiples of the period, so guns streaming at one rate sample in the same step
+    const arm = () => {
+      const t = this.clock.now();
+      id = this.clock.setTimer(Math.ceil((t + 1) / ms) * ms - t, () => {
+        if (stopped) return;
+        arm();
+        fn();
+      });
+    };
+    arm();
+    return () => {
+      stopped = true;
+      this.clock.clearTimer(id);
+    };
+  }
+
+  after(ms: number, fn: () => void): void {
+    this.clock.setTimer(ms, fn);
+  }
+
+  async track<T>(p: Promise<T>): Promise<T> {
+    this.pending++;
+    try {
+      return await p;
+    } finally {
+      this.pending--;
+    }
+  }
+
+  watch(c: MqttClient): MqttClient {
+    c.on("packetsend", () => this.traffic++);
+    c.on("packetreceive", () => this.traffic++);
+    return c;
+  }
+
+  /** Waits (real time) until the watched clients are quiet and nothing tracked is in flight. */
+  async settle(): Promise<void> {
+    for (;;) {
+      let seen = this.traffic;
+      for (let quiet = 0; quiet < QUIET_TURNS; ) {
+        await nextTurn();
+        if (this.pending > 0 || this.traffic !== seen) {
+          seen = this.traffic;
+          quiet = 0;
+        } else quiet++;
+      }
+      await realSleep(1);
+      if (this.pending === 0 && this.traffic === seen) return;
+    }
+  }
+
+  async until<T>(done: () => T | undefined | null | false, ms: number, what: string): Promise<T> {
+    const end = this.clock.now() + ms;
+    for (;;) {
+      await this.settle();
+      const v = done();
+      if (v) return v;
+      const next = this.clock.nextDue();
+      if (next === null || next > end)
+        throw new Error(
+          `timed out waiting for ${what} (${ms} ms of hub time${next === null ? ", nothing left to happen" : ""})`,
+        );
+      this.clock.advance(next - this.clock.now() + this.quantumMs);
+      this.steps++;
+    }
+  }
+
+  /** Lets `ms` of hub time pass, every step settled. */
+  async pass(ms: number): Promise<void> {
+    const end = this.clock.now() + ms;
+    this.clock.setTimer(ms, () => {});
+    await this.until(() => this.clock.now() >= end, ms + 1, `${ms} ms`);
+  }
+}
