@@ -4,7 +4,7 @@ import { encAim, encTrig, gunTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { pendingForward } from "../../hub/src/broker/acl.js";
-import { connect, nextMessage, request, sleep, testHub } from "./helpers.js";
+import { connect, nextMessage, request, testHub, waitFor } from "./helpers.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 
@@ -36,9 +36,10 @@ describe("pair by pulling", () => {
 
     // not listening: a pending gun's pull pairs nothing; its aim goes nowhere
     const trigBefore = hub.streams.stats.trig;
+    let unpaired = hub.streams.stats.unpaired;
     g1.publish(gunTopic(t, "g1", "trig"), encTrig(1, "p", 1000, -1), { qos: 1 });
     g1.publish(gunTopic(t, "g1", "aim"), encAim(1000, 10, 0, 0, false), { qos: 0 });
-    await sleep(150);
+    await waitFor(() => hub.streams.stats.unpaired > unpaired, 3000, "the hub to take the pending gun's pull");
     expect(((await request(host, t, "guns.list")).r as any).guns.every((g: any) => !g.paired)).toBe(true);
 
     // only the host may listen
@@ -61,8 +62,9 @@ describe("pair by pulling", () => {
       expect.objectContaining({ id: "g2", paired: true, seat: 2 }),
     ]);
     // a later pull of the other gun pairs nothing: listening ended with the first
+    unpaired = hub.streams.stats.unpaired;
     g1.publish(gunTopic(t, "g1", "trig"), encTrig(2, "p", 3000, -1), { qos: 1 });
-    await sleep(150);
+    await waitFor(() => hub.streams.stats.unpaired > unpaired, 3000, "the hub to take the second pull");
     expect(((await request(host, t, "guns.list")).r as any).guns[0]).toMatchObject({ id: "g1", paired: false });
     // the pending guns' pulls never reached the game's stream, their aim never reached a viewer
     expect(hub.streams.stats.trig).toBe(trigBefore);
@@ -74,8 +76,9 @@ describe("pair by pulling", () => {
       ok: true,
       r: { listening: null },
     });
+    unpaired = hub.streams.stats.unpaired;
     g1.publish(gunTopic(t, "g1", "trig"), encTrig(3, "p", 4000, -1), { qos: 1 });
-    await sleep(150);
+    await waitFor(() => hub.streams.stats.unpaired > unpaired, 3000, "the hub to take the third pull");
     expect(((await request(host, t, "guns.list")).r as any).guns[0]).toMatchObject({ id: "g1", paired: false });
   });
 });

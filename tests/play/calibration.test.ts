@@ -4,8 +4,9 @@ import { gunTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
-import { connect, nextMessage, request, sleep, testHub } from "../hub/helpers.js";
+import { connect, nextMessage, request, testHub } from "../hub/helpers.js";
 import { ScriptedGun } from "./scripted-gun.js";
+import { DrivenTime } from "./test-time.js";
 
 interface CalView {
   seat: number;
@@ -24,15 +25,17 @@ describe("calibration wizard", () => {
     for (const s of stops.splice(0).reverse()) await s();
   });
 
+  /** A hub with guns at their seats, on time the test drives (`follow` moves it). */
   async function table(offsets: number[]) {
-    const hub = await testHub();
+    const time = new DrivenTime();
+    const hub = await testHub({ clock: time.clock });
     stops.push(() => hub.stop());
-    const host: MqttClient = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+    const host: MqttClient = time.watch(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));
     stops.push(() => void host.end(true));
     const layout = roundTable(offsets.length);
     const guns: ScriptedGun[] = [];
     for (const [seat, off] of offsets.entries()) {
-      const g = await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `c${seat}`, seat, layout);
+      const g = await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `c${seat}`, seat, layout, time);
       g.rawOffset = off;
       guns.push(g);
       stops.push(() => g.close());
@@ -42,37 +45,40 @@ describe("calibration wizard", () => {
       if (t === tableTopic(hub.table, "state") && p.length > 0) cal = JSON.parse(p.toString()).calibration ?? [];
     });
     await host.subscribeAsync(tableTopic(hub.table, "state"), { qos: 1 });
-    return { hub, host, guns, view: () => cal };
+    return { hub, host, guns, time, view: () => cal };
   }
 
   /** Each gun does what the wizard asks: aim at the named seat, hold still a moment, pull. */
   async function follow(t: Awaited<ReturnType<typeof table>>, onPose?: (g: ScriptedGun, pose: number) => void) {
-    const deadline = Date.now() + 15_000;
     const pulledAt = new Map<string, number>();
     const pulled = new Set<string>();
-    while (Date.now() < deadline) {
+    const now = () => t.time.now();
+    // after each step of hub time: done, or each gun does what it is asked next
+    const step = () => {
       const open = t.view().filter((v) => v.next !== null);
-      if (t.view().length > 0 && open.length === 0) return;
+      if (t.view().length > 0 && open.length === 0) return true;
       for (const v of open) {
         const g = t.guns[v.seat]!;
         const key = `${v.seat}:${v.poses}:${v.next}:${v.result?.verdict ?? ""}`;
         if (g.pose.kind !== "aim" || g.pose.target !== v.next) g.pose = { kind: "aim", target: v.next! };
         if (!pulledAt.has(key)) {
-          pulledAt.set(key, Date.now());
+          pulledAt.set(key, now());
           onPose?.(g, v.poses);
-        } else if (Date.now() - pulledAt.get(key)! > 400 && !pulled.has(key)) {
+        } else if (now() - pulledAt.get(key)! > 400 && !pulled.has(key)) {
           // once per pose, after holding still; the hub answers with the next pose, a redo, or "again"
           pulled.add(key);
           g.pull();
-        } else if (Date.now() - pulledAt.get(key)! > 2500 && pulled.has(key)) {
+        } else if (now() - pulledAt.get(key)! > 2500 && pulled.has(key)) {
           // nothing changed after the pull (a reading with no steady samples): aim and pull again
-          pulledAt.set(key, Date.now());
+          pulledAt.set(key, now());
           pulled.delete(key);
         }
       }
-      await sleep(50);
-    }
-    throw new Error(`calibration did not finish: ${JSON.stringify(t.view())}`);
+      return false;
+    };
+    await t.time
+      .until(step, 15_000, "the calibration")
+      .catch((e: Error) => Promise.reject(new Error(`${e.message}: ${JSON.stringify(t.view())}`)));
   }
 
   it("finds each gun's yaw offset from two poses and keeps it", async () => {
@@ -120,7 +126,9 @@ describe("calibration wizard", () => {
       if (g.seat === 1 && pose === 1 && !fumbled) {
         fumbled = true;
         g.rawOffset -= 12;
-        setTimeout(() => (g.rawOffset += 12), 600);
+        t.time.after(600, () => {
+          g.rawOffset += 12;
+        });
       }
     });
     const v = t.view().find((x) => x.seat === 1)!;

@@ -7,7 +7,7 @@ import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEW_PENDING_PER_MINUTE, PENDING_PER_SOURCE } from "../../hub/src/broker/pending-door.js";
 import { projectRoot } from "../../hub/src/sim/espruino/index.js";
-import { connect, nextMessage, request, sleep, testHub } from "../hub/helpers.js";
+import { connect, nextMessage, request, sleep, testHub, waitFor } from "../hub/helpers.js";
 import { clientFrom } from "./raw-mqtt.js";
 
 const INFO = JSON.stringify({ v: 1, fw: "0.1.0", b: "esp32-mpu6050", i: "mpu6050", up: 1 });
@@ -74,7 +74,8 @@ describe("guns waiting to be paired", () => {
     const bad = JSON.stringify({ v: 1, fw: "<img src=x onerror=alert(1)>", b: "esp32", i: "mpu6050", up: 1 });
     await g.publishAsync(gunTopic(hub.table, "hostile1", "info"), bad, { qos: 1, retain: true });
     await g.publishAsync(gunTopic(hub.table, "hostile1", "info"), INFO, { qos: 1, retain: true });
-    await sleep(200);
+    // the good one arrives; the bad one, sent before it on the same link, never did
+    await waitFor(() => live.some((l) => l.endsWith(INFO)), 3000, "the good info");
     expect(live.filter((l) => l.includes("hostile1"))).toEqual([`${gunTopic(hub.table, "hostile1", "info")} ${INFO}`]);
     // a viewer that comes later finds nothing retained for it
     const late: string[] = [];

@@ -1,6 +1,6 @@
 // What the hub publishes about a game, as everyone reads it: `table/state` (retained), `player/<n>/view` (retained,
 // private to the seat), `table/events` and `table/aim`. Plain JSON types: the hub's rules engine keeps its own
-// (hub/src/rules, which imports nothing) and hub/src/game/contract.ts fails `tsc` when the two drift apart; the
+// (hub/src/rules, which imports nothing) and hub/src/play/contract.ts fails `tsc` when the two drift apart; the
 // strict decoders are in table-decode.ts.
 import type { GunStatusMsg, HubMs, Version } from "./messages.js";
 import type { GunId } from "./topics.js";
