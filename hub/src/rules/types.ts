@@ -1,45 +1,18 @@
-// The rules engine's domain types. Everything here is plain JSON data: the hub logs it and sends it as is.
+// The rules engine's domain types. Everything here is plain JSON data: the hub logs it and sends it as is. What a
+// player or a viewer also sees (cards, powers, steps, events) is the table contract's, from shared/protocol (types
+// only): one definition for the engine, the hub and every reader.
+import type { Bill, Bullet, Edition, GameEvent, LootCard, PowerId, Role, Step } from "@cng/protocol";
+
+export type { Bill, Bullet, Edition, GameEvent, LootCard, PowerId, Role, Step };
 
 /** A seat at the table, 0..N-1, clockwise. */
 export type Seat = number;
-
-export type Edition = "classic" | "second";
-
-/** A bullet card. `bbb` ("Bang! Bang! Bang!") exists only in `classic`. */
-export type Bullet = "bbb" | "bang" | "click";
 
 /** Unused bullet cards by kind, indexed by BULLET_INDEX: [bbb, bang, click]. */
 export type Hand = readonly [number, number, number];
 
 export const BULLET_INDEX: Readonly<Record<Bullet, 0 | 1 | 2>> = { bbb: 0, bang: 1, click: 2 };
 export const BULLETS: readonly Bullet[] = ["bbb", "bang", "click"];
-
-/** A classic bill, in dollars. */
-export type Bill = 5000 | 10000 | 20000;
-
-/** A 2nd-edition loot card code, as in docs/scenarios.md. */
-export type LootCard =
-  | "cash:5000"
-  | "cash:10000"
-  | "cash:20000"
-  | "diamond:1000"
-  | "diamond:5000"
-  | "diamond:10000"
-  | "painting"
-  | "clip"
-  | "first-aid";
-
-export type PowerId =
-  | "six-feet-under"
-  | "the-unbreakable"
-  | "you-dont-need-it-anymore"
-  | "dragon-skin"
-  | "the-insane"
-  | "the-kid"
-  | "the-cunning"
-  | "super-coward"
-  | "the-specialist"
-  | "it-doesnt-even-hurt";
 
 export const POWERS: readonly PowerId[] = [
   "six-feet-under",
@@ -56,24 +29,6 @@ export const POWERS: readonly PowerId[] = [
 
 /** The powers an owner reveals by choice at a round start (decision 9). */
 export const CHOSEN_REVEAL: readonly PowerId[] = ["the-insane", "the-kid", "the-cunning"];
-
-export type Role = "cop" | "gangster";
-
-/** Which part of the round the engine is waiting in. */
-export type Step =
-  | "bullet" // every living player picks a card (revealed Cunning excepted); chosen powers may be revealed
-  | "aim" // every living player aims (revealed Kid excepted)
-  | "kid-aim" // classic powers: the Kid aims, seeing the others
-  | "cunning-bullet" // classic powers: the Cunning picks, seeing every aim
-  | "privilege" // second: the Godfather may order one player to re-aim
-  | "reaim" // second: the ordered player re-aims
-  | "courage" // lie down or stay
-  | "split" // classic powers: owners of It-doesn't-even-hurt decide
-  | "phone" // classic cop variant: the phone passes among the sharers, one at a time
-  | "specialist" // classic powers: the Specialist names the card to discard
-  | "take-gun" // classic powers: You-don't-need-it-anymore may take a dead player's gun
-  | "draft" // second: the loot draft, one pick at a time
-  | "over";
 
 /** One player's decision. `gun: 2` addresses the second gun of You-don't-need-it-anymore. */
 export type Decision =
@@ -115,26 +70,6 @@ export interface RuleError {
   player: Seat | null;
   message: string;
 }
-
-/** Something that happened, in order. Public unless it has `to` (then only that seat may see it). */
-export type GameEvent =
-  | { type: "round-start"; round: number; godfather: Seat; loot: (Bill | LootCard)[] }
-  | { type: "step"; step: Step }
-  | { type: "power-revealed"; seat: Seat; power: PowerId }
-  | { type: "lie-down"; seat: Seat }
-  | { type: "lower-gun"; seat: Seat; gun: 1 | 2; target: Seat }
-  | { type: "shot"; seat: Seat; gun: 1 | 2; card: Bullet; target: Seat | null }
-  | { type: "wound"; seat: Seat; by: Seat | null; wounds: number }
-  | { type: "wound-blocked"; seat: Seat; by: Seat | null }
-  | { type: "grenade"; seat: Seat }
-  | { type: "death"; seat: Seat }
-  | { type: "split"; sharers: Seat[]; each: number; took: Bill[] }
-  | { type: "phone"; flips: number; alerted: boolean }
-  | { type: "specialist"; seat: Seat }
-  | { type: "gun-taken"; seat: Seat; from: Seat }
-  | { type: "pick"; seat: Seat; card: LootCard | "godfather"; effect?: string }
-  | { type: "godfather"; seat: Seat }
-  | { type: "game-over"; winners: Seat[]; scores: number[] };
 
 /** Per-player data that lasts the whole game. Replaced, never mutated, when it changes. */
 export interface Player {

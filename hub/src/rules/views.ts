@@ -1,75 +1,16 @@
 // What each player may know, and what the table display shows. Never the deck order, never another
 // player's hand, card, hidden power or role; aims and lie-downs only once everyone has committed to them.
+
+import type { PlayerView, PublicPlayer, PublicView } from "@cng/protocol";
 import { HOLDUP_STEPS } from "./holdup.js";
 import { owedDecisions } from "./pending.js";
 import { handSize } from "./round.js";
 import { money, scores } from "./score.js";
-import type { Bill, Bullet, LootCard, PowerId, Role, Seat, State, Step } from "./types.js";
+import type { Bill, Bullet, Seat, State, Step } from "./types.js";
 
-export interface PublicPlayer {
-  seat: Seat;
-  name: string;
-  alive: boolean;
-  wounds: number;
-  /** classic */
-  shame: number;
-  /** classic: money; second: loot value before the end bonus */
-  money: number;
-  /** second: loot held, by kind */
-  loot?: { cash: number; diamonds: number; paintings: number };
-  /** unused bullet cards (count only) */
-  cards: number;
-  /** a second gun's unused cards, when taken */
-  gun2Cards?: number;
-  /** the power, once revealed (all of them at the end) */
-  power: PowerId | null;
-  /** the role, only at the end */
-  role: Role | null;
-  /** the current aim once all aims are committed: a seat, null (nobody), undefined (not shown) */
-  aim?: Seat | null;
-  aim2?: Seat | null;
-  /** lay down this round, once the courage step is over */
-  lyingDown?: boolean;
-  /** wounds taken this round */
-  hurt: number;
-  /** still owes a decision in this step (only for steps where the table can see who is choosing) */
-  waiting: boolean;
-  /** the final score, once the game is over (earlier it would give hidden powers away) */
-  score?: number;
-}
-
-export interface PublicView {
-  edition: State["edition"];
-  round: number;
-  step: Step;
-  over: boolean;
-  winners: Seat[];
-  godfather: Seat;
-  table: { bills: Bill[] } | { cards: LootCard[]; token: Seat | null };
-  /** cards still in the deck (count only) */
-  deckLeft: number;
-  /** cards in the common discard pile (count only) */
-  discardPile: number;
-  /** cop variant: switchboard cards turned */
-  switchboard?: number;
-  /** players who shared, or draft, this round */
-  sharers: Seat[];
-  /** draft or phone: whose turn it is */
-  turn: Seat | null;
-  players: PublicPlayer[];
-}
-
-export interface PlayerView extends PublicView {
-  me: {
-    seat: Seat;
-    hand: Record<Bullet, number>;
-    gun2: Record<Bullet, number> | null;
-    card: Bullet | null;
-    card2: Bullet | null;
-    power: PowerId | null;
-    role: Role | null;
-  };
-}
+// the views' shapes are the table contract's: what the engine computes here is what table/state and
+// player/<n>/view carry
+export type { PlayerView, PublicPlayer, PublicView };
 
 /** steps where the table sees who is still choosing: the hold-up, the draft, the phone */
 const OPEN_WAITING: ReadonlySet<Step> = new Set<Step>([...HOLDUP_STEPS, "draft", "phone"]);

@@ -1,7 +1,7 @@
 // What the hub publishes about a game, as everyone reads it: `table/state` (retained), `player/<n>/view` (retained,
-// private to the seat), `table/events` and `table/aim`. Plain JSON types: the hub's rules engine keeps its own
-// (hub/src/rules, which imports nothing) and hub/src/play/contract.ts fails `tsc` when the two drift apart; the
-// strict decoders are in table-decode.ts.
+// private to the seat), `table/events` and `table/aim`. Plain JSON types. The rules engine takes its cards, steps,
+// events and views from here (types only), so what it computes is what is published; hub/src/play/contract.ts fails
+// `tsc` when the hub's other types drift from these. The strict decoders are in table-decode.ts.
 import type { GunStatusMsg, HubMs, Version } from "./messages.js";
 import type { GunId } from "./topics.js";
 
@@ -46,18 +46,18 @@ export type Role = "cop" | "gangster";
 
 /** Which part of the round the game is in. */
 export type Step =
-  | "bullet"
-  | "aim"
-  | "kid-aim"
-  | "cunning-bullet"
-  | "privilege"
-  | "reaim"
-  | "courage"
-  | "split"
-  | "phone"
-  | "specialist"
-  | "take-gun"
-  | "draft"
+  | "bullet" // every living player picks a card (revealed Cunning excepted); chosen powers may be revealed
+  | "aim" // every living player aims (revealed Kid excepted)
+  | "kid-aim" // classic powers: the Kid aims, seeing the others
+  | "cunning-bullet" // classic powers: the Cunning picks, seeing every aim
+  | "privilege" // second: the Godfather may order one player to re-aim
+  | "reaim" // second: the ordered player re-aims
+  | "courage" // lie down or stay
+  | "split" // classic powers: owners of It-doesn't-even-hurt decide
+  | "phone" // classic cop variant: the phone passes among the sharers, one at a time
+  | "specialist" // classic powers: the Specialist names the card to discard
+  | "take-gun" // classic powers: You-don't-need-it-anymore may take a dead player's gun
+  | "draft" // second: the loot draft, one pick at a time
   | "over";
 
 /** The kinds of decision a player (or the host for them) makes. */
