@@ -2,7 +2,14 @@
 // set FC_SEED) to explore. Real-time files take the real-time slots, the others run niced beside them (tests/real-time.ts).
 import fc from "fast-check";
 import { afterAll, beforeAll } from "vitest";
-import { holdRealTime, LOCK_WAIT_MS, realTimeSlots, releaseRealTime, yieldToRealTime } from "./real-time.js";
+import {
+  besideRealTime,
+  holdRealTime,
+  LOCK_WAIT_MS,
+  leaveOthers,
+  realTimeSlots,
+  releaseRealTime,
+} from "./real-time.js";
 
 fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261130) });
 
@@ -10,6 +17,9 @@ fc.configureGlobal({ seed: Number(process.env.FC_SEED ?? 20261130) });
 beforeAll(async ({}, suite) => {
   const slots = realTimeSlots(suite.file.filepath);
   if (slots !== 0) await holdRealTime(slots);
-  else yieldToRealTime();
+  else await besideRealTime();
 }, LOCK_WAIT_MS);
-afterAll(() => releaseRealTime());
+afterAll(() => {
+  releaseRealTime();
+  leaveOthers();
+});

@@ -1,7 +1,7 @@
 // A command client over MQTT, the way the dashboard, a phone console or a bot talks to the hub: requests on
 // `cmd/<client>/req`, answers on `cmd/<client>/res`, plus subscriptions to the table's topics. It reconnects on
 // its own (a restarted hub), so a bot simply carries on.
-import { cmdTopic, type ResponseMsg } from "@cng/protocol";
+import { cmdTopic, type Decoded, type Payload, type ResponseMsg } from "@cng/protocol";
 import { topicMatches } from "../bus/bus.js";
 import { connectMqtt, type MqttClient } from "../bus/connect.js";
 
@@ -33,6 +33,9 @@ export class CommandClient {
   private n = 0;
   private readonly waiting = new Map<string, (m: ResponseMsg) => void>();
   private readonly handlers: { filter: string; fn: Handler }[] = [];
+  private readonly decoded: { filter: string; fn: (p: Buffer, topic: string) => void }[] = [];
+  /** messages a strict decoder refused (subscribeDecoded) */
+  refused = 0;
   private closed = false;
 
   private constructor(
@@ -88,8 +91,29 @@ export class CommandClient {
     await this.mqtt.subscribeAsync(filter, { qos: 1 });
   }
 
+  /**
+   * Calls `fn` with each message on `filter` that `decode` (one of the protocol's strict decoders) accepts; what it
+   * refuses is dropped and counted in `refused`, as a client that trusts only the contract would.
+   */
+  async subscribeDecoded<T>(
+    filter: string,
+    decode: (p: Payload) => Decoded<T>,
+    fn: (v: T, topic: string) => void,
+  ): Promise<void> {
+    this.decoded.push({
+      filter,
+      fn: (p, topic) => {
+        const d = decode(p);
+        if (d.ok) fn(d.value, topic);
+        else this.refused++;
+      },
+    });
+    await this.mqtt.subscribeAsync(filter, { qos: 1 });
+  }
+
   private onMessage(topic: string, payload: Buffer): void {
     if (payload.length === 0) return;
+    for (const h of this.decoded) if (topicMatches(h.filter, topic)) h.fn(payload, topic);
     let v: unknown;
     try {
       v = JSON.parse(payload.toString());

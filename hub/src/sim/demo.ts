@@ -1,7 +1,7 @@
 // The whole game on one machine: a hub (or an external one), virtual guns running the real firmware, and bot
 // players. `playGame` plays one game on a fleet that is already paired and calibrated; `runDemo` does the lot
 // for `cng demo`.
-import { tableTopic } from "@cng/protocol";
+import { decodeTableEvents, decodeTableState, tableTopic } from "@cng/protocol";
 import { admitGun } from "../broker/dynsec-admin.js";
 import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
@@ -180,13 +180,12 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
     let lastTrace = "";
     const pause = o.roundPauseMs ?? (o.speed === "fast" ? 50 : 2500);
     try {
-      await watch.subscribe(tableTopic(hub.table, "events"), (m) => {
-        const msg = m as { game: number; events: GameEvent[] };
+      await watch.subscribeDecoded(tableTopic(hub.table, "events"), decodeTableEvents, (msg) => {
         if (gameId === null || msg.game === gameId)
           for (const line of describeEvents(msg.events, names)) progress(line);
       });
-      await watch.subscribe(tableTopic(hub.table, "state"), (m) => {
-        state = m as TableState;
+      await watch.subscribeDecoded(tableTopic(hub.table, "state"), decodeTableState, (m) => {
+        state = m;
         const t: TableStatus | null = state.table;
         if (o.trace && t) {
           const a = t.activity;

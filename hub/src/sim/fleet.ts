@@ -2,7 +2,7 @@
 // The fleet pairs them through the host (pair.accept with the PIN) at seats 0..N−1 exactly as a person would
 // with hardware, calibrates them through the wizard (aim at the named seat, pull), and leaves them streaming.
 import { createHash } from "node:crypto";
-import { gunTopic, tableTopic } from "@cng/protocol";
+import { decodeTableState, gunTopic, tableTopic } from "@cng/protocol";
 import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
 import { CommandClient } from "./commands.js";
@@ -109,8 +109,8 @@ export class Fleet {
         fleet.status.set(id, p as GunStatus);
         if (!(p as GunStatus).on) fleet.drops.set(id, (fleet.drops.get(id) ?? 0) + 1);
       });
-      await host.subscribe(tableTopic(table, "state"), (p) => {
-        fleet.state = p as TableState;
+      await host.subscribeDecoded(tableTopic(table, "state"), decodeTableState, (s) => {
+        fleet.state = s;
       });
       await fleet.pairAll();
     } catch (e) {

@@ -3,12 +3,12 @@
 // enter what only the dashboard takes (draft picks and the like), and plays with its gun through a simulated
 // hand: raises it when a count starts so it settles by "3", lowers it to lie down, pulls in a reveal window
 // when its card calls for it, points and pulls as the Godfather, pulls once or twice when the phone comes.
-import { playerTopic, tableTopic } from "@cng/protocol";
+import { decodePlayerView, decodeTableState, playerTopic, tableTopic } from "@cng/protocol";
 import { type Bullet, CHOSEN_REVEAL, type Decision, type PlayerView, type Seat } from "../rules/index.js";
 import { CommandClient, CommandError } from "./commands.js";
 import { type SimGun, simClientId } from "./fleet.js";
 import type { Strategy } from "./strategies.js";
-import type { SeatView, TableState } from "./table-view.js";
+import type { TableState } from "./table-view.js";
 
 export type SecretMode = "console" | "physical";
 
@@ -65,12 +65,12 @@ export class BotPlayer {
       auth: o.token,
     });
     const p = new BotPlayer(client, o);
-    await client.subscribe(tableTopic(o.table, "state"), (m) => {
-      p.state = m as TableState;
+    await client.subscribeDecoded(tableTopic(o.table, "state"), decodeTableState, (s) => {
+      p.state = s;
       p.think();
     });
-    await client.subscribe(playerTopic(o.table, o.seat, "view"), (m) => {
-      p.view = (m as SeatView).view;
+    await client.subscribeDecoded(playerTopic(o.table, o.seat, "view"), decodePlayerView, (m) => {
+      p.view = m.view;
       p.think();
     });
     return p;

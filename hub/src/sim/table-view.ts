@@ -1,15 +1,12 @@
 // What a client sees of the table: the `table/state` and `player/<n>/view` payloads and a gun's retained status,
-// in the contract's types (shared/protocol/src/table.ts, with its strict decoders), under the names the simulator's
+// in the contract's types (shared/protocol/src/table.ts; the bots read them through its strict decoders), under the names the simulator's
 // bots, the demo and the venue view read them by.
-import type { HubGunStatusMsg, PlayerViewMsg, TableStateMsg } from "@cng/protocol";
+import type { HubGunStatusMsg, TableStateMsg } from "@cng/protocol";
 
 export type { CalibrationInfo, SeatInfo } from "@cng/protocol";
 
 /** `table/state` */
 export type TableState = TableStateMsg;
-
-/** `player/<n>/view` */
-export type SeatView = PlayerViewMsg;
 
 /** What a reader needs of a retained gun status (`gun/<id>/status`). */
 export type GunStatus = Pick<HubGunStatusMsg, "paired" | "on"> & Partial<Pick<HubGunStatusMsg, "seat" | "why">>;
