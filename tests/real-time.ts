@@ -2,8 +2,8 @@
 // interpreter, spoken beats in Chromium, simulated hands at 50 Hz, a hub killed mid-count) hold the real-time slots
 // while they run, at normal priority: one slot for a file that runs one gun process at a time, both for one that
 // runs several at once or a browser. Every other file runs beside them, niced, so it takes only what they leave. The
-// few whose limits are tightest (a cue within 35 ms of the hub's time, a spoken word within 30 ms of the beat) run
-// alone: no other file starts until they are done. A late cue on a busy machine would be the test's fault, not the
+// few whose limits are tightest (a cue within 35 ms of the hub's time, a spoken word within 30 ms of the beat, a
+// round played through the dashboard's clicks) run alone: no other file starts until they are done. A late cue on a busy machine would be the test's fault, not the
 // gun's.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
@@ -18,8 +18,8 @@ const REAL_TIME: [RegExp, Slots][] = [
   [/^tests\/espruino\/(game|mount|mount-hub)\.test\.ts$/, 2],
   [/^tests\/espruino\/hub\.test\.ts$/, 3],
   [/^tests\/web\/ota\.test\.ts$/, 1],
-  [/^tests\/web\/(bluetooth|dashboard|flash)\.test\.ts$/, 2],
-  [/^tests\/web\/voice\.test\.ts$/, 3],
+  [/^tests\/web\/(bluetooth|flash)\.test\.ts$/, 2],
+  [/^tests\/web\/(dashboard|voice)\.test\.ts$/, 3],
   [/^tests\/sim\/fleet\.test\.ts$/, 1],
   [/^tests\/sim\/(crash|faults|games)\.test\.ts$/, 2],
   [/^tests\/play\/restart\.test\.ts$/, 1],

@@ -1,5 +1,5 @@
-// What a client sees of the table: the `table/state` and `player/<n>/view` payloads and a gun's retained status,
-// in the contract's types (shared/protocol/src/table.ts; the bots read them through its strict decoders), under the names the simulator's
+// What a client sees of the table: `table/state` and a gun's retained status, in the contract's types
+// (shared/protocol/src/table.ts; the bots read them through its strict decoders), under the names the simulator's
 // bots, the demo and the venue view read them by.
 import type { HubGunStatusMsg, TableStateMsg } from "@cng/protocol";
 
