@@ -3,8 +3,8 @@
 // while they run, at normal priority: one slot for a file that runs one gun process at a time, both for one that
 // runs several at once or a browser. Every other file runs beside them, niced, so it takes only what they leave. The
 // few whose limits are tightest (a cue within 35 ms of the hub's time, a spoken word within 30 ms of the beat, a
-// round played through the dashboard's clicks) run alone: no other file starts until they are done. A late cue on a busy machine would be the test's fault, not the
-// gun's.
+// round played through the dashboard's clicks) run alone: no other file starts until they are done. A late cue on a
+// busy machine would be the test's fault, not the gun's.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -18,6 +18,7 @@ const REAL_TIME: [RegExp, Slots][] = [
   [/^tests\/espruino\/(game|mount|mount-hub)\.test\.ts$/, 2],
   [/^tests\/espruino\/hub\.test\.ts$/, 3],
   [/^tests\/web\/ota\.test\.ts$/, 1],
+  [/^tests\/firmware\/(fusion|gun-behaviour|gun-e2e|mqtt-client|serial-link)\.test\.ts$/, 1],
   [/^tests\/web\/(bluetooth|flash)\.test\.ts$/, 2],
   [/^tests\/web\/(dashboard|voice)\.test\.ts$/, 3],
   [/^tests\/sim\/fleet\.test\.ts$/, 1],
@@ -31,9 +32,6 @@ const SLOTS = ["a", "b"].map((n) => join(tmpdir(), `cng-tests-real-time-${n}.loc
 const ALONE = join(tmpdir(), "cng-tests-alone.lock");
 /** one empty file per other file running (named by its pid) */
 const OTHERS = join(tmpdir(), "cng-tests-others");
-/** how long a real-time file may wait for the others (the longest runs take minutes) */
-export const LOCK_WAIT_MS = 30 * 60_000;
-
 /** The slots a test file needs: 0 for a file that measures no real time. */
 export function realTimeSlots(file: string): 0 | Slots {
   const rel = relative(ROOT, file).split("\\").join("/");
