@@ -6,6 +6,7 @@ import { admitGun } from "../broker/dynsec-admin.js";
 import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
 import type { TableStatus } from "../table/ports.js";
+import { DEFAULT_TIMING } from "../table/timing.js";
 import { CommandClient } from "./commands.js";
 import type { GunRuntime } from "./espruino/index.js";
 import { Fleet, simClientId } from "./fleet.js";
@@ -46,6 +47,12 @@ export interface GameOptions {
   trace?: (line: string) => void;
   /** called once the game runs, with the players (tests use it to meddle) */
   onStart?: (players: BotPlayer[], gameId: number) => void;
+  /**
+   * a browser speaks the counts (`--voice LANG`): the table keeps the real table's lead-in even at fast speed. The
+   * count's first word is due that long after the state announcing it leaves the hub, and at fast speed's 100 ms a
+   * browser on a busy laptop was measured saying it up to 48 ms late.
+   */
+  spoken?: boolean;
 }
 
 export interface GameResult {
@@ -215,7 +222,9 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           secrets,
           timing: o.speed === "fast" ? "fast" : "default",
           // fast counts, but long enough for a brisk swing the gyro can follow (see hand.ts)
-          ...(o.speed === "fast" ? { timingOverrides: FAST_COUNTS } : {}),
+          ...(o.speed === "fast"
+            ? { timingOverrides: { ...FAST_COUNTS, ...(o.spoken ? { leadInMs: DEFAULT_TIMING.leadInMs } : {}) } }
+            : {}),
           autoRound: false,
           ...(o.recentre ? { recentre: o.recentre } : {}),
         },
@@ -290,7 +299,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       log: progress,
     });
     await fleet.calibrate(o.poses ?? 1);
-    const r = await playGame(conn, fleet, o);
+    const spoken = o.spoken ?? ["en", "fr", "fi"].includes(String(o.hub?.voice));
+    const r = await playGame(conn, fleet, { ...o, spoken });
     await o.hold?.();
     const guns = fleet.guns.map((g) => ({ id: g.id, board: g.gun.board.name, runtime: g.gun.runtime }));
     return { ...r, hub: { dashboard: hub.urls.dashboard, data: hub.config.data }, guns };
