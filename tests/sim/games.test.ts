@@ -15,44 +15,48 @@ const MATRIX: (Pick<DemoOptions, "edition" | "players" | "powers" | "cop" | "sec
 ];
 
 // each game has its own hub, broker and guns, and mostly waits on its table's clock: the two classic ones play side
-// by side. The second-edition ones play alone: under that load the 8-player game with the re-centre pose had the
-// table read a neighbour in its last round (seen twice, round 8; see issue 16's closing note)
-for (const block of [[0, 1], [2], [3]])
-  describe.concurrent(`full games with simulated guns and bots (${block.map((i) => i + 1).join(", ")})`, () => {
-    for (const i of block) {
-      const m = MATRIX[i]!;
-      it(`${m.name}: completes, replays to the same result, never a wrong target`, async () => {
-        const t = tempDir("cng-sim-");
-        try {
-          const r = await runDemo({
-            ...m,
-            seed: 20 + i,
-            speed: "fast",
-            hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: t.dir },
-          });
-          expect(r.result.over).toBe(true);
-          expect(r.result.winners.length).toBeGreaterThan(0);
-          expect(cliReplay(t.dir)).toEqual(r.result);
-          const log = gameLog(t.dir);
-          // the guns did the aiming: most aims name a player
-          expect(log.aims.filter((a) => a.target !== null).length).toBeGreaterThan(log.aims.length / 2);
-          expect(wrongTargets(log.aims, r.players)).toEqual([]);
-          if (m.secrets === "physical")
-            expect(r.players.some((p) => p.intents.some((x) => x.kind === "pull"))).toBe(true);
-          if (m.edition === "second") expect(log.decisions.some((d) => d.type === "pick")).toBe(true);
-          if (m.recentre === "pose") {
-            // every round began with the pose, and the bots made it (pointing at that round's Godfather)
-            const rounds = r.rounds;
-            const posed = log.records.filter((x) => x.kind === "recentred").map((x) => x.round);
-            expect(posed).toEqual(Array.from({ length: rounds }, (_, i) => i + 1));
-            const made = new Set(
-              r.players.flatMap((p) => p.intents.filter((x) => x.kind === "recentre").map((x) => x.round)),
-            );
-            expect(made.size).toBe(rounds);
-          } else expect(log.records.some((x) => x.kind === "recentred")).toBe(false);
-        } finally {
-          t.remove();
-        }
-      }, 120_000);
-    }
-  });
+// by side. The second-edition ones play one after the other (a suite that is not concurrent runs after the concurrent
+// one): beside other games, the 8-player game with the re-centre pose had the table read a neighbour in its last
+// round (three times, round 8; see issue 16's closing note)
+for (const [k, block] of [[0, 1], [2], [3]].entries())
+  (k === 0 ? describe.concurrent : describe)(
+    `full games with simulated guns and bots (${block.map((i) => i + 1).join(", ")})`,
+    () => {
+      for (const i of block) {
+        const m = MATRIX[i]!;
+        it(`${m.name}: completes, replays to the same result, never a wrong target`, async () => {
+          const t = tempDir("cng-sim-");
+          try {
+            const r = await runDemo({
+              ...m,
+              seed: 20 + i,
+              speed: "fast",
+              hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: t.dir },
+            });
+            expect(r.result.over).toBe(true);
+            expect(r.result.winners.length).toBeGreaterThan(0);
+            expect(cliReplay(t.dir)).toEqual(r.result);
+            const log = gameLog(t.dir);
+            // the guns did the aiming: most aims name a player
+            expect(log.aims.filter((a) => a.target !== null).length).toBeGreaterThan(log.aims.length / 2);
+            expect(wrongTargets(log.aims, r.players)).toEqual([]);
+            if (m.secrets === "physical")
+              expect(r.players.some((p) => p.intents.some((x) => x.kind === "pull"))).toBe(true);
+            if (m.edition === "second") expect(log.decisions.some((d) => d.type === "pick")).toBe(true);
+            if (m.recentre === "pose") {
+              // every round began with the pose, and the bots made it (pointing at that round's Godfather)
+              const rounds = r.rounds;
+              const posed = log.records.filter((x) => x.kind === "recentred").map((x) => x.round);
+              expect(posed).toEqual(Array.from({ length: rounds }, (_, i) => i + 1));
+              const made = new Set(
+                r.players.flatMap((p) => p.intents.filter((x) => x.kind === "recentre").map((x) => x.round)),
+              );
+              expect(made.size).toBe(rounds);
+            } else expect(log.records.some((x) => x.kind === "recentred")).toBe(false);
+          } finally {
+            t.remove();
+          }
+        }, 120_000);
+      }
+    },
+  );
