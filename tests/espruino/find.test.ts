@@ -41,96 +41,106 @@ const lan = (await broadcastSource()) ?? "";
 const canBroadcast = lan !== "";
 if (!canBroadcast) console.warn("SKIPPED: finding the hub: a broadcast sent on this machine does not come back here");
 
-(canBroadcast ? onInterpreter : describe.skip).each(finding)("%s finds its hub on the real interpreter", (board) => {
-  const data = tempDir("cng-find-");
-  const other = tempDir("cng-find-other-");
-  const table = `fm${process.pid % 100000}`;
-  const id = `fg-${board}`;
-  const closers: (() => Promise<unknown> | unknown)[] = [];
-  afterAll(async () => {
-    for (const c of closers.reverse()) await c();
-    data.remove();
-    other.remove();
-  });
-
-  it("flashed with a port nobody listens on: asks, ignores another table's answer, finds the hub, pairs and plays; after a reboot starts at the remembered address", async () => {
-    // another table's hub on the same discovery port, and a responder that answers every query for another table
-    const elsewhere = await testHub({
-      data: other.dir,
-      table: `fo${process.pid % 100000}`,
-      bind: "0.0.0.0",
-      discovery: 0,
+// the boards take their turns side by side (each its own hubs, ports and table; the firmware asks every 5 s and
+// mostly waits): concurrent suites run together
+(canBroadcast ? onInterpreter.concurrent : describe.skip).each(finding)(
+  "%s finds its hub on the real interpreter",
+  (board) => {
+    const data = tempDir("cng-find-");
+    const other = tempDir("cng-find-other-");
+    const table = `fm${process.pid % 100000}`;
+    const id = `fg-${board}`;
+    const closers: (() => Promise<unknown> | unknown)[] = [];
+    afterAll(async () => {
+      for (const c of closers.reverse()) await c();
+      data.remove();
+      other.remove();
     });
-    closers.push(() => elsewhere.stop());
-    const dport = elsewhere.ports.discovery!;
-    const queries: string[] = [];
-    const rogue: Socket = createSocket({ type: "udp4", reuseAddr: true });
-    rogue.on("message", (m, r) => {
-      queries.push(m.toString());
-      rogue.send(`CNG1! ${elsewhere.table} 127.0.0.1 ${elsewhere.ports.mqtt}`, r.port, r.address);
-    });
-    await new Promise<void>((r) => rogue.bind(dport, "0.0.0.0", () => r()));
-    closers.push(() => rogue.close());
 
-    const wrong = await deadPort();
-    const gun = await realGun({
-      board,
-      config: { id, secret: "factory-secret", table, hub: { host: "127.0.0.1", port: wrong, find: dport } },
-      imu: { motion: () => ({ yaw: 10, pitch: 5, roll: 0 }) },
-      rssi: -71,
-    });
-    // two connects fail, then a query every 5 s: answered only for another table
-    await waitFor(() => queries.length >= 2, 15_000, "two queries");
-    expect(queries[0]).toBe(`CNG1? ${table} ${id}`);
-    expect(gun.connects.every((c) => c === `127.0.0.1:${wrong}`)).toBe(true);
-    expect(gun.connects.length).toBeGreaterThanOrEqual(2);
+    it("flashed with a port nobody listens on: asks, ignores another table's answer, finds the hub, pairs and plays; after a reboot starts at the remembered address", async ({
+      onTestFinished,
+    }) => {
+      // another table's hub on the same discovery port, and a responder that answers every query for another table
+      const elsewhere = await testHub({
+        data: other.dir,
+        table: `fo${process.pid % 100000}`,
+        bind: "0.0.0.0",
+        discovery: 0,
+      });
+      closers.push(() => elsewhere.stop());
+      const dport = elsewhere.ports.discovery!;
+      const queries: string[] = [];
+      const rogue: Socket = createSocket({ type: "udp4", reuseAddr: true });
+      rogue.on("message", (m, r) => {
+        queries.push(m.toString());
+        rogue.send(`CNG1! ${elsewhere.table} 127.0.0.1 ${elsewhere.ports.mqtt}`, r.port, r.address);
+      });
+      await new Promise<void>((r) => rogue.bind(dport, "0.0.0.0", () => r()));
+      closers.push(() => rogue.close());
 
-    // the table's hub appears, on every address, answering on the same port
-    const t0 = Date.now();
-    const hub = await testHub({ data: data.dir, table, bind: "0.0.0.0", discovery: dport });
-    closers.push(() => hub.stop());
-    const host: MqttClient = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
-    closers.push(() => host.end(true));
-    const seen: { leaf: string; msg: any }[] = [];
-    host.on("message", (topic, payload) => {
-      if (payload.length) seen.push({ leaf: topic.split("/").at(-1)!, msg: JSON.parse(payload.toString()) });
-    });
-    for (const leaf of ["status", "aim"] as const) await host.subscribeAsync(gunTopic(table, id, leaf));
-    const status = () => seen.filter((s) => s.leaf === "status").at(-1)?.msg;
+      const wrong = await deadPort();
+      const gun = await realGun(
+        {
+          board,
+          config: { id, secret: "factory-secret", table, hub: { host: "127.0.0.1", port: wrong, find: dport } },
+          imu: { motion: () => ({ yaw: 10, pitch: 5, roll: 0 }) },
+          rssi: -71,
+        },
+        onTestFinished,
+      );
+      // two connects fail, then a query every 5 s: answered only for another table
+      await waitFor(() => queries.length >= 2, 15_000, "two queries");
+      expect(queries[0]).toBe(`CNG1? ${table} ${id}`);
+      expect(gun.connects.every((c) => c === `127.0.0.1:${wrong}`)).toBe(true);
+      expect(gun.connects.length).toBeGreaterThanOrEqual(2);
 
-    await waitFor(() => status()?.paired === false && status()?.on, 12_000, "a pairing request at the found hub");
-    const found = Date.now() - t0;
-    // the hub named the LAN address the broadcast came in on, not 127.0.0.1
-    expect(gun.connects.at(-1)).toBe(`${lan}:${hub.ports.mqtt}`);
-    expect(gun.connects).not.toContain(`127.0.0.1:${elsewhere.ports.mqtt}`);
-    expect(JSON.parse((await gun.readFile("gun.json"))!).hub).toEqual({
-      host: lan,
-      port: hub.ports.mqtt,
-      find: dport,
-    });
-    console.log(`${board}: found the hub ${found} ms after it started (queries every 5 s)`);
+      // the table's hub appears, on every address, answering on the same port
+      const t0 = Date.now();
+      const hub = await testHub({ data: data.dir, table, bind: "0.0.0.0", discovery: dport });
+      closers.push(() => hub.stop());
+      const host: MqttClient = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+      closers.push(() => host.end(true));
+      const seen: { leaf: string; msg: any }[] = [];
+      host.on("message", (topic, payload) => {
+        if (payload.length) seen.push({ leaf: topic.split("/").at(-1)!, msg: JSON.parse(payload.toString()) });
+      });
+      for (const leaf of ["status", "aim"] as const) await host.subscribeAsync(gunTopic(table, id, leaf));
+      const status = () => seen.filter((s) => s.leaf === "status").at(-1)?.msg;
 
-    // credentials decide: the flashed secret only asks to pair; the host accepts, the gun comes back with its key
-    expect(await request(host, table, "pair.accept", { gun: id, seat: 1 }, hub.pin)).toMatchObject({ ok: true });
-    await waitFor(() => status()?.paired && status()?.on && status()?.why === "connect", 8000, "back with the key");
+      await waitFor(() => status()?.paired === false && status()?.on, 12_000, "a pairing request at the found hub");
+      const found = Date.now() - t0;
+      // the hub named the LAN address the broadcast came in on, not 127.0.0.1
+      expect(gun.connects.at(-1)).toBe(`${lan}:${hub.ports.mqtt}`);
+      expect(gun.connects).not.toContain(`127.0.0.1:${elsewhere.ports.mqtt}`);
+      expect(JSON.parse((await gun.readFile("gun.json"))!).hub).toEqual({
+        host: lan,
+        port: hub.ports.mqtt,
+        find: dport,
+      });
+      console.log(`${board}: found the hub ${found} ms after it started (queries every 5 s)`);
 
-    // plays: aim reaches the hub, a cue reaches the gun; gun health has the WiFi signal
-    const n = seen.filter((s) => s.leaf === "aim").length;
-    await waitFor(() => seen.filter((s) => s.leaf === "aim").length > n + 5, 5000, "aim at the hub");
-    const from = gun.tones.length;
-    hub.play.dispatcher.cue(1, "beat", { at: Date.now() + 300 });
-    await waitFor(() => gun.tones.slice(from).find((x) => x.f > 0), 3000, "the cue's beep");
-    expect((await listed(host, table, id))?.info?.rs).toBe(-71);
+      // credentials decide: the flashed secret only asks to pair; the host accepts, the gun comes back with its key
+      expect(await request(host, table, "pair.accept", { gun: id, seat: 1 }, hub.pin)).toMatchObject({ ok: true });
+      await waitFor(() => status()?.paired && status()?.on && status()?.why === "connect", 8000, "back with the key");
 
-    // a power cycle: the first connect goes to the remembered address
-    const before = gun.connects.length;
-    const at = Date.now();
-    await gun.reboot();
-    await waitFor(() => status()?.on && status()?.at >= at, 8000, "a new session after the reboot");
-    expect(gun.connects[before]).toBe(`${lan}:${hub.ports.mqtt}`);
-    expect(gun.errors).toEqual([]);
-  }, 60_000);
-});
+      // plays: aim reaches the hub, a cue reaches the gun; gun health has the WiFi signal
+      const n = seen.filter((s) => s.leaf === "aim").length;
+      await waitFor(() => seen.filter((s) => s.leaf === "aim").length > n + 5, 5000, "aim at the hub");
+      const from = gun.tones.length;
+      hub.play.dispatcher.cue(1, "beat", { at: Date.now() + 300 });
+      await waitFor(() => gun.tones.slice(from).find((x) => x.f > 0), 3000, "the cue's beep");
+      expect((await listed(host, table, id))?.info?.rs).toBe(-71);
+
+      // a power cycle: the first connect goes to the remembered address
+      const before = gun.connects.length;
+      const at = Date.now();
+      await gun.reboot();
+      await waitFor(() => status()?.on && status()?.at >= at, 8000, "a new session after the reboot");
+      expect(gun.connects[before]).toBe(`${lan}:${hub.ports.mqtt}`);
+      expect(gun.errors).toEqual([]);
+    }, 60_000);
+  },
+);
 
 onInterpreter("the WiFi signal of a board without find, on the real interpreter", () => {
   it.each(signal.filter((b) => !finding.includes(b)))(

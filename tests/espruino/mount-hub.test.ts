@@ -63,7 +63,8 @@ onInterpreter("the IMU mounting step of the calibration wizard, with the real hu
     return g;
   }
 
-  it.each([
+  // the two boards side by side (each its own gun, id and seat on the one hub; the mount.test.ts turns run four at once)
+  it.concurrent.each([
     ["esp32-mpu6050", "-z+y", 1],
     ["esp32-bno085", "+y-x", 2],
   ] as const)(

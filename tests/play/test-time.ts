@@ -136,6 +136,40 @@ export class DrivenTime implements TestTime {
     }
   }
 
+  /**
+   * Drives time until `p` settles, at most `ms` of hub time; with nothing due yet (a socket opening, the database)
+   * it waits in real time, at most `idleMs`. For work that waits on the clock itself (a whole simulated game).
+   */
+  async run<T>(p: Promise<T>, ms: number, what: string, idleMs = 10_000): Promise<T> {
+    let out: { ok: true; v: T } | { ok: false; e: unknown } | undefined;
+    p.then(
+      (v) => {
+        out = { ok: true, v };
+      },
+      (e: unknown) => {
+        out = { ok: false, e };
+      },
+    );
+    const end = this.clock.now() + ms;
+    let idleSince = Date.now();
+    for (;;) {
+      await this.settle();
+      if (out) {
+        if (out.ok) return out.v;
+        throw out.e;
+      }
+      const next = this.clock.nextDue();
+      if (next === null) {
+        if (Date.now() - idleSince > idleMs) throw new Error(`${what}: nothing left to happen for ${idleMs} ms`);
+        continue;
+      }
+      if (next > end) throw new Error(`timed out waiting for ${what} (${ms} ms of hub time)`);
+      idleSince = Date.now();
+      this.clock.advance(next - this.clock.now() + this.quantumMs);
+      this.steps++;
+    }
+  }
+
   /** Lets `ms` of hub time pass, every step settled. */
   async pass(ms: number): Promise<void> {
     const end = this.clock.now() + ms;

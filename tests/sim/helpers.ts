@@ -1,6 +1,7 @@
 // Shared checks of simulated games: the game log read back, replayed through `cng replay`, and compared with
 // what the bots meant to do.
 import { execFileSync } from "node:child_process";
+import { expect } from "vitest";
 import { apply, type Decision, type Seat, type State, setup } from "../../hub/src/rules/index.js";
 import type { BotPlayer } from "../../hub/src/sim/player.js";
 import { dbPath, openDb } from "../../hub/src/store/db.js";
@@ -64,4 +65,22 @@ export function wrongTargets(aims: LoggedAim[], players: BotPlayer[]): string[] 
       out.push(`round ${a.round}: seat ${a.seat} aimed at ${meant.at(-1)!.target}, the table took ${a.target}`);
   }
   return out;
+}
+
+/**
+ * What every whole simulated game must show: it is over with a winner, `cng replay` of its log gives the same
+ * result, most aims name a player (the guns did the aiming), and never one the bot did not aim at.
+ */
+export function expectCleanGame(
+  data: string,
+  r: { result: unknown; players: BotPlayer[] },
+): ReturnType<typeof gameLog> {
+  const result = r.result as { over: boolean; winners: string[] };
+  expect(result.over).toBe(true);
+  expect(result.winners.length).toBeGreaterThan(0);
+  expect(cliReplay(data)).toEqual(r.result);
+  const log = gameLog(data);
+  expect(log.aims.filter((a) => a.target !== null).length).toBeGreaterThan(log.aims.length / 2);
+  expect(wrongTargets(log.aims, r.players)).toEqual([]);
+  return log;
 }

@@ -4,35 +4,6 @@
 import type { Logger } from "../log.js";
 import type { Clock, TimerHandle } from "../table/clock.js";
 
-/** Real time on Node's timers: the hub's default clock. */
-export class RealClock implements Clock {
-  private readonly timers = new Map<TimerHandle, ReturnType<typeof setTimeout>>();
-  private next = 1;
-
-  now(): number {
-    return Date.now();
-  }
-
-  setTimer(ms: number, fn: () => void): TimerHandle {
-    const id = this.next++;
-    const t = setTimeout(
-      () => {
-        this.timers.delete(id);
-        fn();
-      },
-      Math.max(0, ms),
-    );
-    this.timers.set(id, t);
-    return id;
-  }
-
-  clearTimer(id: TimerHandle): void {
-    const t = this.timers.get(id);
-    if (t !== undefined) clearTimeout(t);
-    this.timers.delete(id);
-  }
-}
-
 export class SafeClock implements Clock {
   private readonly timers = new Set<TimerHandle>();
   private disposed = false;

@@ -5,6 +5,7 @@ import { decodeTableEvents, decodeTableState, tableTopic } from "@cng/protocol";
 import { admitGun } from "../broker/dynsec-admin.js";
 import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
+import type { Clock } from "../table/clock.js";
 import type { TableStatus } from "../table/ports.js";
 import { DEFAULT_TIMING } from "../table/timing.js";
 import { CommandClient } from "./commands.js";
@@ -14,6 +15,7 @@ import type { HumanTraits } from "./human.js";
 import { BotPlayer, type SecretMode } from "./player.js";
 import { STRATEGIES, Strategy, type StrategyName } from "./strategies.js";
 import type { TableState } from "./table-view.js";
+import { waitOn } from "./wait.js";
 
 export const NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"];
 
@@ -131,22 +133,10 @@ export function describeEvents(events: readonly GameEvent[], names: readonly str
   return out;
 }
 
-function waitFor<T>(what: string, ms: number, check: () => T | null | undefined | false): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const end = Date.now() + ms;
-    const tick = () => {
-      const v = check();
-      if (v) resolve(v);
-      else if (Date.now() > end) reject(new Error(`timed out waiting for ${what}`));
-      else setTimeout(tick, 50);
-    };
-    tick();
-  });
-}
-
 /** Plays one whole game with bots on a paired, calibrated fleet; resolves with the result once it is over. */
 export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): Promise<GameResult> {
-  const started = Date.now();
+  const clock = fleet.clock;
+  const started = clock.now();
   const progress = o.progress ?? (() => {});
   const names = NAMES.slice(0, o.players);
   const secrets = secretsOf(o);
@@ -170,6 +160,7 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           secrets: secrets[seat],
           ...(hub.login ? { login: hub.login } : {}),
           relay,
+          clock,
           log: (l) => progress(`  (${l})`),
         }),
       );
@@ -197,19 +188,19 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
         if (o.trace && t) {
           const a = t.activity;
           const key = `${t.round}:${t.step}:${a ? `${a.kind}${"purpose" in a ? a.purpose : ""}` : "-"}`;
-          if (key !== lastTrace) o.trace(`[${Date.now() - started} ms] ${key} waiting ${JSON.stringify(t.waiting)}`);
+          if (key !== lastTrace) o.trace(`[${clock.now() - started} ms] ${key} waiting ${JSON.stringify(t.waiting)}`);
           lastTrace = key;
         }
         if (state.id !== gameId || !t || t.over) return;
         // the host starts each round's count after a short pause (people settle, the dashboard shows the loot)
         if (t.waiting.some((w) => w.for === "start") && !startedRounds.has(t.round)) {
           startedRounds.add(t.round);
-          setTimeout(() => {
+          clock.setTimer(pause, () => {
             host.request("round.start").catch((e: Error) => {
               startedRounds.delete(t.round);
               progress(`  (round.start: ${e.message})`);
             });
-          }, pause);
+          });
         }
       });
       const r = await host.request<{ game: number }>("game.new", {
@@ -235,13 +226,19 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           `${o.powers ? ", powers" : ""}${o.cop ? ", cop" : ""}`,
       );
       o.onStart?.(players, gameId);
-      await waitFor("the game to end", o.timeoutMs ?? 600_000, () => {
-        const s = state as TableState | null;
-        return s?.id === gameId && s.game?.over;
-      });
+      await waitOn(
+        clock,
+        "the game to end",
+        o.timeoutMs ?? 600_000,
+        () => {
+          const s = state as TableState | null;
+          return s?.id === gameId && s.game?.over;
+        },
+        50,
+      );
       const end = await host.request<{ result: GameResult["result"] }>("game.state");
       const rounds = (state as TableState | null)?.game?.round ?? 0;
-      return { game: gameId, result: end.result, rounds, ms: Date.now() - started, players };
+      return { game: gameId, result: end.result, rounds, ms: clock.now() - started, players };
     } finally {
       await watch.close();
     }
@@ -265,6 +262,11 @@ export interface DemoOptions extends GameOptions {
   onHub?: (hub: Hub) => void;
   /** after the game, before everything stops: e.g. keep the dashboard up until Ctrl-C */
   hold?: () => Promise<void>;
+  /**
+   * one time for the hub, the guns and the bots (default: real). Tests pass a ManualClock they drive
+   * (tests/play/test-time.ts): a whole game in a fraction of its time, events in the order of the table's time.
+   */
+  clock?: Clock;
 }
 
 /** Starts a hub with its embedded broker, the guns and the bots, plays one game, and stops it all. */
@@ -276,7 +278,7 @@ export interface DemoResult extends GameResult {
 
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const progress = o.progress ?? (() => {});
-  const hub = await startHub({ ...o.hub });
+  const hub = await startHub({ ...o.hub, ...(o.clock ? { clock: o.clock } : {}) });
   let fleet: Fleet | undefined;
   try {
     o.onHub?.(hub);
@@ -295,6 +297,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       board: o.board,
       runtime: o.runtime,
       traits: o.traits,
+      ...(o.clock ? { clock: o.clock } : {}),
       tempo: o.speed === "fast" ? FAST_TEMPO : 1,
       log: progress,
     });

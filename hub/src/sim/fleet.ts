@@ -5,12 +5,14 @@ import { createHash } from "node:crypto";
 import { decodeTableState, gunTopic, tableTopic } from "@cng/protocol";
 import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
+import { type Clock, RealClock } from "../table/clock.js";
 import { CommandClient } from "./commands.js";
 import { bridgeGun, createGun, type Gun, type GunRuntime, needsBridge } from "./espruino/index.js";
 import { Hand, scaledTraits } from "./hand.js";
 import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
 import { gaussian, type Random, seededRandom } from "./prng.js";
 import type { CalibrationInfo, GunStatus, TableState } from "./table-view.js";
+import { everyOn, waitOn } from "./wait.js";
 
 export interface FleetOptions {
   /** the hub's MQTT broker, mqtt://host:port */
@@ -36,6 +38,11 @@ export interface FleetOptions {
   /** lets the guns in before they connect (a dynamic-security broker: broker/dynsec-admin.ts admitGun) */
   admit?: (guns: { gun: string; secret: string }[]) => Promise<void>;
   log?: (line: string) => void;
+  /**
+   * the people's and the guns' time (default: real). A clock the hub shares (`HubOptions.clock`) and a test drives
+   * plays a whole game in a fraction of its time; the guns' firmware then runs in the vm on it.
+   */
+  clock?: Clock;
 }
 
 export interface SimGun {
@@ -57,32 +64,15 @@ export function simClientId(kind: string, table: string): string {
   return `sim-${kind}-${process.pid}-${createHash("sha1").update(table).digest("hex").slice(0, 4)}`;
 }
 
-function waitUntil<T>(what: string, ms: number, check: () => T | undefined | null | false): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const end = Date.now() + ms;
-    const tick = () => {
-      let v: T | undefined | null | false;
-      try {
-        v = check();
-      } catch (e) {
-        reject(e);
-        return;
-      }
-      if (v) resolve(v);
-      else if (Date.now() > end) reject(new Error(`timed out waiting for ${what}`));
-      else setTimeout(tick, 25);
-    };
-    tick();
-  });
-}
-
 export class Fleet {
   readonly guns: SimGun[] = [];
   readonly status = new Map<string, GunStatus>();
   /** how many times each gun was seen going offline */
   readonly drops = new Map<string, number>();
   state: TableState | null = null;
-  private readonly timers: NodeJS.Timeout[] = [];
+  /** the people's and the guns' time */
+  readonly clock: Clock;
+  private readonly timers: (() => void)[] = [];
   /** the serial bridges of guns without WiFi (a Puck.js on Bluetooth), as the hub's laptop would run them */
   private readonly bridges: SerialGunBridge[] = [];
 
@@ -91,7 +81,9 @@ export class Fleet {
     readonly table: string,
     readonly layout: SeatLayout,
     private readonly o: FleetOptions,
-  ) {}
+  ) {
+    this.clock = o.clock ?? new RealClock();
+  }
 
   static async start(o: FleetOptions): Promise<Fleet> {
     const table = o.table ?? "main";
@@ -154,6 +146,7 @@ export class Fleet {
       const centre = (Math.atan2(-p.y, -p.x) * 180) / Math.PI;
       const gun = await createGun({
         runtime: this.o.runtime,
+        ...(this.o.clock ? { clock: this.o.clock } : {}),
         board,
         config: {
           id,
@@ -170,13 +163,13 @@ export class Fleet {
         },
       });
       if (needsBridge(gun)) this.bridges.push(await bridgeGun(gun, { mqttUrl: this.o.url, table: this.table }));
-      const hand = new Hand(gun, random, { ...traits }, centre);
+      const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
       this.guns.push({ seat, id, gun, hand, bearings: rows[seat]!, centre, random });
       // the gyro bias wanders with temperature: what the hub's per-round re-centre is for
       this.timers.push(
-        setInterval(() => {
+        everyOn(this.clock, 2000, () => {
           gun.imu.gyroBias[2] += 0.004 * gaussian(random);
-        }, 2000),
+        }),
       );
     }
     await Promise.all(this.guns.map((g) => this.pair(g)));
@@ -184,20 +177,20 @@ export class Fleet {
   }
 
   private async pair(g: SimGun): Promise<void> {
-    await waitUntil(`${g.id} to ask for pairing`, 15_000, () => {
+    await waitOn(this.clock, `${g.id} to ask for pairing`, 15_000, () => {
       const s = this.status.get(g.id);
       return s && s.paired === false;
     });
     const drops = this.drops.get(g.id) ?? 0;
     await this.host.request("pair.accept", { gun: g.id, seat: g.seat });
     // the gun takes its key and comes back with it: online again after one drop
-    await waitUntil(`${g.id} to reconnect with its key`, 15_000, () => (this.drops.get(g.id) ?? 0) > drops);
+    await waitOn(this.clock, `${g.id} to reconnect with its key`, 15_000, () => (this.drops.get(g.id) ?? 0) > drops);
     await this.online(g);
   }
 
   /** Resolves when the gun is paired and connected. */
   online(g: SimGun, ms = 15_000): Promise<true> {
-    return waitUntil(`${g.id} to be online`, ms, () => {
+    return waitOn(this.clock, `${g.id} to be online`, ms, () => {
       const s = this.status.get(g.id);
       return !!(s?.paired && s.on);
     });
@@ -208,7 +201,7 @@ export class Fleet {
     const done = new Map<number, string>();
     await this.host.request("calibrate.start", { poses });
     const acting = new Set<number>();
-    const result = await waitUntil("the calibration", timeoutMs, () => {
+    const result = await waitOn(this.clock, "the calibration", timeoutMs, () => {
       const cal = this.state?.calibration ?? [];
       if (cal.length < this.guns.length) return null;
       for (const c of cal) {
@@ -219,22 +212,22 @@ export class Fleet {
         done.set(c.seat, key);
         acting.add(c.seat);
         const next = c.next;
-        g.hand.aim(g.bearings[next]!, Date.now());
-        const wait = g.hand.settledAtHub() + 300 - Date.now();
+        g.hand.aim(g.bearings[next]!, this.clock.now());
+        const wait = g.hand.settledAtHub() + 300 - this.clock.now();
         void g.hand.pull(wait).then(() => {
           // the next pose shows up in the state once the hub took this pull
-          setTimeout(() => acting.delete(c.seat), 150);
+          this.clock.setTimer(150, () => acting.delete(c.seat));
         });
       }
       return cal.every((c) => c.result?.verdict === "ok") ? cal : null;
     });
-    for (const g of this.guns) g.hand.hold(g.centre, Date.now());
+    for (const g of this.guns) g.hand.hold(g.centre, this.clock.now());
     this.log(`calibrated: ${result.map((c) => `seat ${c.seat} offset ${c.result!.offset.toFixed(1)}°`).join(", ")}`);
     return result;
   }
 
   async stop(): Promise<void> {
-    for (const t of this.timers) clearInterval(t);
+    for (const stop of this.timers) stop();
     for (const g of this.guns) g.gun.stop();
     await Promise.all(this.bridges.splice(0).map((b) => b.close()));
     await this.host.close();

@@ -2,6 +2,7 @@
 // gun's IMU model reads, and presses the trigger. The motion must stay continuous — the firmware integrates the
 // gyro, and a jump in the pose would read as a spin — so each move starts exactly where the hand is when it
 // starts, and the tremor belongs to the hand (it fades in when the gun is picked up, out when it is put down).
+import type { Clock } from "../table/clock.js";
 import type { Gun } from "./espruino/index.js";
 import type { Pose } from "./espruino/motion.js";
 import { type HumanTraits, type MoveKind, type MovePlan, planMove, poseAt } from "./human.js";
@@ -15,6 +16,8 @@ const HOLD_PITCH = -35;
  * flick that fast; the bots swing briskly but within the sensor's range.
  */
 const MAX_SWING_DEG_PER_S = 430;
+/** how long a pull holds the trigger down, ms */
+export const PULL_HOLD_MS = 90;
 /** peak speed of a minimum-jerk move = 1.875 × distance / duration */
 const MIN_JERK_PEAK = 1.875;
 
@@ -55,6 +58,8 @@ export class Hand {
     traits: HumanTraits,
     /** where the gun lies at the start: flat on the table, pointing at this bearing */
     restYaw: number,
+    /** the hub's time, which cues are given in (the hand's own timers run on it too) */
+    readonly clock: Clock,
   ) {
     this.traits = traits;
     const first = planMove(random, traits, { kind: "rest", cueMs: -1e6, from: { yaw: restYaw, pitch: 0, roll: 0 } });
@@ -72,12 +77,12 @@ export class Hand {
 
   /** A hub time (ms, same machine clock) in gun ms. */
   gunMs(hubMs: number): number {
-    return hubMs - (Date.now() - this.gun.now());
+    return hubMs - (this.clock.now() - this.gun.now());
   }
 
   /** gun ms → hub ms */
   hubMs(gunMs: number): number {
-    return gunMs + (Date.now() - this.gun.now());
+    return gunMs + (this.clock.now() - this.gun.now());
   }
 
   private active(tMs: number): Move {
@@ -169,18 +174,15 @@ export class Hand {
   }
 
   /** Pulls the trigger (press, release after `holdMs`) after `delayMs`. */
-  pull(delayMs = 0, holdMs = 90): Promise<void> {
+  pull(delayMs = 0, holdMs = PULL_HOLD_MS): Promise<void> {
     return new Promise((resolve) => {
-      setTimeout(
-        () => {
-          this.gun.button.press();
-          setTimeout(() => {
-            this.gun.button.release();
-            resolve();
-          }, holdMs);
-        },
-        Math.max(0, delayMs),
-      );
+      this.clock.setTimer(Math.max(0, delayMs), () => {
+        this.gun.button.press();
+        this.clock.setTimer(holdMs, () => {
+          this.gun.button.release();
+          resolve();
+        });
+      });
     });
   }
 

@@ -5,8 +5,10 @@
 // when its card calls for it, points and pulls as the Godfather, pulls once or twice when the phone comes.
 import { decodePlayerView, decodeTableState, playerTopic, tableTopic } from "@cng/protocol";
 import { type Bullet, CHOSEN_REVEAL, type Decision, type PlayerView, type Seat } from "../rules/index.js";
+import type { Clock } from "../table/clock.js";
 import { CommandClient, CommandError } from "./commands.js";
 import { type SimGun, simClientId } from "./fleet.js";
+import { PULL_HOLD_MS } from "./hand.js";
 import type { Strategy } from "./strategies.js";
 import type { TableState } from "./table-view.js";
 
@@ -26,6 +28,8 @@ export interface BotPlayerOptions {
   secrets?: SecretMode;
   /** enters a decision on the dashboard for this player (the host's `host.decide`) */
   relay: (d: Decision) => Promise<void>;
+  /** the hub's time, as the person hears it (the fleet's clock) */
+  clock: Clock;
   log?: (line: string) => void;
 }
 
@@ -112,14 +116,14 @@ export class BotPlayer {
     const hand = this.o.gun.hand;
     const round = v.round;
     if (v.over) {
-      this.once("over", () => void hand.rest(Date.now()));
+      this.once("over", () => void hand.rest(this.o.clock.now()));
       return;
     }
     if (!v.players[me]!.alive) {
-      this.once("dead", () => void hand.rest(Date.now()));
+      this.once("dead", () => void hand.rest(this.o.clock.now()));
       return;
     }
-    this.once(`hold:${round}`, () => void hand.hold(this.o.gun.centre, Date.now()));
+    this.once(`hold:${round}`, () => void hand.hold(this.o.gun.centre, this.o.clock.now()));
     this.secrets(s, v);
     for (const w of s.table.waiting) {
       if (w.seat !== me || w.for !== "host") continue;
@@ -131,7 +135,7 @@ export class BotPlayer {
     if (a === null) return;
     if (a.kind === "count" && a.goAt !== null && a.seats.includes(me)) {
       // people hear the count start (the lead-in beep, the dashboard) a moment before "1"
-      const cue = Math.min(Date.now(), a.goAt - 2 * a.paceMs);
+      const cue = Math.min(this.o.clock.now(), a.goAt - 2 * a.paceMs);
       const purpose = a.purpose;
       if (purpose === "courage") this.once(`courage:${a.goAt}`, () => this.courageCount(v, cue));
       else this.once(`count:${a.goAt}`, () => this.aimCount(v, purpose, cue));
@@ -177,7 +181,7 @@ export class BotPlayer {
           } finally {
             this.revealed.add(round);
             // a reveal comes back as a new state; without one, nothing else would wake the bot
-            if (!shown) setTimeout(() => this.think(), 0);
+            if (!shown) this.o.clock.setTimer(0, () => this.think());
           }
         });
         return;
@@ -246,23 +250,28 @@ export class BotPlayer {
       return;
     }
     const g = this.o.gun;
-    g.hand.aim(g.bearings[order]!, Date.now());
-    await g.hand.pull(g.hand.settledAtHub() + 200 - Date.now());
+    g.hand.aim(g.bearings[order]!, this.o.clock.now());
+    await g.hand.pull(g.hand.settledAtHub() + 200 - this.o.clock.now());
   }
 
   /** The round's re-centre pose: point at the Godfather, settle, pull. */
   private async recentre(round: number, godfather: Seat): Promise<void> {
     this.intents.push({ round, kind: "recentre", target: godfather });
     const g = this.o.gun;
-    g.hand.aim(g.bearings[godfather]!, Date.now());
-    await g.hand.pull(g.hand.settledAtHub() + 200 - Date.now());
+    const now = this.o.clock.now();
+    g.hand.aim(g.bearings[godfather]!, now);
+    const pullIn = g.hand.settledAtHub() + 200 - now;
+    // then lowers it, as a person does once the pose is taken: a slow player whose count's aim starts after "go"
+    // would otherwise still point at the Godfather, steady, and the table would rightly take that as the aim
+    g.hand.hold(g.centre, now + pullIn + PULL_HOLD_MS);
+    await g.hand.pull(pullIn);
   }
 
   private async revealPull(round: number, card: Bullet, opensAt: number): Promise<void> {
     this.intents.push({ round, kind: "pull", card });
     const g = this.o.gun;
     const reaction = g.hand.traits.reactionMedianMs * (0.8 + 0.4 * g.random());
-    await g.hand.pull(opensAt + reaction - Date.now());
+    await g.hand.pull(opensAt + reaction - this.o.clock.now());
   }
 
   private async phone(v: PlayerView): Promise<void> {

@@ -1,4 +1,5 @@
-// The table's only source of time. The hub passes real time (play/safe-clock.ts); tests and replays a manual one.
+// The table's only source of time: real time in the hub and the simulator (RealClock), a manual one in tests and
+// replays (ManualClock). The hub wraps it so a throwing timer is logged (play/safe-clock.ts).
 import type { HubMs } from "@cng/protocol";
 
 export type TimerHandle = number;
@@ -63,5 +64,34 @@ export class ManualClock implements Clock {
 
   get pendingTimers(): number {
     return this.timers.size;
+  }
+}
+
+/** Real time on Node's timers: the hub's default clock. */
+export class RealClock implements Clock {
+  private readonly timers = new Map<TimerHandle, ReturnType<typeof setTimeout>>();
+  private next = 1;
+
+  now(): number {
+    return Date.now();
+  }
+
+  setTimer(ms: number, fn: () => void): TimerHandle {
+    const id = this.next++;
+    const t = setTimeout(
+      () => {
+        this.timers.delete(id);
+        fn();
+      },
+      Math.max(0, ms),
+    );
+    this.timers.set(id, t);
+    return id;
+  }
+
+  clearTimer(id: TimerHandle): void {
+    const t = this.timers.get(id);
+    if (t !== undefined) clearTimeout(t);
+    this.timers.delete(id);
   }
 }

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { type Socket, connect as tcpConnect } from "node:net";
 import vm from "node:vm";
 import { crc32 } from "node:zlib";
+import type { Clock } from "../../table/clock.js";
 import { bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
 import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
@@ -16,8 +17,8 @@ import { vmPuck } from "./puck.js";
 import { vmDgram } from "./vm-dgram.js";
 
 export interface VirtualGunOptions extends GunOptions {
-  /** "real" (default) or "manual" (time moves only with advance()) */
-  clock?: ClockMode;
+  /** "real" (default), "manual" (time moves only with advance()), or a clock shared with the hub and the bots */
+  clock?: Exclude<ClockMode, "shared"> | Clock;
 }
 
 export interface VirtualGun extends Gun {
