@@ -5,12 +5,15 @@ import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 const cfg = { id: "g1", secret: "s-g1", table: "t1", link: "serial", hub: { host: "h" } };
 
-// the ESP32s' USB serial port, and the Puck.js's Bluetooth (the Nordic UART; its console, moved away the same way)
-onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])(
+// the ESP32s' USB serial port, and the Puck.js's Bluetooth (the Nordic UART; its console, moved away the same way);
+// the boards side by side (each its own interpreter, mostly waiting; each gun stops at its own test's end)
+onInterpreter.concurrent.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])(
   "the serial link of %s on the real interpreter",
   (board) => {
-    it("answers who, stops aim while the bridge is off the broker, and gives the console back on repl", async () => {
-      const g = await realGun({ board, config: cfg });
+    it("answers who, stops aim while the bridge is off the broker, and gives the console back on repl", async ({
+      onTestFinished,
+    }) => {
+      const g = await realGun({ board, config: cfg }, onTestFinished);
       const lines = () => g.usb.out.split(/\r?\n/);
       const count = (leaf: string) => lines().filter((x) => x.startsWith(`${leaf} `)).length;
       expect(g.usb.console).toBe(g.usb.device);
@@ -50,8 +53,8 @@ onInterpreter.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])(
       expect(g.errors).toEqual([]);
     }, 20_000);
 
-    it("keeps the console on USB when the trigger is held through a reset", async () => {
-      const g = await realGun({ board, config: cfg });
+    it("keeps the console on USB when the trigger is held through a reset", async ({ onTestFinished }) => {
+      const g = await realGun({ board, config: cfg }, onTestFinished);
       g.button.press();
       await sleep(2600);
       expect(g.usb.console).toBe(g.usb.device);

@@ -13,6 +13,7 @@ import { CONF_FILE, DYNSEC_FILE, findPlugin, pluginCandidates } from "../../hub/
 import { initBroker } from "../../hub/src/cli/commands/broker.js";
 import { runDemo } from "../../hub/src/sim/demo.js";
 import { startVenue } from "../../hub/src/venue/server.js";
+import { DrivenTime } from "../play/test-time.js";
 import {
   brokerUp,
   closed,
@@ -303,8 +304,11 @@ describe.skipIf(!CAN)("hubs provisioning guns on mosquitto's dynamic-security pl
   it("two simulated tables play a whole game each at once on the one broker; the venue view shows both", async () => {
     // the venue logs in anonymously: every table's public state, and nothing else
     const venue = await startVenue({ url, port: 0, bind: "127.0.0.1" });
+    // on driven time (tests/play/test-time.ts): both hubs, their guns and bots on one clock the test moves
+    const time = new DrivenTime();
     const game = (table: string, seed: number) =>
       runDemo({
+        clock: time.clock,
         edition: "classic",
         players: 4,
         seed,
@@ -323,7 +327,7 @@ describe.skipIf(!CAN)("hubs provisioning guns on mosquitto's dynamic-security pl
       });
     let api: { tables: { table: string }[] };
     let page: string;
-    const [a, b] = await Promise.all([game("sa", 31), game("sb", 32)]);
+    const [a, b] = await time.run(Promise.all([game("sa", 31), game("sb", 32)]), 600_000, "the two games");
     try {
       const base = `http://127.0.0.1:${venue.port}`;
       api = await (await fetch(`${base}/api/venue`)).json();

@@ -1,11 +1,14 @@
 // kill -9 the hub in the middle of a round of a simulated game: restarted on the same data, it resumes, the guns
 // and bots reconnect on their own, and the game ends exactly as an uninterrupted game with the same seed does.
+// The uninterrupted game plays on driven time (tests/play/test-time.ts: the same people, in a few seconds); the
+// killed one in real time, its hub a process of its own.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { type GameOptions, playGame } from "../../hub/src/sim/demo.js";
 import { Fleet } from "../../hub/src/sim/fleet.js";
 import { DEFAULT_HUMAN } from "../../hub/src/sim/human.js";
 import { spawnHub, tempDir, testHub } from "../hub/helpers.js";
+import { DrivenTime } from "../play/test-time.js";
 import { cliReplay, gameLog } from "./helpers.js";
 
 const PIN = "515151";
@@ -23,15 +26,17 @@ describe("the hub killed mid-round", () => {
 
   it("restarts, resumes, and the game ends as an uninterrupted one with the same seed", async () => {
     // the uninterrupted game
-    const hubA = await testHub();
+    const time = new DrivenTime();
+    const hubA = await testHub({ clock: time.clock });
     const connA = { url: hubA.urls.mqtt, table: hubA.table, pin: hubA.pin };
-    const fleetA = await Fleet.start({ ...connA, ...FLEET });
+    let fleetA: Fleet | undefined;
     let whole: Awaited<ReturnType<typeof playGame>>;
     try {
-      await fleetA.calibrate();
-      whole = await playGame(connA, fleetA, GAME);
+      fleetA = await time.run(Fleet.start({ ...connA, ...FLEET, clock: time.clock }), 60_000, "the guns to pair");
+      await time.run(fleetA.calibrate(), 60_000, "the calibration");
+      whole = await time.run(playGame(connA, fleetA, GAME), 600_000, "the uninterrupted game");
     } finally {
-      await fleetA.stop();
+      await fleetA?.stop();
       await hubA.stop();
     }
 

@@ -142,275 +142,279 @@ async function ptyBridge(board: TestBoard): Promise<Bridge> {
 
 const INPUTS = { id: "g1", table: "main", ssid: "party", pass: 'pa"ss\\w', mount: "+x-z" };
 
-describe.skipIf((!hasChromium() && !process.env.CI) || !interpreter.path)("Flash a gun over USB, in chromium", () => {
-  let hub: Awaited<ReturnType<typeof testHub>>;
-  let browser: Browser;
-  const boards: TestBoard[] = [];
-  const board = async (o?: Parameters<typeof startBoard>[0]) => {
-    const b = await startBoard(o);
-    boards.push(b);
-    return b;
-  };
-
-  beforeAll(async () => {
-    hub = await testHub();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--no-first-run",
-        `--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`,
-      ],
-    });
-  }, 30_000);
-
-  afterAll(async () => {
-    for (const b of boards) await b.stop();
-    await browser?.close();
-    await hub?.stop();
-  });
-
-  /** A page on the Setup page: the host's (PIN given) or a viewer's, with the fake serial port on it. */
-  async function setupPage(port: FakePort | null, o: { host?: boolean; at?: string; init?: () => void } = {}) {
-    const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    const page = await ctx.newPage();
-    page.setDefaultTimeout(20_000);
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    if (o.init) await page.addInitScript(o.init);
-    await port?.attach(page);
-    const base = o.at ?? hub.urls.dashboard;
-    if (o.host !== false) {
-      await page.goto(`${base}#/host`);
-      await page.fill("#pin", hub.pin);
-      await page.click("#pin-go");
-      await page.locator("#lock", { hasText: "host" }).waitFor();
-    }
-    await page.goto(`${base}#/setup`);
-    await page.locator("#flash-gun h3").waitFor();
-    return { page, errors };
-  }
-
-  async function fillForm(page: Page, board = BOARD): Promise<void> {
-    await page.locator("#flash-go").waitFor();
-    await page.selectOption("#flash-board", board);
-    await page.fill("#flash-id", INPUTS.id);
-    await page.fill("#flash-table", INPUTS.table);
-    await page.selectOption("#flash-link", "wifi");
-    await page.fill("#flash-ssid", INPUTS.ssid);
-    await page.fill("#flash-pass", INPUTS.pass);
-    await page.fill("#flash-hub", "127.0.0.1");
-    await page.selectOption("#flash-mount", INPUTS.mount);
-  }
-
-  it("the host flashes a gun: Storage holds exactly what cng flash writes, and the gun boots and asks to pair", async () => {
-    // a gun flashed before and updated over the air since: its old files, and the update's
-    const a = await board({
-      files: {
-        ".bootcde": `print("an old gun");${" ".repeat(20000)}`,
-        "gun.json": '{"id":"old","secret":"x","hub":{"host":"10.0.0.9"}}',
-        "ota.json": '{"f":"gun.a","c":1}',
-        "gun.a": "old update",
-        "gun.b": "older update",
-      },
-    });
-    await a.report("B");
-    const port = new FakePort(a);
-    const { page, errors } = await setupPage(port);
-    // the hub's MQTT port is the default
-    expect(await page.inputValue("#flash-hub-port")).toBe(String(hub.ports.mqtt));
-    // and the hub's address for guns its first LAN address (none here: the test hub listens on 127.0.0.1 only)
-    const facts = await (await fetch(`${hub.urls.dashboard}api/hub`)).json();
-    expect(await page.inputValue("#flash-hub")).toBe(facts.lan[0] ? new URL(facts.lan[0]).hostname : "");
-    expect(await page.locator("#flash-blocked").count()).toBe(0);
-    await fillForm(page);
-    await page.evaluate(() => {
-      const w = window as unknown as { bars: number[] };
-      w.bars = [];
-      new MutationObserver(() => {
-        const bar = document.querySelector("#flash-bar") as HTMLProgressElement | null;
-        if (bar && !bar.hidden) w.bars.push(bar.value);
-      }).observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
-    });
-    expect(a.out).toContain("an old gun");
-    const before = a.out.length;
-    const t0 = Date.now();
-    await page.click("#flash-go");
-    await page.locator("#flash-msg.ok", { hasText: "flashed gun g1: Espruino 2v29" }).waitFor({ timeout: 90_000 });
-    const took = Date.now() - t0;
-    expect(port.baud).toBe(115200);
-    // the console was asked for first (a gun on its serial link gives it back on this line), once with Ctrl-C
-    expect(port.sent.startsWith('\nrepl {"v":1}\n\x03')).toBe(true);
-    expect(port.sent.split("\x03").length - 1).toBe(1);
-    // every command without echo (DLE first), no raw control byte in the data
-    const commands = new RegExp(`${String.fromCharCode(0x10)}[^\n]*\n`, "g");
-    expect(port.sent.replace(commands, "")).toBe('\nrepl {"v":1}\n\x03');
-    const bars = await page.evaluate(() => (window as unknown as { bars: number[] }).bars);
-    expect(bars.some((f) => f > 0.1 && f < 0.9)).toBe(true);
-    expect(await page.locator("#flash-bar").evaluate((b: HTMLProgressElement) => b.value)).toBe(1);
-
-    // the board boots the gun: into the WiFi it was given, then to the hub, which shows it asking to pair
-    expect(await a.report("W")).toEqual([INPUTS.ssid, INPUTS.pass]);
-    expect(await a.report("N")).toEqual(["127.0.0.1", hub.ports.mqtt]);
-    await page.locator('.pair-req[data-gun="g1"]').waitFor({ timeout: 20_000 });
-    const since = a.out.slice(before);
-    expect(since.includes("CNG gun g1 fw 0.1.0 on esp32-mpu6050")).toBe(true);
-    expect(since.includes("an old gun")).toBe(false);
-
-    // Storage: the bundle byte for byte, gun.json as cng flash builds it for the same inputs, the update's files gone
-    const files = await a.list();
-    expect(files).toEqual([".boot0", ".bootcde", "gun.json"]);
-    const code = await a.readFile(".bootcde");
-    expect(code === bundle).toBe(true); // (not toBe: the diff would be the bundle)
-    const configText = (await a.readFile("gun.json"))!;
-    const secret = JSON.parse(configText).secret as string;
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{16}$/);
-    const config = {
-      id: INPUTS.id,
-      secret,
-      table: INPUTS.table,
-      hub: { host: "127.0.0.1", port: hub.ports.mqtt! },
-      wifi: { ssid: INPUTS.ssid, pass: INPUTS.pass },
-      mount: INPUTS.mount,
+// each test its own board (an interpreter), port and page on the one hub and browser: they run side by side, mostly
+// waiting on the line
+describe
+  .skipIf((!hasChromium() && !process.env.CI) || !interpreter.path)
+  .concurrent("Flash a gun over USB, in chromium", () => {
+    let hub: Awaited<ReturnType<typeof testHub>>;
+    let browser: Browser;
+    const boards: TestBoard[] = [];
+    const board = async (o?: Parameters<typeof startBoard>[0]) => {
+      const b = await startBoard(o);
+      boards.push(b);
+      return b;
     };
-    const plan = planFlash(BOARD, config);
-    expect(configText).toBe(plan.configText);
-    expect(code === plan.bundle).toBe(true);
-    // the page says the secret, as cng flash prints it
-    expect(await page.locator("#flash-msg").textContent()).toContain(secret);
 
-    // cng flash's own path, the same inputs, onto a new board: the two boards' Storage byte for byte
-    const b = await board();
-    await b.report("B");
-    const bridge = await ptyBridge(b);
-    try {
-      const r = await flash(plan, { path: bridge.path });
-      expect(r.version).toBe("2v29");
-    } finally {
-      bridge.stop();
+    beforeAll(async () => {
+      hub = await testHub();
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--no-first-run",
+          `--host-resolver-rules=MAP ${LAN_NAME} 127.0.0.1`,
+        ],
+      });
+    }, 30_000);
+
+    afterAll(async () => {
+      for (const b of boards) await b.stop();
+      await browser?.close();
+      await hub?.stop();
+    });
+
+    /** A page on the Setup page: the host's (PIN given) or a viewer's, with the fake serial port on it. */
+    async function setupPage(port: FakePort | null, o: { host?: boolean; at?: string; init?: () => void } = {}) {
+      const ctx = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const page = await ctx.newPage();
+      page.setDefaultTimeout(20_000);
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      if (o.init) await page.addInitScript(o.init);
+      await port?.attach(page);
+      const base = o.at ?? hub.urls.dashboard;
+      if (o.host !== false) {
+        await page.goto(`${base}#/host`);
+        await page.fill("#pin", hub.pin);
+        await page.click("#pin-go");
+        await page.locator("#lock", { hasText: "host" }).waitFor();
+      }
+      await page.goto(`${base}#/setup`);
+      await page.locator("#flash-gun h3").waitFor();
+      return { page, errors };
     }
-    await b.report("W");
-    expect(await b.list()).toEqual(files);
-    for (const f of files) expect((await b.readFile(f)) === (await a.readFile(f)), f).toBe(true);
-    expect(b.exited).toBe(false);
-    expect(errors).toEqual([]);
-    // the whole flash, written and read back, well inside a minute
-    expect(took).toBeLessThan(60_000);
-  }, 180_000);
 
-  it("a gun on its serial link gives the console back when asked, is flashed, and says hello on its link", async () => {
-    // a gun running on its USB cable (hardware/SERIAL.md): the console is away from USB, the gun's lines are there
-    const c = await board({
-      files: { ".bootcde": bundle, "gun.json": '{"id":"old","secret":"old-secret","link":"serial"}' },
+    async function fillForm(page: Page, board = BOARD): Promise<void> {
+      await page.locator("#flash-go").waitFor();
+      await page.selectOption("#flash-board", board);
+      await page.fill("#flash-id", INPUTS.id);
+      await page.fill("#flash-table", INPUTS.table);
+      await page.selectOption("#flash-link", "wifi");
+      await page.fill("#flash-ssid", INPUTS.ssid);
+      await page.fill("#flash-pass", INPUTS.pass);
+      await page.fill("#flash-hub", "127.0.0.1");
+      await page.selectOption("#flash-mount", INPUTS.mount);
+    }
+
+    it("the host flashes a gun: Storage holds exactly what cng flash writes, and the gun boots and asks to pair", async () => {
+      // a gun flashed before and updated over the air since: its old files, and the update's
+      const a = await board({
+        files: {
+          ".bootcde": `print("an old gun");${" ".repeat(20000)}`,
+          "gun.json": '{"id":"old","secret":"x","hub":{"host":"10.0.0.9"}}',
+          "ota.json": '{"f":"gun.a","c":1}',
+          "gun.a": "old update",
+          "gun.b": "older update",
+        },
+      });
+      await a.report("B");
+      const port = new FakePort(a);
+      const { page, errors } = await setupPage(port);
+      // the hub's MQTT port is the default
+      expect(await page.inputValue("#flash-hub-port")).toBe(String(hub.ports.mqtt));
+      // and the hub's address for guns its first LAN address (none here: the test hub listens on 127.0.0.1 only)
+      const facts = await (await fetch(`${hub.urls.dashboard}api/hub`)).json();
+      expect(await page.inputValue("#flash-hub")).toBe(facts.lan[0] ? new URL(facts.lan[0]).hostname : "");
+      expect(await page.locator("#flash-blocked").count()).toBe(0);
+      await fillForm(page);
+      await page.evaluate(() => {
+        const w = window as unknown as { bars: number[] };
+        w.bars = [];
+        new MutationObserver(() => {
+          const bar = document.querySelector("#flash-bar") as HTMLProgressElement | null;
+          if (bar && !bar.hidden) w.bars.push(bar.value);
+        }).observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
+      });
+      expect(a.out).toContain("an old gun");
+      const before = a.out.length;
+      const t0 = Date.now();
+      await page.click("#flash-go");
+      await page.locator("#flash-msg.ok", { hasText: "flashed gun g1: Espruino 2v29" }).waitFor({ timeout: 90_000 });
+      const took = Date.now() - t0;
+      expect(port.baud).toBe(115200);
+      // the console was asked for first (a gun on its serial link gives it back on this line), once with Ctrl-C
+      expect(port.sent.startsWith('\nrepl {"v":1}\n\x03')).toBe(true);
+      expect(port.sent.split("\x03").length - 1).toBe(1);
+      // every command without echo (DLE first), no raw control byte in the data
+      const commands = new RegExp(`${String.fromCharCode(0x10)}[^\n]*\n`, "g");
+      expect(port.sent.replace(commands, "")).toBe('\nrepl {"v":1}\n\x03');
+      const bars = await page.evaluate(() => (window as unknown as { bars: number[] }).bars);
+      expect(bars.some((f) => f > 0.1 && f < 0.9)).toBe(true);
+      expect(await page.locator("#flash-bar").evaluate((b: HTMLProgressElement) => b.value)).toBe(1);
+
+      // the board boots the gun: into the WiFi it was given, then to the hub, which shows it asking to pair
+      expect(await a.report("W")).toEqual([INPUTS.ssid, INPUTS.pass]);
+      expect(await a.report("N")).toEqual(["127.0.0.1", hub.ports.mqtt]);
+      await page.locator('.pair-req[data-gun="g1"]').waitFor({ timeout: 20_000 });
+      const since = a.out.slice(before);
+      expect(since.includes("CNG gun g1 fw 0.1.0 on esp32-mpu6050")).toBe(true);
+      expect(since.includes("an old gun")).toBe(false);
+
+      // Storage: the bundle byte for byte, gun.json as cng flash builds it for the same inputs, the update's files gone
+      const files = await a.list();
+      expect(files).toEqual([".boot0", ".bootcde", "gun.json"]);
+      const code = await a.readFile(".bootcde");
+      expect(code === bundle).toBe(true); // (not toBe: the diff would be the bundle)
+      const configText = (await a.readFile("gun.json"))!;
+      const secret = JSON.parse(configText).secret as string;
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      const config = {
+        id: INPUTS.id,
+        secret,
+        table: INPUTS.table,
+        hub: { host: "127.0.0.1", port: hub.ports.mqtt! },
+        wifi: { ssid: INPUTS.ssid, pass: INPUTS.pass },
+        mount: INPUTS.mount,
+      };
+      const plan = planFlash(BOARD, config);
+      expect(configText).toBe(plan.configText);
+      expect(code === plan.bundle).toBe(true);
+      // the page says the secret, as cng flash prints it
+      expect(await page.locator("#flash-msg").textContent()).toContain(secret);
+
+      // cng flash's own path, the same inputs, onto a new board: the two boards' Storage byte for byte
+      const b = await board();
+      await b.report("B");
+      const bridge = await ptyBridge(b);
+      try {
+        const r = await flash(plan, { path: bridge.path });
+        expect(r.version).toBe("2v29");
+      } finally {
+        bridge.stop();
+      }
+      await b.report("W");
+      expect(await b.list()).toEqual(files);
+      for (const f of files) expect((await b.readFile(f)) === (await a.readFile(f)), f).toBe(true);
+      expect(b.exited).toBe(false);
+      expect(errors).toEqual([]);
+      // the whole flash, written and read back, well inside a minute
+      expect(took).toBeLessThan(60_000);
+    }, 180_000);
+
+    it("a gun on its serial link gives the console back when asked, is flashed, and says hello on its link", async ({ expect }) => {
+      // a gun running on its USB cable (hardware/SERIAL.md): the console is away from USB, the gun's lines are there
+      const c = await board({
+        files: { ".bootcde": bundle, "gun.json": '{"id":"old","secret":"old-secret","link":"serial"}' },
+      });
+      await c.report("K", (v) => v === "LoopbackA");
+      // (the hello follows the console's move: on a loaded machine a moment later)
+      await expect.poll(() => c.out, { timeout: 5000 }).toContain('hello {"v":1,"id":"old"');
+      const port = new FakePort(c);
+      const { page, errors } = await setupPage(port);
+      await page.locator("#flash-go").waitFor();
+      await page.selectOption("#flash-board", BOARD);
+      await page.fill("#flash-id", "g3");
+      await page.selectOption("#flash-link", "serial");
+      // the WiFi and hub fields are for the WiFi link only
+      expect(await page.locator("#flash-ssid").isVisible()).toBe(false);
+      const before = c.out.length;
+      await page.click("#flash-go");
+      await page.locator("#flash-msg.ok", { hasText: "flashed gun g3" }).waitFor({ timeout: 90_000 });
+      expect(await page.locator("#flash-msg").textContent()).toContain("--serial-gun");
+      const configText = (await c.readFile("gun.json"))!;
+      const secret = JSON.parse(configText).secret as string;
+      const plan = planFlash(BOARD, { id: "g3", secret, table: "main", link: "serial" });
+      expect(configText).toBe(plan.configText);
+      expect((await c.readFile(".bootcde")) === plan.bundle).toBe(true);
+      // restarted: the new gun takes its link again and says hello with its new id and secret
+      await c.report("K", (v) => v === "LoopbackA", 10_000);
+      const hello = `hello {"v":1,"id":"g3","k":"${secret}"`;
+      await expect.poll(() => c.out.slice(before).includes(hello), { timeout: 10_000 }).toBe(true);
+      expect(errors).toEqual([]);
+    }, 120_000);
+
+    it("a viewer has no flash button", async () => {
+      const { page, errors } = await setupPage(null, { host: false });
+      await page.locator("#flash-gun", { hasText: "the host flashes guns here" }).waitFor();
+      expect(await page.locator("#flash-go").count()).toBe(0);
+      expect(errors).toEqual([]);
     });
-    await c.report("K", (v) => v === "LoopbackA");
-    // (the hello follows the console's move: on a loaded machine a moment later)
-    await expect.poll(() => c.out, { timeout: 5000 }).toContain('hello {"v":1,"id":"old"');
-    const port = new FakePort(c);
-    const { page, errors } = await setupPage(port);
-    await page.locator("#flash-go").waitFor();
-    await page.selectOption("#flash-board", BOARD);
-    await page.fill("#flash-id", "g3");
-    await page.selectOption("#flash-link", "serial");
-    // the WiFi and hub fields are for the WiFi link only
-    expect(await page.locator("#flash-ssid").isVisible()).toBe(false);
-    const before = c.out.length;
-    await page.click("#flash-go");
-    await page.locator("#flash-msg.ok", { hasText: "flashed gun g3" }).waitFor({ timeout: 90_000 });
-    expect(await page.locator("#flash-msg").textContent()).toContain("--serial-gun");
-    const configText = (await c.readFile("gun.json"))!;
-    const secret = JSON.parse(configText).secret as string;
-    const plan = planFlash(BOARD, { id: "g3", secret, table: "main", link: "serial" });
-    expect(configText).toBe(plan.configText);
-    expect((await c.readFile(".bootcde")) === plan.bundle).toBe(true);
-    // restarted: the new gun takes its link again and says hello with its new id and secret
-    await c.report("K", (v) => v === "LoopbackA", 10_000);
-    const hello = `hello {"v":1,"id":"g3","k":"${secret}"`;
-    await expect.poll(() => c.out.slice(before).includes(hello), { timeout: 10_000 }).toBe(true);
-    expect(errors).toEqual([]);
-  }, 120_000);
 
-  it("a viewer has no flash button", async () => {
-    const { page, errors } = await setupPage(null, { host: false });
-    await page.locator("#flash-gun", { hasText: "the host flashes guns here" }).waitFor();
-    expect(await page.locator("#flash-go").count()).toBe(0);
-    expect(errors).toEqual([]);
-  });
+    it("a board of another kind is refused before anything is written", async () => {
+      const c = await board({ board: "esp8266-mpu6050" });
+      await c.report("B");
+      const port = new FakePort(c);
+      const { page } = await setupPage(port);
+      await fillForm(page, BOARD);
+      await page.click("#flash-go");
+      await page.locator("#flash-msg.error", { hasText: "wrong board: it says LINUX (ESP8266), not ESP32" }).waitFor();
+      expect(await page.locator("#flash-msg").textContent()).not.toContain("half-written");
+      expect(port.sent).not.toContain("Storage");
+      expect(await c.list()).toEqual([".boot0"]);
+      expect(c.exited).toBe(false);
+    }, 60_000);
 
-  it("a board of another kind is refused before anything is written", async () => {
-    const c = await board({ board: "esp8266-mpu6050" });
-    await c.report("B");
-    const port = new FakePort(c);
-    const { page } = await setupPage(port);
-    await fillForm(page, BOARD);
-    await page.click("#flash-go");
-    await page.locator("#flash-msg.error", { hasText: "wrong board: it says LINUX (ESP8266), not ESP32" }).waitFor();
-    expect(await page.locator("#flash-msg").textContent()).not.toContain("half-written");
-    expect(port.sent).not.toContain("Storage");
-    expect(await c.list()).toEqual([".boot0"]);
-    expect(c.exited).toBe(false);
-  }, 60_000);
+    it("a byte changed on the line is caught by the read-back, and the page says the board is half-written", async () => {
+      const d = await board();
+      await d.report("B");
+      const port = new FakePort(d);
+      // one letter of the bundle's third chunk arrives changed
+      let hit = false;
+      port.noise = (s) => {
+        if (hit || !/Storage"\)\.write\("\.bootcde",.*,768\)/.test(s)) return s;
+        hit = true;
+        return s.replace("function", "funktion");
+      };
+      const { page } = await setupPage(port);
+      await fillForm(page);
+      await page.click("#flash-go");
+      await page.locator("#flash-msg.error", { hasText: "read back differs (.bootcde differs at byte 768)" }).waitFor({
+        timeout: 60_000,
+      });
+      expect(hit).toBe(true);
+      expect(await page.locator("#flash-msg").textContent()).toContain("The board holds a half-written gun");
+      // and it was not restarted into it
+      expect(port.sent).not.toContain("load()");
+    }, 90_000);
 
-  it("a byte changed on the line is caught by the read-back, and the page says the board is half-written", async () => {
-    const d = await board();
-    await d.report("B");
-    const port = new FakePort(d);
-    // one letter of the bundle's third chunk arrives changed
-    let hit = false;
-    port.noise = (s) => {
-      if (hit || !/Storage"\)\.write\("\.bootcde",.*,768\)/.test(s)) return s;
-      hit = true;
-      return s.replace("function", "funktion");
-    };
-    const { page } = await setupPage(port);
-    await fillForm(page);
-    await page.click("#flash-go");
-    await page.locator("#flash-msg.error", { hasText: "read back differs (.bootcde differs at byte 768)" }).waitFor({
-      timeout: 60_000,
+    it("no answer from the port: the page says so within seconds", async () => {
+      const port = new FakePort(null);
+      const { page } = await setupPage(port);
+      await fillForm(page);
+      const t0 = Date.now();
+      await page.click("#flash-go");
+      await page.locator("#flash-msg.error", { hasText: "no answer from an Espruino console" }).waitFor();
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(port.closed).toBe(1);
+    }, 30_000);
+
+    it("a bad form is refused with the same rules as cng flash, before any port is asked for", async () => {
+      const port = new FakePort(null);
+      const { page } = await setupPage(port);
+      await fillForm(page);
+      await page.fill("#flash-id", "Bad Id");
+      await page.click("#flash-go");
+      await page.locator("#flash-msg.error", { hasText: "the gun id is 1-32 of a-z 0-9 _ -" }).waitFor();
+      await page.fill("#flash-id", "g2");
+      await page.fill("#flash-hub", "");
+      await page.click("#flash-go");
+      await page.locator("#flash-msg.error", { hasText: "give the hub's address" }).waitFor();
+      expect(port.opened).toBe(0);
     });
-    expect(hit).toBe(true);
-    expect(await page.locator("#flash-msg").textContent()).toContain("The board holds a half-written gun");
-    // and it was not restarted into it
-    expect(port.sent).not.toContain("load()");
-  }, 90_000);
 
-  it("no answer from the port: the page says so within seconds", async () => {
-    const port = new FakePort(null);
-    const { page } = await setupPage(port);
-    await fillForm(page);
-    const t0 = Date.now();
-    await page.click("#flash-go");
-    await page.locator("#flash-msg.error", { hasText: "no answer from an Espruino console" }).waitFor();
-    expect(Date.now() - t0).toBeLessThan(10_000);
-    expect(port.closed).toBe(1);
-  }, 30_000);
-
-  it("a bad form is refused with the same rules as cng flash, before any port is asked for", async () => {
-    const port = new FakePort(null);
-    const { page } = await setupPage(port);
-    await fillForm(page);
-    await page.fill("#flash-id", "Bad Id");
-    await page.click("#flash-go");
-    await page.locator("#flash-msg.error", { hasText: "the gun id is 1-32 of a-z 0-9 _ -" }).waitFor();
-    await page.fill("#flash-id", "g2");
-    await page.fill("#flash-hub", "");
-    await page.click("#flash-go");
-    await page.locator("#flash-msg.error", { hasText: "give the hub's address" }).waitFor();
-    expect(port.opened).toBe(0);
-  });
-
-  it("says where the browser has no Web Serial, and where the page is no secure context", async () => {
-    const none = await setupPage(null, {
-      init: () => Object.defineProperty(Navigator.prototype, "serial", { get: () => undefined }),
+    it("says where the browser has no Web Serial, and where the page is no secure context", async () => {
+      const none = await setupPage(null, {
+        init: () => Object.defineProperty(Navigator.prototype, "serial", { get: () => undefined }),
+      });
+      await none.page.locator("#flash-blocked", { hasText: "this browser has no Web Serial" }).waitFor();
+      expect(await none.page.locator("#flash-go").isDisabled()).toBe(true);
+      // the dashboard by a LAN name, as a phone or another computer reaches it: http, not localhost
+      const lan = await setupPage(null, { at: hub.urls.dashboard.replace("127.0.0.1", LAN_NAME) });
+      expect(await lan.page.evaluate(() => window.isSecureContext)).toBe(false);
+      await lan.page.locator("#flash-blocked", { hasText: "not a secure context" }).waitFor();
+      expect(await lan.page.locator("#flash-go").isDisabled()).toBe(true);
     });
-    await none.page.locator("#flash-blocked", { hasText: "this browser has no Web Serial" }).waitFor();
-    expect(await none.page.locator("#flash-go").isDisabled()).toBe(true);
-    // the dashboard by a LAN name, as a phone or another computer reaches it: http, not localhost
-    const lan = await setupPage(null, { at: hub.urls.dashboard.replace("127.0.0.1", LAN_NAME) });
-    expect(await lan.page.evaluate(() => window.isSecureContext)).toBe(false);
-    await lan.page.locator("#flash-blocked", { hasText: "not a secure context" }).waitFor();
-    expect(await lan.page.locator("#flash-go").isDisabled()).toBe(true);
   });
-});
