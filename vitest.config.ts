@@ -3,9 +3,16 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Files that measure nothing in real time: pure logic, the hub over MQTT on its own or on driven time
- * (tests/play/test-time.ts). They run two at a time, first; every other file runs after them, one at a time.
+ * (tests/play/test-time.ts), and the waits whose every bound is generous (a gun finding its hub by broadcast, a flash,
+ * an update over the air, a mosquitto's rights). They run two at a time, first; every other file runs after them, one
+ * at a time.
  */
 const LOGIC = [
+  "tests/espruino/{find,ota}.test.ts",
+  "tests/firmware/flash.test.ts",
+  "tests/hub/{dynsec,mosquitto,mosquitto-clients,venue}.test.ts",
+  "tests/hardware/serial-bridge.test.ts",
+  "tests/web/ota.test.ts",
   "tests/{aim,table,rules,protocol,architecture}/**/*.test.ts",
   "tests/play/{gun-input,calibration,pause,game,target-blink}.test.ts",
   "tests/hub/{acl,discovery,firmware-gun,fuzz,game,history-undo,ota,pair-listen,pairing,restart,specialist-op,units,web}.test.ts",
@@ -13,7 +20,7 @@ const LOGIC = [
   "tests/hardware/{hub-attachments,serial-lines,wiring}.test.ts",
   "tests/web/{server,i18n}.test.ts",
   "tests/espruino/{language,protocol}.test.ts",
-  "tests/firmware/{build-checks,fusion}.test.ts",
+  "tests/firmware/{build-checks,fusion,mount-vm}.test.ts",
   "tests/bench/{load,targets}.test.ts",
   "tests/sim/{clock,faults}.test.ts",
 ];
