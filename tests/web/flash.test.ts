@@ -304,7 +304,9 @@ describe
       expect(took).toBeLessThan(60_000);
     }, 180_000);
 
-    it("a gun on its serial link gives the console back when asked, is flashed, and says hello on its link", async ({ expect }) => {
+    it("a gun on its serial link gives the console back when asked, is flashed, and says hello on its link", async ({
+      expect,
+    }) => {
       // a gun running on its USB cable (hardware/SERIAL.md): the console is away from USB, the gun's lines are there
       const c = await board({
         files: { ".bootcde": bundle, "gun.json": '{"id":"old","secret":"old-secret","link":"serial"}' },
