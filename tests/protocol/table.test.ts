@@ -1,15 +1,18 @@
 // The contract for what the hub publishes about a game (shared/protocol/src/table.ts): its vectors
 // (shared/protocol/vectors/table.json) against the strict decoders, and what the hub really publishes — random
-// games through the rules engine and GameHost, and a running hub's retained table/state — decoding to itself.
+// games through the rules engine and GameHost, a running hub's retained table/state and a gun's status — decoding to
+// itself.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type Decoded,
+  decodeGunStatus,
   decodePlayerView,
   decodeTableAim,
   decodeTableEvents,
   decodeTableState,
   type GameEvent,
+  gunTopic,
   type Payload,
   TABLE_MAX_BYTES,
   tableTopic,
@@ -50,6 +53,7 @@ const decoders: Record<Kind, (p: Payload) => Decoded<unknown>> = {
   view: decodePlayerView,
   events: decodeTableEvents,
   aim: decodeTableAim,
+  status: decodeGunStatus,
 };
 
 /** A copy of `value` with `path` (dotted, list indexes as numbers) set to `to`, or removed when `to` is undefined. */
@@ -227,6 +231,45 @@ describe("a running hub's table/state decodes", () => {
       const now = await request(host, hub.table, "table.status");
       expect(decodeTableState(JSON.stringify(now.r)).ok).toBe(true);
     } finally {
+      host.end(true);
+    }
+  });
+});
+
+describe("a running hub's gun status decodes", () => {
+  let hub: Awaited<ReturnType<typeof testHub>>;
+  beforeAll(async () => {
+    hub = await testHub();
+  });
+  afterAll(() => hub.stop());
+
+  it("a new gun asking to pair, with its info and the hub's warning; forgotten when it goes", async () => {
+    const host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+    const gun = await connect(hub.urls.mqtt, { clientId: `${hub.table}-g7`, username: "g7", password: "factory" });
+    try {
+      const seen: string[] = [];
+      host.on("message", (topic, p) => {
+        if (topic === gunTopic(hub.table, "g7", "status")) seen.push(p.toString());
+      });
+      await host.subscribeAsync(gunTopic(hub.table, "g7", "status"), { qos: 1 });
+      const statuses = () =>
+        seen.flatMap((x) => {
+          const d = decodeGunStatus(x);
+          return d.ok ? [d.value] : [];
+        });
+      const info = { v: 1, fw: "0.1.0", b: "esp32-mpu6050", i: "mpu6050", up: 1.5, hz: 25 };
+      await gun.publishAsync(gunTopic(hub.table, "g7", "info"), JSON.stringify(info), { qos: 1, retain: true });
+      const asking = await waitFor(() => statuses().find((x) => x.info), 5000, "the status with the gun's info");
+      expect(asking).toMatchObject({ on: true, paired: false, seat: null, info });
+      expect(asking.warn?.[0]).toMatch(/not paired/);
+      // every status the hub wrote decodes
+      for (const x of seen) expect(decodeGunStatus(x)).toMatchObject({ ok: true });
+      // a gun that never paired leaves nothing behind: its retained status is cleared
+      gun.end(true);
+      await waitFor(() => seen.at(-1) === "", 5000, "the status cleared");
+      expect(decodeGunStatus("")).toMatchObject({ ok: false, error: { code: "json" } });
+    } finally {
+      gun.end(true);
       host.end(true);
     }
   });

@@ -5,7 +5,7 @@
 // from Storage against running the USB-flashed bundle.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { gunTopic } from "@cng/protocol";
+import { decodeGunStatus, gunTopic, type HubGunStatusMsg } from "@cng/protocol";
 import { firmwareVersion } from "../guns/bundles.js";
 import { startHub } from "../hub.js";
 import { CommandClient } from "../sim/commands.js";
@@ -81,9 +81,9 @@ export const otaBench: Bench = {
       auth: hub.pin,
     });
     try {
-      const status = new Map<string, { on?: boolean; paired?: boolean; at?: number; info?: { fw: string } }>();
-      await host.subscribe(gunTopic(hub.table, "+", "status"), (p, t) => {
-        status.set(t.split("/").at(-2)!, p as never);
+      const status = new Map<string, HubGunStatusMsg>();
+      await host.subscribeDecoded(gunTopic(hub.table, "+", "status"), decodeGunStatus, (s, t) => {
+        status.set(t.split("/").at(-2)!, s);
       });
       const wait = async (what: string, ok: () => boolean, ms = 60_000) => {
         const end = Date.now() + ms;

@@ -9,7 +9,7 @@ import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunTopic, tableRoot } from "@cng/protocol";
+import { decodeGunStatus, gunTopic, type HubGunStatusMsg, tableRoot } from "@cng/protocol";
 import { admitGun } from "../broker/dynsec-admin.js";
 import {
   CONF_FILE,
@@ -289,9 +289,9 @@ async function pairGuns(broker: Broker, table: string, pin: string, n: number): 
     auth: pin,
     timeoutMs: 20_000,
   });
-  const status = new Map<string, { paired?: boolean; on?: boolean }>();
-  await host.subscribe(gunTopic(table, "+", "status"), (p, topic) => {
-    status.set(topic.split("/")[4]!, p as { paired?: boolean; on?: boolean });
+  const status = new Map<string, HubGunStatusMsg>();
+  await host.subscribeDecoded(gunTopic(table, "+", "status"), decodeGunStatus, (s, topic) => {
+    status.set(topic.split("/")[4]!, s);
   });
   const open: MqttClient[] = [];
   try {

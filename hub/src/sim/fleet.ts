@@ -2,7 +2,7 @@
 // The fleet pairs them through the host (pair.accept with the PIN) at seats 0..N−1 exactly as a person would
 // with hardware, calibrates them through the wizard (aim at the named seat, pull), and leaves them streaming.
 import { createHash } from "node:crypto";
-import { decodeTableState, gunTopic, tableTopic } from "@cng/protocol";
+import { decodeGunStatus, decodeTableState, gunTopic, tableTopic } from "@cng/protocol";
 import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
 import { type Clock, RealClock } from "../table/clock.js";
@@ -96,10 +96,10 @@ export class Fleet {
     });
     const fleet = new Fleet(host, table, o.layout ?? roundTable(o.guns), o);
     try {
-      await host.subscribe(gunTopic(table, "+", "status"), (p, topic) => {
+      await host.subscribeDecoded(gunTopic(table, "+", "status"), decodeGunStatus, (s, topic) => {
         const id = topic.split("/").at(-2)!;
-        fleet.status.set(id, p as GunStatus);
-        if (!(p as GunStatus).on) fleet.drops.set(id, (fleet.drops.get(id) ?? 0) + 1);
+        fleet.status.set(id, s);
+        if (!s.on) fleet.drops.set(id, (fleet.drops.get(id) ?? 0) + 1);
       });
       await host.subscribeDecoded(tableTopic(table, "state"), decodeTableState, (s) => {
         fleet.state = s;

@@ -1,7 +1,7 @@
 // The venue: every table on one broker, from their retained public topics (`table/state`, `gun/+/status`), and a
 // leaderboard of the games seen finishing (kept in a LeaderboardStore when given one, store.ts). Read-only and
 // public: nothing here is a secret (no PIN, token, hand).
-import { decodeTableState } from "@cng/protocol";
+import { decodeGunStatus, decodeTableState } from "@cng/protocol";
 import type { Seat } from "../rules/index.js";
 import type { GunStatus, TableState } from "../sim/table-view.js";
 import { type LeaderboardStore, MAX_KEPT } from "./store.js";
@@ -134,11 +134,17 @@ export class Venue {
     if (m) {
       const table = m[1]!;
       const gun = m[2]!;
+      // an empty payload: the gun was forgotten; one that does not decode is skipped, the last good one kept
+      let g: GunStatus | null = null;
+      if (text.length > 0) {
+        const d = decodeGunStatus(text);
+        if (!d.ok) return;
+        g = { paired: d.value.paired, on: d.value.on };
+      }
       const all = this.guns.get(table) ?? new Map<string, GunStatus>();
       this.guns.set(table, all);
-      const g = parse(text) as GunStatus | null;
-      if (!g || typeof g !== "object") all.delete(gun);
-      else all.set(gun, { paired: g.paired === true, on: g.on === true });
+      if (g) all.set(gun, g);
+      else all.delete(gun);
       if (!this.states.has(table)) this.states.set(table, null);
     }
   }
@@ -158,14 +164,5 @@ export class Venue {
 
   snapshot(): { tables: VenueTable[]; leaderboard: FinishedGame[] } {
     return { tables: this.tables(), leaderboard: this.leaderboard() };
-  }
-}
-
-function parse(text: string): unknown {
-  if (text.length === 0) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
   }
 }

@@ -2,11 +2,14 @@
 // (the codes of errors.ts), never a throw. These messages nest, so the checks are small functions that compose,
 // each told where in the message it stands: an error names the path, e.g. `game.players[2].alive`.
 import { type Decoded, fail, type ProtocolError, type ProtocolErrorCode } from "./errors.js";
+import type { PresenceReason } from "./messages.js";
 import {
   type Bullet,
   type DecisionType,
   type Edition,
   type GameEventType,
+  type GunOta,
+  type HubGunStatusMsg,
   type LootCard,
   type PlayerViewMsg,
   type PowerId,
@@ -19,7 +22,7 @@ import {
   type TableStateMsg,
 } from "./table.js";
 import { isName, MAX_SEATS } from "./topics.js";
-import type { Payload } from "./validate.js";
+import { decodeInfo, type Payload } from "./validate.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
 // Every enum as a key object: a value the type has and the object lacks (or the other way round) fails `tsc`.
@@ -77,6 +80,8 @@ const DECISIONS: { [k in DecisionType]: 1 } = {
   pick: 1,
 };
 const LANGS: { [k in TableLang]: 1 } = { en: 1, fr: 1, fi: 1 };
+const PRESENCE: { [k in PresenceReason]: 1 } = { connect: 1, disconnect: 1, timeout: 1, will: 1, "hub-start": 1 };
+const OTA_STAGES: { [k in GunOta["stage"]]: 1 } = { sending: 1, restarting: 1, done: 1, failed: 1 };
 
 /** Checks the value found at `at`: null when it fits, else why not. `optional`: it may be absent. */
 interface Check {
@@ -374,9 +379,40 @@ const TABLE_AIM: Fields = {
   aims: listOf(shape({ seat: SEAT, target: SEAT_OR_NULL, yaw: orNull(numberIn(-180, 180, false)) }), MAX_SEATS),
 };
 
+/** the gun's last info, held to the gun's own decoder (validate.ts) */
+const GUN_INFO: Check = (x, at) => {
+  if (!isObj(x)) return no("type", at, "must be an object");
+  const d = decodeInfo(JSON.stringify(x));
+  if (d.ok) return null;
+  const e = d.error;
+  return e.field ? no(e.code, path(at, e.field), e.message.replace(e.field + " ", "")) : no(e.code, at, e.message);
+};
+const BYTES = numberIn(0, 1e8, true);
+const GUN_STATUS: Fields = {
+  v: VERSION,
+  on: flag,
+  at: HUB_TIME,
+  why: keyOf(PRESENCE),
+  info: opt(GUN_INFO),
+  warn: opt(listOf(text(500), 16)),
+  paired: flag,
+  seat: SEAT_OR_NULL,
+  ota: opt(
+    shape({
+      stage: keyOf(OTA_STAGES),
+      fw: text(24),
+      from: orNull(text(24)),
+      o: BYTES,
+      n: BYTES,
+      why: opt(text(500)),
+      at: HUB_TIME,
+    }),
+  ),
+};
+
 /** Size, JSON, version, then the fields. */
 function decodeTable<T>(kind: keyof typeof TABLE_MAX_BYTES, p: Payload, fields: Fields): Decoded<T> {
-  const what = kind === "view" ? "player view" : "table/" + kind;
+  const what = kind === "view" ? "player view" : kind === "status" ? "gun status" : "table/" + kind;
   const n = p === null || p === undefined ? 0 : p.length;
   if (typeof n !== "number" || n === 0) return fail("json", what + " payload is empty");
   if (n > TABLE_MAX_BYTES[kind]) {
@@ -413,4 +449,8 @@ export function decodeTableEvents(p: Payload): Decoded<TableEventsMsg> {
 /** `table/aim` */
 export function decodeTableAim(p: Payload): Decoded<TableAimMsg> {
   return decodeTable<TableAimMsg>("aim", p, TABLE_AIM);
+}
+/** `gun/<id>/status`, as the hub writes it (retained) */
+export function decodeGunStatus(p: Payload): Decoded<HubGunStatusMsg> {
+  return decodeTable<HubGunStatusMsg>("status", p, GUN_STATUS);
 }

@@ -292,7 +292,7 @@ export interface TableAimMsg {
 }
 
 /** Largest payload, in bytes, the decoders accept per table topic (the broker's packet limit is 256 KiB). */
-export const TABLE_MAX_BYTES = { state: 131072, view: 131072, events: 65536, aim: 8192 };
+export const TABLE_MAX_BYTES = { state: 131072, view: 131072, events: 65536, aim: 8192, status: 8192 };
 
 /** A firmware update over the air, as a gun's status shows it. */
 export interface GunOta {

@@ -1,7 +1,7 @@
 // `cng ota`: update paired guns' firmware over the air, through the running hub (op guns.update), with a line of
 // progress per gun. The hub sends; this only asks and watches each gun's retained status.
 import { existsSync } from "node:fs";
-import { gunTopic, isName } from "@cng/protocol";
+import { decodeGunStatus, gunTopic, isName } from "@cng/protocol";
 import Database from "better-sqlite3";
 import { type Command, InvalidArgumentError } from "commander";
 import { DEFAULTS } from "../../config.js";
@@ -112,9 +112,9 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
     let asked = false;
     let started: { gun: string }[] = [];
     let onChange = () => {};
-    await client.subscribe(gunTopic(o.table, "+", "status"), (payload, topic) => {
+    await client.subscribeDecoded(gunTopic(o.table, "+", "status"), decodeGunStatus, (status, topic) => {
       const gun = topic.split("/").at(-2)!;
-      const p = (payload as { ota?: OtaProgress } | null)?.ota;
+      const p = status.ota;
       if (!p) return;
       last.set(gun, p);
       if (asked && (p.stage === "sending" || p.stage === "restarting")) seen.add(gun);

@@ -2,12 +2,18 @@
 // statuses, a seat's private view), request/response commands, and the hub's clock.
 // Views read `link.*` and re-render on its "change" event; nothing here touches the DOM.
 
-import { decodePlayerView, decodeTableAim, decodeTableEvents, decodeTableState } from "/protocol/index.js";
+import {
+  decodeGunStatus,
+  decodePlayerView,
+  decodeTableAim,
+  decodeTableEvents,
+  decodeTableState,
+} from "/protocol/index.js";
 import { t } from "./i18n.js";
 import { seatColour } from "./ui.js";
 
-// What the hub publishes about the game, in the contract's types (shared/protocol/src/table.ts): each message is
-// decoded strictly by the contract's decoder; one that does not decode is dropped, with a warning in the console.
+// What the hub publishes about the game and the guns, in the contract's types (shared/protocol/src/table.ts): each
+// message is decoded strictly by the contract's decoder; one that does not decode is dropped, with a console warning.
 /** @typedef {import("/protocol/index.js").TableStateMsg} TableStateMsg */
 /** @typedef {import("/protocol/index.js").PlayerViewMsg} PlayerViewMsg */
 /** @typedef {import("/protocol/index.js").GameEvent} GameEvent */
@@ -223,6 +229,16 @@ export class Link extends EventTarget {
       this.onGame(topic, rel, text);
       return;
     }
+    if (rel[0] === "gun" && rel[2] === "status") {
+      const d = decodeGunStatus(text);
+      if (!d.ok) {
+        console.warn(`${topic}: refused, ${d.error.message}`);
+        return;
+      }
+      this.guns.set(rel[1], d.value);
+      this.changed("guns");
+      return;
+    }
     let m;
     try {
       m = JSON.parse(text);
@@ -236,9 +252,6 @@ export class Link extends EventTarget {
         clearTimeout(p.timer);
         p.resolve(m);
       }
-    } else if (rel[0] === "gun" && rel[2] === "status") {
-      this.guns.set(rel[1], m);
-      this.changed("guns");
     } else if (rel[0] === "gun" && rel[2] === "cal") {
       this.cals.set(rel[1], m);
       this.changed("guns");
