@@ -4,6 +4,7 @@
 // milliseconds of waiting, not seconds, and events happen in the order of hub time, not of a busy machine's
 // scheduling.
 import type { MqttClient } from "mqtt";
+import { everyOn } from "../../hub/src/sim/wait.js";
 import { ManualClock } from "../../hub/src/table/clock.js";
 
 export interface TestTime {
@@ -67,22 +68,8 @@ export class DrivenTime implements TestTime {
   }
 
   every(ms: number, fn: () => void): () => void {
-    let id = 0;
-    let stopped = false;
     // aligned to multiples of the period, so guns streaming at one rate sample in the same step
-    const arm = () => {
-      const t = this.clock.now();
-      id = this.clock.setTimer(Math.ceil((t + 1) / ms) * ms - t, () => {
-        if (stopped) return;
-        arm();
-        fn();
-      });
-    };
-    arm();
-    return () => {
-      stopped = true;
-      this.clock.clearTimer(id);
-    };
+    return everyOn(this.clock, ms, fn, true);
   }
 
   after(ms: number, fn: () => void): void {

@@ -28,12 +28,16 @@ export function waitOn<T>(
   });
 }
 
-/** `fn` every `ms` of `clock` until the returned stop is called. */
-export function everyOn(clock: Clock, ms: number, fn: () => void): () => void {
+/**
+ * `fn` every `ms` of `clock` until the returned stop is called. `aligned`: on the multiples of `ms` (parties that
+ * stream at one rate then tick in the same step of a driven clock).
+ */
+export function everyOn(clock: Clock, ms: number, fn: () => void, aligned = false): () => void {
   let id = 0;
   let stopped = false;
   const arm = () => {
-    id = clock.setTimer(ms, () => {
+    const t = clock.now();
+    id = clock.setTimer(aligned ? Math.ceil((t + 1) / ms) * ms - t : ms, () => {
       if (stopped) return;
       arm();
       fn();
