@@ -1,6 +1,8 @@
 // A short admin session on a dynamic-security broker, for tools that are not the hub: `cng broker gun`, the
 // simulator (its guns must be let in before they can ask to be paired) and tests.
+
 import { randomBytes } from "node:crypto";
+import type { GunId } from "@cng/protocol";
 import { Bus } from "../bus/bus.js";
 import { type Logger, silentLogger } from "../log.js";
 import { DynsecControl, DynsecTable } from "./dynsec.js";
@@ -34,7 +36,7 @@ export async function withDynsec<T>(login: AdminLogin, fn: (t: DynsecTable) => P
 }
 
 /** Lets guns in to ask for pairing, each with the secret it holds (DynsecTable.admit). */
-export async function admitGun(login: AdminLogin, guns: { gun: string; secret: string }[]): Promise<void> {
+export async function admitGun(login: AdminLogin, guns: { gun: GunId; secret: string }[]): Promise<void> {
   await withDynsec(login, async (t) => {
     for (const g of guns) await t.admit(g.gun, g.secret);
   });

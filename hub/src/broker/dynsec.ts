@@ -3,8 +3,9 @@
 // password = its key), one role per gun with the same topic rights `cng acl` gives a gun, one viewer role per table
 // in the anonymous group. Mosquitto 2.0's dynsec ACLs have no `%u`/`%c` patterns (measured on Debian's 2.0.11), so
 // every gun has literal topics in its own role.
+
 import { randomBytes } from "node:crypto";
-import { GUN_OUT_LEAVES, type GunOutLeaf, tableRoot } from "@cng/protocol";
+import { GUN_OUT_LEAVES, type GunId, type GunOutLeaf, tableRoot } from "@cng/protocol";
 import type { Logger } from "../log.js";
 
 export const DYNSEC_TOPIC = "$CONTROL/dynamic-security/v1";
@@ -47,7 +48,7 @@ export interface Acl {
 export function viewerRole(table: string): string {
   return `cng-${table}-viewer`;
 }
-export function gunRole(table: string, gun: string): string {
+export function gunRole(table: string, gun: GunId): string {
   return `cng-${table}-gun-${gun}`;
 }
 /** textname of a gun's dynsec client: which table it belongs to, and whether it is paired */
@@ -61,7 +62,7 @@ export function viewerAcls(table: string): Acl[] {
 }
 
 /** A gun's rights: a paired gun the same as `cng acl` grants (its own topics), a pending one fewer. */
-export function gunAcls(table: string, gun: string, paired: boolean): Acl[] {
+export function gunAcls(table: string, gun: GunId, paired: boolean): Acl[] {
   const g = `${tableRoot(table)}/gun/${gun}`;
   const write = paired ? GUN_OUT_LEAVES : PENDING_WRITE;
   const read = paired ? GUN_READ : PENDING_READ;
@@ -265,7 +266,7 @@ export class DynsecTable {
   }
 
   /** Whose gun id this is on the broker: null (free), this table's, or another table's (a clash). */
-  private async owner(gun: string): Promise<{ mine: boolean; textname?: string; roles: string[] } | null> {
+  private async owner(gun: GunId): Promise<{ mine: boolean; textname?: string; roles: string[] } | null> {
     const c = await getClient(this.control, gun);
     if (!c) return null;
     const mine = c.textname?.startsWith(`cng ${this.table} `) === true || c.roles.includes(gunRole(this.table, gun));
@@ -276,7 +277,7 @@ export class DynsecTable {
    * Lets an unknown gun in to ask for pairing: a client with the secret it was flashed with, and only a pending gun's
    * rights (`cng broker gun`, the simulator). Refused when the id is another table's gun.
    */
-  async admit(gun: string, secret: string): Promise<void> {
+  async admit(gun: GunId, secret: string): Promise<void> {
     const o = await this.owner(gun);
     if (o && !o.mine)
       throw new DynsecError("createClient", `gun id ${gun} is taken on this broker (${o.textname ?? "not a cng gun"})`);
@@ -297,7 +298,7 @@ export class DynsecTable {
   }
 
   /** Before pair.accept sends a key: the broker answers, and the gun id is not another table's. */
-  async check(gun: string): Promise<void> {
+  async check(gun: GunId): Promise<void> {
     const o = await this.owner(gun);
     if (o && !o.mine)
       throw new DynsecError("createClient", `gun id ${gun} is taken on this broker (${o.textname ?? "not a cng gun"})`);
@@ -307,7 +308,7 @@ export class DynsecTable {
    * At pair.accept, once the gun was sent its key: the gun's client takes the key as its password and a paired gun's
    * rights. mosquitto drops the client's connection when its password changes; the gun comes back with the key.
    */
-  async pair(gun: string, key: string): Promise<void> {
+  async pair(gun: GunId, key: string): Promise<void> {
     const o = await this.owner(gun);
     if (o && !o.mine)
       throw new DynsecError("createClient", `gun id ${gun} is taken on this broker (${o.textname ?? "not a cng gun"})`);
@@ -330,7 +331,7 @@ export class DynsecTable {
   }
 
   /** gun.forget / pair.reject: the gun's client and role go; mosquitto drops its connection. */
-  async forget(gun: string): Promise<void> {
+  async forget(gun: GunId): Promise<void> {
     const o = await this.owner(gun);
     if (o && !o.mine) {
       this.log.warn({ gun, owner: o.textname }, "dynamic-security: not deleting another table's client");
@@ -356,12 +357,12 @@ export class DynsecProvisioner {
   ) {}
 
   /** Wire to GunService.onPresence. */
-  presence(gun: string, on: boolean): void {
+  presence(gun: GunId, on: boolean): void {
     if (!on) this.gone.get(gun)?.();
   }
 
   /** Before the key goes: the broker answers, the id is this table's; from now on the gun's leaving is watched. */
-  async check(gun: string): Promise<void> {
+  async check(gun: GunId): Promise<void> {
     await this.dynsec.check(gun);
     const gone = this.gone;
     this.waits.set(
@@ -378,13 +379,13 @@ export class DynsecProvisioner {
     );
   }
 
-  async paired(gun: string, key: string): Promise<void> {
+  async paired(gun: GunId, key: string): Promise<void> {
     await this.waits.get(gun);
     this.waits.delete(gun);
     await this.dynsec.pair(gun, key);
   }
 
-  forget(gun: string): Promise<void> {
+  forget(gun: GunId): Promise<void> {
     return this.dynsec.forget(gun);
   }
 }

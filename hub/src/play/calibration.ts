@@ -1,7 +1,7 @@
 // The calibration wizard: each gun aims at 1–3 named seats and pulls once per pose; the median raw yaw of the
 // steady samples before each pull is a pose; their circular mean gives the gun's yaw offset, their spread says
 // whether to redo (> 5°: the poses start again).
-import type { AimMsg, GunMs, TriggerMsg } from "@cng/protocol";
+import type { AimMsg, GunId, GunMs, TriggerMsg } from "@cng/protocol";
 import {
   type AimOptions,
   AimWindow,
@@ -26,7 +26,7 @@ export interface CalibrationResult {
 /** One seat's progress, as published in `table/state`'s `calibration`. */
 export interface CalibrationView {
   seat: Seat;
-  gun: string;
+  gun: GunId;
   targets: Seat[];
   next: Seat | null;
   poses: number;
@@ -35,7 +35,7 @@ export interface CalibrationView {
 
 interface Job {
   seat: Seat;
-  gun: string;
+  gun: GunId;
   targets: Seat[];
   poses: CalibrationPose[];
   lastT: GunMs;
@@ -45,11 +45,11 @@ interface Job {
 
 export interface WizardEvents {
   /** the gun should aim at `target` now (null: done) */
-  ask(seat: Seat, gun: string, target: Seat | null): void;
+  ask(seat: Seat, gun: GunId, target: Seat | null): void;
   /** the pull gave no steady reading: aim again */
-  again(seat: Seat, gun: string): void;
-  done(seat: Seat, gun: string, cal: Calibration, poses: number, t: GunMs): void;
-  redo(seat: Seat, gun: string, cal: Calibration): void;
+  again(seat: Seat, gun: GunId): void;
+  done(seat: Seat, gun: GunId, cal: Calibration, poses: number, t: GunMs): void;
+  redo(seat: Seat, gun: GunId, cal: Calibration): void;
   changed(): void;
 }
 
@@ -72,7 +72,7 @@ export class CalibrationWizard {
     private readonly events: WizardEvents,
   ) {}
 
-  start(guns: { seat: Seat; gun: string }[], poses: number, layout: SeatLayout): CalibrationView[] {
+  start(guns: { seat: Seat; gun: GunId }[], poses: number, layout: SeatLayout): CalibrationView[] {
     this.rows = bearings(layout);
     const n = layout.seats.length;
     const fresh = guns.filter((g) => g.seat < n);

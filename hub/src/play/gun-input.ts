@@ -1,14 +1,14 @@
 // What paired guns send during play, taken from the hub's one ingest path (guns/streams.ts: decoded,
 // mapped to the gun, with the hub's receive time): aim samples go straight on; a trigger event is passed
 // on the first time it is seen since the gun connected (QoS 1 may deliver it twice).
-import type { AimMsg, TriggerMsg } from "@cng/protocol";
+import type { AimMsg, GunId, TriggerMsg } from "@cng/protocol";
 import type { GunService } from "../guns/service.js";
 import type { GunStreams } from "../guns/streams.js";
 
 export interface GunInputHandlers {
-  aim(gun: string, msg: AimMsg, hubRecv: number): void;
+  aim(gun: GunId, msg: AimMsg, hubRecv: number): void;
   /** a trigger event seen for the first time since the gun connected */
-  trigger(gun: string, msg: TriggerMsg, hubRecv: number): void;
+  trigger(gun: GunId, msg: TriggerMsg, hubRecv: number): void;
 }
 
 /** Trigger numbers remembered per gun. */
@@ -36,7 +36,7 @@ export class GunInput {
     this.streams.triggerConsumer = null;
   }
 
-  private onTrigger(gun: string, msg: TriggerMsg, at: number): void {
+  private onTrigger(gun: GunId, msg: TriggerMsg, at: number): void {
     const seen = this.seen.get(gun) ?? [];
     if (seen.includes(msg.n)) return;
     seen.push(msg.n);

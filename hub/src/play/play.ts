@@ -101,7 +101,7 @@ export class PlayService {
     const cues = new CueSender(d.bus, d.table, d.log, (to) => this.gunsFor(to));
     this.dispatcher.subscribe((c) => cues.send(c));
     // a paired gun with no seat yet: a pull still flashes it, so the host can tell it is heard
-    const identSeatless = (gun: string) => cues.send({ to: "all", c: "ident", ...cuePattern("ident") }, [gun]);
+    const identSeatless = (gun: GunId) => cues.send({ to: "all", c: "ident", ...cuePattern("ident") }, [gun]);
     this.input = new GunInput(d.streams, d.guns, {
       aim: (gun, m, at) => {
         const seat = this.seatOf(gun);
@@ -276,7 +276,7 @@ export class PlayService {
     seat: Seat | null,
     poses: number,
     layoutSpec: unknown,
-  ): PlayResult<{ seats: { seat: Seat; gun: string; targets: Seat[] }[] }> {
+  ): PlayResult<{ seats: { seat: Seat; gun: GunId; targets: Seat[] }[] }> {
     const act = this.status()?.activity;
     if (act && act.kind !== "phone") return fail("table", "a count or window is running; calibrate between rounds");
     let spec: LayoutSpec;
@@ -509,14 +509,14 @@ export class PlayService {
 
   // ---------------------------------------------------------------- guns and seats
 
-  private seatedGuns(): { seat: Seat; gun: string }[] {
+  private seatedGuns(): { seat: Seat; gun: GunId }[] {
     return this.d.guns.registry
       .all()
       .filter((g) => g.paired && g.seat !== null)
       .map((g) => ({ seat: g.seat!, gun: g.id }));
   }
 
-  private seatOf(gun: string): Seat | null {
+  private seatOf(gun: GunId): Seat | null {
     const g = this.d.guns.registry.get(gun);
     return g?.paired ? g.seat : null;
   }
@@ -537,7 +537,7 @@ export class PlayService {
     return reg.filter((g) => (to === "all" ? g.seat! < n : g.seat === to)).map((g) => g.id);
   }
 
-  private presence(gun: string, on: boolean): void {
+  private presence(gun: GunId, on: boolean): void {
     if (on) this.rates.forget(gun);
     const seat = this.seatOf(gun);
     if (seat !== null) this.guard(() => this.running?.table.presence(seat, this.seatOnline(seat)));

@@ -1,9 +1,11 @@
 // N virtual guns, each running the real firmware bundle on a virtual Espruino board, held by a simulated hand.
 // The fleet pairs them through the host (pair.accept with the PIN) at seats 0..N−1 exactly as a person would
 // with hardware, calibrates them through the wizard (aim at the named seat, pull), and leaves them streaming.
+
 import { createHash } from "node:crypto";
-import { decodeGunStatus, decodeTableState, gunTopic, tableTopic } from "@cng/protocol";
+import { decodeGunStatus, decodeTableState, type GunId, gunTopic, tableTopic } from "@cng/protocol";
 import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
+import type { Seat } from "../rules/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
 import { type Clock, RealClock } from "../table/clock.js";
 import { CommandClient } from "./commands.js";
@@ -36,7 +38,7 @@ export interface FleetOptions {
   /** the broker login of the host's client (default: `host` with the PIN, the embedded broker's) */
   login?: { username: string; password: string };
   /** lets the guns in before they connect (a dynamic-security broker: broker/dynsec-admin.ts admitGun) */
-  admit?: (guns: { gun: string; secret: string }[]) => Promise<void>;
+  admit?: (guns: { gun: GunId; secret: string }[]) => Promise<void>;
   log?: (line: string) => void;
   /**
    * the people's and the guns' time (default: real). A clock the hub shares (`HubOptions.clock`) and a test drives
@@ -46,7 +48,7 @@ export interface FleetOptions {
 }
 
 export interface SimGun {
-  seat: number;
+  seat: Seat;
   id: string;
   gun: Gun;
   hand: Hand;
@@ -116,7 +118,7 @@ export class Fleet {
     this.o.log?.(line);
   }
 
-  private idOf(seat: number): string {
+  private idOf(seat: Seat): string {
     return `${this.o.idPrefix ?? "sim"}${seat}`;
   }
 

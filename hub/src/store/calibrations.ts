@@ -1,9 +1,11 @@
 // Each gun's last good calibration: its yaw offset at a gun time, from how many poses, how far they disagreed.
+import type { GunId } from "@cng/protocol";
+import type { Seat } from "../rules/index.js";
 import type { Db } from "./db.js";
 
 export interface StoredCalibration {
-  gun: string;
-  seat: number;
+  gun: GunId;
+  seat: Seat;
   /** degrees added to the raw yaw */
   off: number;
   /** gun ms of the calibration (the offset's reference time) */
@@ -30,7 +32,7 @@ export class CalibrationStore {
       .all();
   }
 
-  forget(gun: string): void {
+  forget(gun: GunId): void {
     this.db.prepare("DELETE FROM calibrations WHERE gun = ?").run(gun);
   }
 }

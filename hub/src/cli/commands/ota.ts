@@ -1,7 +1,8 @@
 // `cng ota`: update paired guns' firmware over the air, through the running hub (op guns.update), with a line of
 // progress per gun. The hub sends; this only asks and watches each gun's retained status.
+
 import { existsSync } from "node:fs";
-import { decodeGunStatus, gunTopic, isName } from "@cng/protocol";
+import { decodeGunStatus, type GunId, gunTopic, isName } from "@cng/protocol";
 import Database from "better-sqlite3";
 import { type Command, InvalidArgumentError } from "commander";
 import { DEFAULTS } from "../../config.js";
@@ -26,7 +27,7 @@ Examples:
   cng ota --all --url mqtt://192.168.1.20:1883 --pin 4821`;
 
 interface OtaCliOptions {
-  gun: string[];
+  gun: GunId[];
   all?: boolean;
   board?: string;
   force?: boolean;
@@ -71,7 +72,7 @@ function bar(p: OtaProgress): string {
 }
 
 /** One line of progress: gun, versions, bar or outcome. */
-export function progressLine(gun: string, p: OtaProgress): string {
+export function progressLine(gun: GunId, p: OtaProgress): string {
   const head = `${gun.padEnd(12)} ${p.from ?? "?"} → ${p.fw}`;
   switch (p.stage) {
     case "sending":
@@ -110,7 +111,7 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
     /** guns seen under way since the request: a retained "done" from an earlier update does not count */
     const seen = new Set<string>();
     let asked = false;
-    let started: { gun: string }[] = [];
+    let started: { gun: GunId }[] = [];
     let onChange = () => {};
     await client.subscribeDecoded(gunTopic(o.table, "+", "status"), decodeGunStatus, (status, topic) => {
       const gun = topic.split("/").at(-2)!;
@@ -129,8 +130,8 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
     const since = Date.now();
     asked = true;
     const r = await client.request<{
-      started: { gun: string; fw: string; from: string | null }[];
-      refused: { gun: string; why: string }[];
+      started: { gun: GunId; fw: string; from: string | null }[];
+      refused: { gun: GunId; why: string }[];
     }>("guns.update", {
       guns: o.all ? "all" : o.gun,
       ...(o.board ? { board: o.board } : {}),

@@ -1,5 +1,5 @@
 // Table ops: physical play run by the real-time Godfather (hub/src/play). See the README's "Table ops".
-import type { Bullet, Decision, PowerId } from "../../rules/index.js";
+import type { Bullet, Decision, PowerId, Seat } from "../../rules/index.js";
 import { isLang, LANGS, type Lang } from "../../store/settings.js";
 import { all, only, seat } from "../args.js";
 import type { OpContext } from "../context.js";
@@ -9,7 +9,7 @@ const BULLETS: readonly string[] = ["bbb", "bang", "click"];
 const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
 
 /** The seat a player op acts for: a seat token's own, or the one the host names. */
-function actingSeat(caller: Caller, named: number | null): { ok: true; seat: number } | ({ ok: false } & OpError) {
+function actingSeat(caller: Caller, named: number | null): { ok: true; seat: Seat } | ({ ok: false } & OpError) {
   if (caller.role === "seat") {
     if (named !== null && named !== caller.seat)
       return fail("forbidden", `seat ${caller.seat} may only act for itself`);
@@ -27,7 +27,7 @@ export const roundStart: Op<Record<string, never>, OpContext> = {
   run: (ctx) => ctx.play.roundStart(),
 };
 
-export const secretBullet: Op<{ card: Bullet; gun: 2 | undefined; seat: number | null }, OpContext> = {
+export const secretBullet: Op<{ card: Bullet; gun: 2 | undefined; seat: Seat | null }, OpContext> = {
   name: "secret.bullet",
   need: "player",
   summary: "a console player's secret card for this round",
@@ -46,7 +46,7 @@ export const secretBullet: Op<{ card: Bullet; gun: 2 | undefined; seat: number |
   },
 };
 
-export const powerReveal: Op<{ power: PowerId; seat: number | null }, OpContext> = {
+export const powerReveal: Op<{ power: PowerId; seat: Seat | null }, OpContext> = {
   name: "power.reveal",
   need: "player",
   summary: "reveal the seat's Super Power",
@@ -65,7 +65,7 @@ export const powerReveal: Op<{ power: PowerId; seat: number | null }, OpContext>
   },
 };
 
-export const powerSpecialist: Op<{ use: boolean; discard: Bullet | null; seat: number | null }, OpContext> = {
+export const powerSpecialist: Op<{ use: boolean; discard: Bullet | null; seat: Seat | null }, OpContext> = {
   name: "power.specialist",
   need: "player",
   summary: "the Specialist's choice after her bbb was used: take it back (discarding a bang or click), or not",
@@ -130,7 +130,7 @@ export const tableStatus: Op<Record<string, never>, OpContext> = {
   run: (ctx) => ({ ok: true, r: ctx.play.state() }),
 };
 
-export const calibrateStart: Op<{ seat: number | null; poses: number; layout: unknown }, OpContext> = {
+export const calibrateStart: Op<{ seat: Seat | null; poses: number; layout: unknown }, OpContext> = {
   name: "calibrate.start",
   need: "host",
   summary: "the calibration wizard: each gun aims at 1-3 named seats and pulls",
@@ -145,7 +145,7 @@ export const calibrateStart: Op<{ seat: number | null; poses: number; layout: un
   run: (ctx, _c, args) => ctx.play.calibrateStart(args.seat, args.poses, args.layout),
 };
 
-export const calibrateCancel: Op<{ seat: number | null }, OpContext> = {
+export const calibrateCancel: Op<{ seat: Seat | null }, OpContext> = {
   name: "calibrate.cancel",
   need: "host",
   summary: "stop calibrating a seat (or every seat)",
