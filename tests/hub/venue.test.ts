@@ -17,6 +17,7 @@ const player = (seat: number, name: string, money: number, alive = true): Public
   name,
   alive,
   wounds: alive ? 0 : 3,
+  deadly: 3,
   shame: 0,
   money,
   cards: 3,

@@ -1,5 +1,6 @@
 // The engine's API: typed errors that change nothing, pending(), player views that keep secrets, and random
 // full games for every player count of both editions, with powers and the cop variant on and off.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   apply,
@@ -11,6 +12,7 @@ import {
   type RuleErrorCode,
   type State,
 } from "../../hub/src/rules/index.js";
+import { playScenario } from "../../hub/src/rules/scenario.js";
 import { names, playRandom, start } from "./play.js";
 
 function ok(state: State, d: Decision): State {
@@ -156,6 +158,20 @@ describe("views keep secrets", () => {
     // the future draw order appears nowhere in any view
     const upcoming = JSON.stringify(s.deck.slice(s.deckPos));
     expect(JSON.stringify(publicView(s))).not.toContain(upcoming.slice(1, -1));
+  });
+
+  it("the wounds that kill: 3 for all, the Unbreakable's 4 shown only once its power is revealed", () => {
+    const file = new URL("./scenarios/powers-unbreakable-three-wounds.json", import.meta.url);
+    const scenario = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    const before = playScenario({ ...scenario, rounds: [] });
+    const after = playScenario(scenario);
+    if (!before.ok || !after.ok) throw new Error("the scenario plays");
+    // Bob (seat 1) holds the Unbreakable: secret at first, revealed by his third wound
+    expect(publicView(before.state).players.map((p) => p.deadly)).toEqual([3, 3, 3, 3]);
+    expect(publicView(before.state).players[1]!.power).toBeNull();
+    const bob = publicView(after.state).players[1]!;
+    expect(bob).toMatchObject({ alive: true, wounds: 3, deadly: 4, power: "the-unbreakable" });
+    expect(playerView(after.state, 0).players[1]!.deadly).toBe(4);
   });
 
   it("aims stay hidden until every aim is in; lie-downs until the courage step is over", () => {

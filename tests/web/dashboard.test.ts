@@ -194,6 +194,9 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
       for (const n of NAMES) await p.locator("g.seat text.label", { hasText: n }).first().waitFor();
     }
     expect(await viewer.locator("#step").textContent()).toContain("Round 1");
+    // each seat shows its wounds against the wounds that kill (the view's `deadly`): none of three yet
+    const labels = await viewer.locator("g.seat text.label").allTextContents();
+    expect(labels.filter((l) => l.includes("♥ ○○○"))).toHaveLength(4);
     expect(await host.locator("#start-round").count()).toBe(1);
     expect(await viewer.locator("#host-panel").count()).toBe(0);
   });

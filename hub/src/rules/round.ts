@@ -52,7 +52,7 @@ export function hasGun2(p: Player): boolean {
   return p.gun2 !== null && handSize(p.gun2) > 0;
 }
 /** the number of wounds that kill this player: DEADLY_WOUNDS, one more for the Unbreakable */
-function deadlyWounds(p: Player): number {
+export function deadlyWounds(p: Player): number {
   return p.power === "the-unbreakable" ? DEADLY_WOUNDS + 1 : DEADLY_WOUNDS;
 }
 /** the first seat clockwise from `from` (inclusive) that is in `seats`; seats is in seat order */

@@ -4,7 +4,7 @@
 import type { PlayerView, PublicPlayer, PublicView } from "@cng/protocol";
 import { HOLDUP_STEPS } from "./holdup.js";
 import { owedDecisions } from "./pending.js";
-import { handSize } from "./round.js";
+import { DEADLY_WOUNDS, deadlyWounds, handSize } from "./round.js";
 import { money, scores } from "./score.js";
 import type { Bill, Bullet, Seat, State, Step } from "./types.js";
 
@@ -35,6 +35,8 @@ export function publicView(state: State): PublicView {
       name: state.names[seat]!,
       alive: p.alive,
       wounds: p.wounds,
+      // a secret power stays secret: an Unbreakable not yet revealed dies, as far as anyone knows, at DEADLY_WOUNDS
+      deadly: p.revealed || state.over ? deadlyWounds(p) : DEADLY_WOUNDS,
       shame: p.shame,
       money: money(state, seat),
       cards: handSize(p.hand),

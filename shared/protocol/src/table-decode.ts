@@ -226,6 +226,7 @@ const PLAYER = shape({
   name: text(4096),
   alive: flag,
   wounds: COUNT,
+  deadly: numberIn(1, 9, true),
   shame: COUNT,
   money: MONEY,
   loot: opt(shape({ cash: COUNT, diamonds: COUNT, paintings: COUNT })),

@@ -79,6 +79,11 @@ export interface PublicPlayer {
   name: string;
   alive: boolean;
   wounds: number;
+  /**
+   * the wounds that kill this player, as far as the table may know: 3, or 4 for a revealed Unbreakable (one not yet
+   * revealed shows 3: its third wound reveals it)
+   */
+  deadly: number;
   /** classic: shame markers */
   shame: number;
   /** classic: money; second: loot value before the end bonus */

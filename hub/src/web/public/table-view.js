@@ -126,7 +126,7 @@ function drawTable(svg, link) {
     const lines = [s("tspan", { x: lx, dy: 0, class: "name" }, seat.name)];
     if (pl) {
       const bits = [];
-      bits.push(dead ? t("table.dead") : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, 3 - pl.wounds))}`);
+      bits.push(dead ? t("table.dead") : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, pl.deadly - pl.wounds))}`);
       bits.push(money(pl.money));
       if (game?.edition === "classic") {
         if (pl.shame) bits.push(t("table.shame", { n: pl.shame }));
