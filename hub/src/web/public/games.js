@@ -31,7 +31,7 @@ export function gamesPage(root, link, params) {
     if (res.ok) hubGames = res.r.games ?? [];
     else {
       const code = res.e?.code ?? "no-answer";
-      hubNote = () => (code === "unknown-op" ? t("games.noListOp") : t("games.listFailed", { code }));
+      hubNote = () => t("games.listFailed", { code });
     }
     draw();
   };

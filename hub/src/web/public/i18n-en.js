@@ -428,7 +428,6 @@ export default {
   "games.title": "Scores and games",
   "games.noGame": "No game yet.",
   "games.past": "Past games",
-  "games.noListOp": "The hub has no game.list op yet: listed below are the games this browser followed.",
   "games.listFailed": "game.list: {code}",
   "games.game": "game {id}",
   "games.final": "Game {id}: final standings",

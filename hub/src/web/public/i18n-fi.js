@@ -430,7 +430,6 @@ export default {
   "games.title": "Pisteet ja pelit",
   "games.noGame": "Ei vielä peliä.",
   "games.past": "Aiemmat pelit",
-  "games.noListOp": "Keskittimessä ei vielä ole game.list-toimintoa: alla ovat tämän selaimen seuraamat pelit.",
   "games.listFailed": "game.list: {code}",
   "games.game": "peli {id}",
   "games.final": "Peli {id}: lopputulokset",

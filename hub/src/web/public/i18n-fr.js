@@ -465,7 +465,6 @@ export default {
   "games.title": "Scores et parties",
   "games.noGame": "Pas encore de partie.",
   "games.past": "Parties précédentes",
-  "games.noListOp": "Le hub n'a pas encore l'opération game.list : voici les parties suivies par ce navigateur.",
   "games.listFailed": "game.list : {code}",
   "games.game": "partie {id}",
   "games.final": "Partie {id} : classement final",
