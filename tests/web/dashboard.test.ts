@@ -313,6 +313,20 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     expect(await viewer.locator("#draft").count()).toBe(0);
     expect(await viewer.locator("#turn").textContent()).toMatch(/picks/);
     await shot(host, "draft");
+    // a batch of events landing (they may come after the state they belong to) redraws what the table shows, but
+    // never the host's buttons: one replaced under a click would swallow the click
+    const kept = await host.evaluate(() => {
+      const link = (window as unknown as { cng: { link: EventTarget & { eventBatches: number } } }).cng.link;
+      const button = document.querySelector("#draft button.card-btn");
+      const result = document.querySelector("#result");
+      link.eventBatches++;
+      link.dispatchEvent(new CustomEvent("change", { detail: "events" }));
+      return {
+        button: document.querySelector("#draft button.card-btn") === button,
+        result: document.querySelector("#result") === result,
+      };
+    });
+    expect(kept).toEqual({ button: true, result: false });
     const before = state.decisions;
     await host.locator("#draft button.card-btn").first().click();
     await host.locator("#host-msg", { hasText: "done" }).waitFor();

@@ -25,30 +25,38 @@ export function tableView(root, link) {
     class: "table-svg",
     role: "img",
   });
-  const side = h("aside", { class: "side" });
+  // the side panel: what the table shows, and below it the host's controls, each drawn on its own
+  const info = h("section", { class: "side-part" });
+  const controls = h("section", { class: "side-part" });
+  const side = h("aside", { class: "side" }, info, controls);
   root.replaceChildren(h("div", { class: "table-page" }, h("section", { class: "table-wrap" }, svg), side));
   let raf = 0;
   const hostMsg = messageLine("host-msg");
 
-  // The side panel holds the host's buttons: redraw it only when what it shows changes, never for the live
-  // aim that rides along in table/state — a button replaced under a click would swallow the click. The round's
-  // result comes on table/events, which may arrive after the state it belongs to: it is part of the key, and so is
-  // the language the words are in.
-  let sideKey = "";
+  // Each part is redrawn only when what it shows changes, never for the live aim that rides along in table/state:
+  // a button replaced under a click would swallow the click. The round's result comes on table/events, which may
+  // arrive after the state it belongs to: it is part of the key of what the table shows, not of the host's controls
+  // (a late event batch landing as the host clicks a draft pick lost the click).
+  let infoKey = "";
+  let controlsKey = "";
   const draw = () => {
     drawTable(svg, link);
     const st = link.state;
-    const key = JSON.stringify([
+    const base = [
       st?.game,
       st?.table && { ...st.table, live: null },
       link.seats().map((x) => [x.name, x.gun, x.online, x.player?.alive]),
-      link.isHost,
-      link.eventBatches,
       lang(),
-    ]);
-    if (key !== sideKey) {
-      sideKey = key;
-      drawSide(side, link, hostMsg);
+    ];
+    const ik = JSON.stringify([...base, link.eventBatches]);
+    if (ik !== infoKey) {
+      infoKey = ik;
+      drawSide(info, link);
+    }
+    const ck = JSON.stringify([...base, link.isHost]);
+    if (ck !== controlsKey) {
+      controlsKey = ck;
+      controls.replaceChildren(...(link.isHost ? [hostPanel(link, hostMsg)] : []));
     }
     tick();
   };
@@ -335,10 +343,10 @@ function drawCount(svg, link) {
   return running;
 }
 
-// ---- the side panel: step, waiting, loot, draft, round result, host controls ----
+// ---- the side panel: step, waiting, loot, draft turn, round result (the host's controls: host.js) ----
 
 /** @param {Link} link */
-function drawSide(side, link, hostMsg) {
+function drawSide(side, link) {
   const st = link.state;
   const g = st?.game;
   const seats = link.seats();
@@ -346,7 +354,6 @@ function drawSide(side, link, hostMsg) {
   side.replaceChildren();
   if (!g) {
     side.append(h("h2", {}, t("side.noGame")), h("p", { class: "note" }, t("side.hostStarts")));
-    if (link.isHost) side.append(hostPanel(link, hostMsg));
     return;
   }
   side.append(
@@ -422,7 +429,6 @@ function drawSide(side, link, hostMsg) {
   }
   side.append(loot);
   side.append(roundResult(link, name));
-  if (link.isHost) side.append(hostPanel(link, hostMsg));
 }
 
 /**
