@@ -160,7 +160,6 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           secrets: secrets[seat],
           ...(hub.login ? { login: hub.login } : {}),
           relay,
-          clock,
           log: (l) => progress(`  (${l})`),
         }),
       );

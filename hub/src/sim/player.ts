@@ -28,8 +28,6 @@ export interface BotPlayerOptions {
   secrets?: SecretMode;
   /** enters a decision on the dashboard for this player (the host's `host.decide`) */
   relay: (d: Decision) => Promise<void>;
-  /** the hub's time, as the person hears it (the fleet's clock) */
-  clock: Clock;
   log?: (line: string) => void;
 }
 
@@ -88,6 +86,11 @@ export class BotPlayer {
     return this.o.gun;
   }
 
+  /** the hub's time, as the person hears it: the one their hand moves on */
+  private get clock(): Clock {
+    return this.o.gun.hand.clock;
+  }
+
   private log(line: string): void {
     this.o.log?.(`seat ${this.o.seat}: ${line}`);
   }
@@ -116,14 +119,14 @@ export class BotPlayer {
     const hand = this.o.gun.hand;
     const round = v.round;
     if (v.over) {
-      this.once("over", () => void hand.rest(this.o.clock.now()));
+      this.once("over", () => void hand.rest(this.clock.now()));
       return;
     }
     if (!v.players[me]!.alive) {
-      this.once("dead", () => void hand.rest(this.o.clock.now()));
+      this.once("dead", () => void hand.rest(this.clock.now()));
       return;
     }
-    this.once(`hold:${round}`, () => void hand.hold(this.o.gun.centre, this.o.clock.now()));
+    this.once(`hold:${round}`, () => void hand.hold(this.o.gun.centre, this.clock.now()));
     this.secrets(s, v);
     for (const w of s.table.waiting) {
       if (w.seat !== me || w.for !== "host") continue;
@@ -135,7 +138,7 @@ export class BotPlayer {
     if (a === null) return;
     if (a.kind === "count" && a.goAt !== null && a.seats.includes(me)) {
       // people hear the count start (the lead-in beep, the dashboard) a moment before "1"
-      const cue = Math.min(this.o.clock.now(), a.goAt - 2 * a.paceMs);
+      const cue = Math.min(this.clock.now(), a.goAt - 2 * a.paceMs);
       const purpose = a.purpose;
       if (purpose === "courage") this.once(`courage:${a.goAt}`, () => this.courageCount(v, cue));
       else this.once(`count:${a.goAt}`, () => this.aimCount(v, purpose, cue));
@@ -181,7 +184,7 @@ export class BotPlayer {
           } finally {
             this.revealed.add(round);
             // a reveal comes back as a new state; without one, nothing else would wake the bot
-            if (!shown) this.o.clock.setTimer(0, () => this.think());
+            if (!shown) this.clock.setTimer(0, () => this.think());
           }
         });
         return;
@@ -250,15 +253,15 @@ export class BotPlayer {
       return;
     }
     const g = this.o.gun;
-    g.hand.aim(g.bearings[order]!, this.o.clock.now());
-    await g.hand.pull(g.hand.settledAtHub() + 200 - this.o.clock.now());
+    g.hand.aim(g.bearings[order]!, this.clock.now());
+    await g.hand.pull(g.hand.settledAtHub() + 200 - this.clock.now());
   }
 
   /** The round's re-centre pose: point at the Godfather, settle, pull. */
   private async recentre(round: number, godfather: Seat): Promise<void> {
     this.intents.push({ round, kind: "recentre", target: godfather });
     const g = this.o.gun;
-    const now = this.o.clock.now();
+    const now = this.clock.now();
     g.hand.aim(g.bearings[godfather]!, now);
     const pullIn = g.hand.settledAtHub() + 200 - now;
     // then lowers it, as a person does once the pose is taken: a slow player whose count's aim starts after "go"
@@ -271,7 +274,7 @@ export class BotPlayer {
     this.intents.push({ round, kind: "pull", card });
     const g = this.o.gun;
     const reaction = g.hand.traits.reactionMedianMs * (0.8 + 0.4 * g.random());
-    await g.hand.pull(opensAt + reaction - this.o.clock.now());
+    await g.hand.pull(opensAt + reaction - this.clock.now());
   }
 
   private async phone(v: PlayerView): Promise<void> {

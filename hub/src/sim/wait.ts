@@ -49,8 +49,3 @@ export function everyOn(clock: Clock, ms: number, fn: () => void, aligned = fals
     clock.clearTimer(id);
   };
 }
-
-/** Resolves after `ms` of `clock`. */
-export function sleepOn(clock: Clock, ms: number): Promise<void> {
-  return new Promise((r) => clock.setTimer(Math.max(0, ms), r));
-}

@@ -3,7 +3,19 @@
 
 import { hostPanel, messageLine } from "./host.js";
 import { lang, list, money, t } from "./i18n.js";
-import { bulletName, cardName, css, decisionName, editionName, h, powerName, roleName, s, stepName } from "./ui.js";
+import {
+  bulletName,
+  cardName,
+  css,
+  decisionName,
+  editionName,
+  h,
+  powerName,
+  redrawOnChange,
+  roleName,
+  s,
+  stepName,
+} from "./ui.js";
 
 /** @typedef {import("./mqtt-link.js").Link} Link */
 /** @typedef {import("/protocol/index.js").GameEvent} GameEvent */
@@ -35,29 +47,29 @@ export function tableView(root, link) {
 
   // Each part is redrawn only when what it shows changes, never for the live aim that rides along in table/state:
   // a button replaced under a click would swallow the click. The round's result comes on table/events, which may
-  // arrive after the state it belongs to: it is part of the key of what the table shows, not of the host's controls
-  // (a late event batch landing as the host clicks a draft pick lost the click).
-  let infoKey = "";
-  let controlsKey = "";
-  const draw = () => {
-    drawTable(svg, link);
+  // arrive after the state it belongs to: it is part of what the table shows, not of the host's controls (a late
+  // event batch landing as the host clicks a draft pick lost the click).
+  const shown = () => {
     const st = link.state;
-    const base = [
+    return [
       st?.game,
       st?.table && { ...st.table, live: null },
       link.seats().map((x) => [x.name, x.gun, x.online, x.player?.alive]),
       lang(),
     ];
-    const ik = JSON.stringify([...base, link.eventBatches]);
-    if (ik !== infoKey) {
-      infoKey = ik;
-      drawSide(info, link);
-    }
-    const ck = JSON.stringify([...base, link.isHost]);
-    if (ck !== controlsKey) {
-      controlsKey = ck;
-      controls.replaceChildren(...(link.isHost ? [hostPanel(link, hostMsg)] : []));
-    }
+  };
+  const stopInfo = redrawOnChange(
+    link,
+    () => [...shown(), link.eventBatches],
+    () => drawSide(info, link),
+  );
+  const stopControls = redrawOnChange(
+    link,
+    () => [...shown(), link.isHost],
+    () => controls.replaceChildren(...(link.isHost ? [hostPanel(link, hostMsg)] : [])),
+  );
+  const draw = () => {
+    drawTable(svg, link);
     tick();
   };
   const onChange = (e) => {
@@ -73,6 +85,8 @@ export function tableView(root, link) {
   draw();
   const stale = setInterval(() => drawAims(svg, link), 1000);
   return () => {
+    stopInfo();
+    stopControls();
     link.removeEventListener("change", onChange);
     cancelAnimationFrame(raf);
     clearInterval(stale);
