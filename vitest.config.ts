@@ -39,6 +39,8 @@ export default defineConfig({
     // concurrent tests inside a file (guns on the real interpreter, each its own process, mostly waiting) run this
     // many at once
     maxConcurrency: 4,
+    // a poll waits on a real round trip (a browser, a broker, a hub); under load one can pass vitest's default 1 s
+    expect: { poll: { timeout: 5_000 } },
     projects: [
       {
         extends: true,

@@ -67,16 +67,21 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
   }
 
   /**
-   * A person's click: pressed, held 400 ms while the page may redraw, released. True when the pressed element was
-   * still on the page at the release (else the press and release met different elements: no click).
+   * A person's click: pressed, held at least 400 ms (and until `during` is over) while the page may redraw, released.
+   * True when the pressed element was still on the page at the release (else the press and release met different
+   * elements: no click).
    */
-  async function slowClick(p: Page, el: ReturnType<Page["locator"]>): Promise<boolean> {
+  async function slowClick(
+    p: Page,
+    el: ReturnType<Page["locator"]>,
+    during: () => Promise<unknown> = async () => {},
+  ): Promise<boolean> {
     const pressed = await el.evaluateHandle((e) => e);
     await el.scrollIntoViewIfNeeded();
     const box = (await el.boundingBox())!;
     await p.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await p.mouse.down();
-    await new Promise((r) => setTimeout(r, 400));
+    await Promise.all([new Promise((r) => setTimeout(r, 400)), during()]);
     const kept = await pressed.evaluate((e) => e.isConnected);
     await p.mouse.up();
     return kept;
@@ -328,10 +333,20 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     });
     expect(kept).toEqual({ button: true, result: false });
     const before = state.decisions;
-    await host.locator("#draft button.card-btn").first().click();
-    await host.locator("#host-msg", { hasText: "done" }).waitFor();
+    // the host presses the pick and holds it while a gun drops off the network: a state that changes the side panel
+    // lands under the press (as one may at any time), and the click must still land
+    const online3 = () =>
+      host.evaluate(() => (window as unknown as { cng: { link: { state: any } } }).cng.link.state?.table?.online?.[3]);
+    const kept2 = await slowClick(host, host.locator("#draft button.card-btn").first(), async () => {
+      guns[3]!.drop();
+      await expect.poll(online3, { timeout: 10_000 }).toBe(false);
+    });
+    expect(kept2).toBe(true);
+    await expect.poll(() => host.locator("#host-msg").textContent(), { timeout: 10_000 }).toMatch(/done/);
     await viewer.locator("#result li", { hasText: "takes" }).waitFor();
     expect(state.decisions).toBeGreaterThan(before);
+    await guns[3]!.back();
+    await expect.poll(online3, { timeout: 10_000 }).toBe(true);
     await shot(viewer, "table-result");
   });
 

@@ -55,6 +55,24 @@ export class TestGun {
     this.pending = null;
     this.seat = seat;
     this.layout = layout;
+    await this.connectKeyed();
+  }
+
+  /** Off the network at once, as a flat battery drops it (no DISCONNECT). */
+  drop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.client?.end(true);
+    this.client = null;
+  }
+
+  /** Back on after a drop, with its stored key, streaming again. */
+  async back(): Promise<void> {
+    await this.connectKeyed();
+  }
+
+  private async connectKeyed(): Promise<void> {
+    if (!this.key) throw new Error("the gun was never paired");
     const c = await connect(this.url, {
       username: this.id,
       password: this.key,

@@ -5,7 +5,7 @@
 import { moneyChart, shotsPicture } from "./charts.js";
 import { date, list, money, num, t } from "./i18n.js";
 import { eventText } from "./table-view.js";
-import { editionName, h, powerName } from "./ui.js";
+import { deferWhilePressed, editionName, h, powerName } from "./ui.js";
 
 /** @typedef {import("./mqtt-link.js").Link} Link */
 
@@ -88,6 +88,7 @@ export function gamesPage(root, link, params) {
     root.replaceChildren(page);
   };
   const onChange = (e) => {
+    if (deferWhilePressed(onChange, e)) return;
     if (e.detail === "state" || e.detail === "link" || e.detail === "lang") draw();
   };
   link.addEventListener("change", onChange);

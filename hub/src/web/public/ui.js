@@ -158,11 +158,49 @@ export function decisionName(type) {
   return names[type] ?? type;
 }
 
+// While a pointer is pressed nothing is redrawn: a button replaced between its press and its release gets no click,
+// and a state may land in that moment for reasons that have nothing to do with the button (a gun drops, a burst of
+// changes split in two under load). What was missed is drawn on the release, once its click has run.
+let pressed = false;
+/** @type {Map<(e?: any) => void, Event | undefined>} */
+const missed = new Map();
+const release = () => {
+  if (!pressed) return;
+  pressed = false;
+  // pointerup, mouseup and click are dispatched in one go: a task queued now runs after the click
+  setTimeout(() => {
+    const due = [...missed];
+    missed.clear();
+    for (const [redraw, e] of due) redraw(e);
+  }, 0);
+};
+addEventListener(
+  "pointerdown",
+  () => {
+    pressed = true;
+  },
+  true,
+);
+addEventListener("pointerup", release, true);
+addEventListener("pointercancel", release, true);
+addEventListener("blur", release);
+
+/**
+ * While a pointer is pressed: keeps `redraw(e)` for the release (after its click) and says true; else false.
+ * @param {(e?: any) => void} redraw
+ * @param {Event} [e]
+ */
+export function deferWhilePressed(redraw, e) {
+  if (!pressed) return false;
+  missed.set(redraw, e);
+  return true;
+}
+
 /**
  * Draws the page now and again on the link's changes, but only when what it shows changed: `shows()` returns the
  * parts of the link the page reads. The live aim riding in `table/state` moves many times a second while guns
  * stream; a page rebuilt for it replaces its buttons under a click, and a press and release that straddle a
- * rebuild are no click at all. Returns the unsubscribe.
+ * rebuild are no click at all (so no redraw happens while a pointer is pressed, either). Returns the unsubscribe.
  * @param {EventTarget} link
  * @param {() => unknown} shows
  * @param {() => void} draw
@@ -170,9 +208,12 @@ export function decisionName(type) {
  */
 export function redrawOnChange(link, shows, draw, hold = () => false) {
   let shown = null;
+  let on = true;
+  /** @param {Event & { detail?: unknown }} [e] */
   const onChange = (e) => {
     // `hold`: not now (the person is typing in the page); the next change after it draws what was missed
-    if (e?.detail === "aim" || (e && hold())) return;
+    if (!on || e?.detail === "aim" || (e && hold())) return;
+    if (e && deferWhilePressed(onChange, e)) return;
     const key = JSON.stringify(shows());
     if (key === shown) return;
     shown = key;
@@ -180,7 +221,11 @@ export function redrawOnChange(link, shows, draw, hold = () => false) {
   };
   link.addEventListener("change", onChange);
   onChange();
-  return () => link.removeEventListener("change", onChange);
+  return () => {
+    on = false;
+    missed.delete(onChange);
+    link.removeEventListener("change", onChange);
+  };
 }
 
 /** `table/state` without what follows the guns' aim (`table.live`): what a page shows of it unless it draws aim. */
