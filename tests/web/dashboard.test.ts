@@ -45,9 +45,14 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
    */
   async function whileAimsMove<T>(act: () => Promise<T>): Promise<T> {
     const before = guns.map((g) => g.pose);
-    const lives = new Set<string>();
+    let live = JSON.stringify(state?.table?.live);
+    let moves = 0;
     const was = onState;
-    onState = (st) => lives.add(JSON.stringify(st.table?.live));
+    onState = (st) => {
+      const now = JSON.stringify(st.table?.live);
+      if (now !== live) moves++;
+      live = now;
+    };
     const sweep = setInterval(() => {
       const k = Math.floor(Date.now() / 120) % 3;
       guns.forEach((g, i) => {
@@ -55,7 +60,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
       });
     }, 40);
     try {
-      await expect.poll(() => lives.size, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+      await expect.poll(() => moves, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
       return await act();
     } finally {
       clearInterval(sweep);
@@ -85,6 +90,18 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     const kept = await pressed.evaluate((e) => e.isConnected);
     await p.mouse.up();
     return kept;
+  }
+
+  /**
+   * True when `el` is still the same element after the guns' live aim has moved a few times: the page did not redraw
+   * it for aim. (A slow click alone cannot tell: nothing is redrawn while a pointer is pressed.)
+   */
+  async function keptWhileAimsMove(el: ReturnType<Page["locator"]>): Promise<boolean> {
+    const before = await el.evaluateHandle((e) => e);
+    return whileAimsMove(async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return before.evaluate((e) => e.isConnected);
+    });
   }
 
   afterAll(async () => {
@@ -192,6 +209,8 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await host.selectOption("#setup-edition", "second");
     await host.selectOption("#setup-secrets", "console");
     await host.selectOption("#setup-timing", "fast");
+    // seed 25 deals a clip first onto round 1's loot (the draft test picks it)
+    await host.fill("#setup-seed", "25");
     await host.click("#new-game");
     await host.waitForURL(/#\/table/);
     for (const p of [viewer, host]) {
@@ -242,8 +261,23 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await host.evaluate(() => {
       document.querySelector("#cal-msg")!.textContent = "";
     });
+    expect(await keptWhileAimsMove(cancel)).toBe(true);
     expect(await whileAimsMove(() => slowClick(host, cancel))).toBe(true);
     await expect.poll(() => host.locator("#cal-msg").textContent()).toMatch(/\S/);
+  });
+
+  it("the setup page keeps its rows while guns stream aim, and redraws them when the pairing changes", async () => {
+    await host.goto(`${hub.urls.dashboard}#/setup`);
+    const pull = host.locator("#pull-seat-3");
+    await pull.waitFor();
+    expect(await keptWhileAimsMove(pull)).toBe(true);
+    // what the page shows still follows the hub: seat 4 listens for a new gun's pull (lit), then stops
+    await pull.click();
+    await host.locator("#pull-seat-3.lit").waitFor();
+    await expect.poll(() => state.pairing?.seat).toBe(3);
+    await host.locator("#pull-seat-3.lit").click();
+    await expect.poll(() => state.pairing).toBeNull();
+    await host.locator("#pull-seat-3:not(.lit)").waitFor();
   });
 
   it("a player console shows that player's own view only, and plays only its own seat", async () => {
@@ -270,6 +304,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     // the guns stream aim while the player chooses: a press and release a person makes (not a test's instant click)
     // lands on the button it started on
     const card = phone.locator('#choose button[data-card="click"]');
+    expect(await keptWhileAimsMove(card)).toBe(true);
     expect(await whileAimsMove(() => slowClick(phone, card))).toBe(true);
     await phone.locator("#console-msg", { hasText: "sent" }).waitFor();
     await shot(phone, "console");
@@ -332,19 +367,30 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
       };
     });
     expect(kept).toEqual({ button: true, result: false });
+    // a clip brings a Bang! from the discard pile and its taker discards another card from hand: the host enters
+    // which with the pick (Ann holds both kinds)
+    const clip = host.locator('#draft button.card-btn[data-card="clip"]');
+    expect(await clip.evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.discard))).toEqual([
+      "bang",
+      "click",
+    ]);
+    expect(await clip.first().textContent()).toBe("clip, discarding Bang!");
     const before = state.decisions;
+    const annCards = state.game.players[0].cards;
     // the host presses the pick and holds it while a gun drops off the network: a state that changes the side panel
     // lands under the press (as one may at any time), and the click must still land
     const online3 = () =>
       host.evaluate(() => (window as unknown as { cng: { link: { state: any } } }).cng.link.state?.table?.online?.[3]);
-    const kept2 = await slowClick(host, host.locator("#draft button.card-btn").first(), async () => {
+    const kept2 = await slowClick(host, clip.first(), async () => {
       guns[3]!.drop();
       await expect.poll(online3, { timeout: 10_000 }).toBe(false);
     });
     expect(kept2).toBe(true);
     await expect.poll(() => host.locator("#host-msg").textContent(), { timeout: 10_000 }).toMatch(/done/);
-    await viewer.locator("#result li", { hasText: "takes" }).waitFor();
-    expect(state.decisions).toBeGreaterThan(before);
+    await viewer.locator("#result li", { hasText: "Ann takes clip and a Bang! from the discard pile" }).waitFor();
+    await expect.poll(() => state.decisions).toBeGreaterThan(before);
+    // a Bang! in, a Bang! out
+    expect(state.game.players[0].cards).toBe(annCards);
     await guns[3]!.back();
     await expect.poll(online3, { timeout: 10_000 }).toBe(true);
     await shot(viewer, "table-result");

@@ -76,17 +76,30 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       cards.push(...new Set(g.table.cards));
       if (g.table.token === null) cards.push("godfather");
     }
+    // a clip takes a Bang! from the discard pile and the picker discards another card from hand: which one is the
+    // picker's secret choice, so the host enters it with the pick (none with an empty hand)
+    const inHand = g.players[seat]?.cards ?? 0;
+    /** @param {string} c @param {"bang" | "click" | undefined} discard */
+    const pick = (c, discard) => {
+      const label =
+        discard === undefined
+          ? cardName(c)
+          : t("host.clipDiscarding", { clip: cardName(c), card: bulletName(discard) });
+      const attrs = {
+        class: "card-btn",
+        "data-card": c,
+        ...(discard ? { "data-discard": discard } : {}),
+        ...(c === "clip" ? { title: t("host.clipWhy", { name: name(seat) }) } : {}),
+      };
+      const b = btn(label, attrs, () => decide({ type: "pick", seat, card: c, ...(discard ? { discard } : {}) }, b));
+      return b;
+    };
     rows.push(
       h(
         "div",
         { class: "draft", id: "draft" },
         h("div", { class: "label" }, t("host.pickFor", { name: name(seat) })),
-        cards.map((c) => {
-          const b = btn(cardName(c), { class: "card-btn", "data-card": c }, () =>
-            decide({ type: "pick", seat, card: c }, b),
-          );
-          return b;
-        }),
+        cards.flatMap((c) => (c === "clip" && inHand > 0 ? [pick(c, "bang"), pick(c, "click")] : [pick(c, undefined)])),
       ),
     );
   }

@@ -212,6 +212,9 @@ export default {
   "host.goOnWithout": { one: "Go on without {names}'s gun", other: "Go on without the guns of {names}" },
   "host.goOnWithoutWhy": "the count runs now; a gun still away counts as not aiming / standing",
   "host.pickFor": "Pick for {name}:",
+  "host.clipDiscarding": "{clip}, discarding {card}",
+  "host.clipWhy":
+    "The clip brings a Bang! from the discard pile: {name} discards another card from hand (a clip taken when the pile holds no Bang! is lost).",
   "host.privilegeOf": "{name}'s privilege:",
   "host.privilegePass": "passes",
   "host.privilegeOrder": "orders {name}",

@@ -213,6 +213,9 @@ export default {
   },
   "host.goOnWithoutWhy": "laskenta alkaa nyt; poissa oleva ase ei tähtää kehenkään ja pysyy pystyssä",
   "host.pickFor": "Valinta pelaajalle {name}:",
+  "host.clipDiscarding": "{clip}, poistaen kortin {card}",
+  "host.clipWhy":
+    "Lipas tuo poistopakasta Bang!-kortin: {name} poistaa kädestään toisen kortin (jos pakassa ei ole Bang!-korttia, lipas menetetään).",
   "host.privilegeOf": "Kummisedän ({name}) etuoikeus:",
   "host.privilegePass": "ohittaa",
   "host.privilegeOrder": "{name} tähtää uudelleen",

@@ -239,6 +239,9 @@ export default {
   "host.goOnWithoutWhy":
     "le décompte part maintenant ; un pistolet encore absent compte comme ne visant personne et restant debout",
   "host.pickFor": "Choix pour {name} :",
+  "host.clipDiscarding": "{clip}, en défaussant {card}",
+  "host.clipWhy":
+    "Le chargeur apporte un Bang! de la défausse : {name} défausse une autre carte de sa main (un chargeur pris quand la défausse n’a pas de Bang! est perdu).",
   "host.privilegeOf": "Privilège du Parrain ({name}) :",
   "host.privilegePass": "il passe",
   "host.privilegeOrder": "{name} change de cible",

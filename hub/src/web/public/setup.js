@@ -4,7 +4,7 @@
 
 import { linkBlocker, preloadLink } from "./espruino-link.js";
 import { flashSection } from "./flash-page.js";
-import { LANG_NAMES, LANGS, num, percent, t } from "./i18n.js";
+import { LANG_NAMES, LANGS, lang, num, percent, t } from "./i18n.js";
 import { colourName, css, deferWhilePressed, errText, flash, h, seatColour, sendRequest } from "./ui.js";
 
 /** @typedef {import("./mqtt-link.js").Link} Link */
@@ -242,13 +242,35 @@ export function setupPage(root, link) {
   };
 
   const gunsMsg = h("div", { class: "msg", id: "pair-msg" });
+  // Each live part is redrawn only when what it shows changed: a running table's live aim rides in every
+  // table/state, and rows rebuilt ten times a second would take the host's hover, focus and clicks with them.
+  let langShown = "";
+  let gunsShown = "";
   const drawLive = () => {
     start.disabled = !link.isHost;
     start.title = link.isHost ? "" : t("needsPin");
-    if (!langBox.contains(document.activeElement)) langBox.replaceChildren(...tableLangField(link, langMsg));
+    const langKey = JSON.stringify([link.state?.lang ?? null, link.isHost, lang()]);
+    if (langKey !== langShown && !langBox.contains(document.activeElement)) {
+      langShown = langKey;
+      langBox.replaceChildren(...tableLangField(link, langMsg));
+    }
+    const gunsKey = JSON.stringify([
+      [...link.guns],
+      [...link.cals],
+      link.seats(),
+      link.state?.pairing ?? null,
+      link.isHost,
+      d.players,
+      lang(),
+    ]);
     // a seat being chosen in the guns list stays open
-    if (!(guns.contains(document.activeElement) && document.activeElement?.tagName === "SELECT"))
+    if (
+      gunsKey !== gunsShown &&
+      !(guns.contains(document.activeElement) && document.activeElement?.tagName === "SELECT")
+    ) {
+      gunsShown = gunsKey;
       guns.replaceChildren(...gunsSection(link, d, gunsMsg));
+    }
     flasher.update(link);
     bluetooth.update(link);
   };
