@@ -5,7 +5,7 @@ import type { MqttClient } from "mqtt";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
-import { connect, testHub } from "../hub/helpers.js";
+import { connect, request, testHub } from "../hub/helpers.js";
 import { hasChromium, launch, pageErrors, shot, type TestBrowser } from "./browser.js";
 import { TestGun } from "./gun.js";
 
@@ -278,6 +278,20 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await host.locator("#pull-seat-3.lit").click();
     await expect.poll(() => state.pairing).toBeNull();
     await host.locator("#pull-seat-3:not(.lit)").waitFor();
+    // a change landing while a pointer is pressed (here on the page's title) waits for the release, then shows
+    const seat2 = await host.locator("#pull-seat-2").evaluateHandle((e) => e);
+    const box = (await host.locator(".setup-page h2").boundingBox())!;
+    await host.mouse.move(box.x + 5, box.y + box.height / 2);
+    await host.mouse.down();
+    expect((await request(watcher, hub.table, "pair.listen", { seat: 2 }, hub.pin)).ok).toBe(true);
+    await expect
+      .poll(() => host.evaluate(() => (window as unknown as { cng: { link: any } }).cng.link.state?.pairing?.seat))
+      .toBe(2);
+    expect(await seat2.evaluate((e) => e.isConnected)).toBe(true);
+    await host.mouse.up();
+    await host.locator("#pull-seat-2.lit").waitFor();
+    expect((await request(watcher, hub.table, "pair.listen", { seat: null }, hub.pin)).ok).toBe(true);
+    await host.locator("#pull-seat-2:not(.lit)").waitFor();
   });
 
   it("a player console shows that player's own view only, and plays only its own seat", async () => {

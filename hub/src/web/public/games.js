@@ -5,7 +5,7 @@
 import { moneyChart, shotsPicture } from "./charts.js";
 import { date, list, money, num, t } from "./i18n.js";
 import { eventText } from "./table-view.js";
-import { deferWhilePressed, editionName, h, powerName } from "./ui.js";
+import { editionName, h, onLinkChange, powerName } from "./ui.js";
 
 /** @typedef {import("./mqtt-link.js").Link} Link */
 
@@ -87,11 +87,9 @@ export function gamesPage(root, link, params) {
     );
     root.replaceChildren(page);
   };
-  const onChange = (e) => {
-    if (deferWhilePressed(onChange, e)) return;
+  const off = onLinkChange(link, (e) => {
     if (e.detail === "state" || e.detail === "link" || e.detail === "lang") draw();
-  };
-  link.addEventListener("change", onChange);
+  });
   draw();
   if (link.connected) loadList();
   else
@@ -101,7 +99,7 @@ export function gamesPage(root, link, params) {
         loadList();
       }
     });
-  return () => link.removeEventListener("change", onChange);
+  return off;
 }
 
 /** game.history's answer → the chart's history (money per round by seat) and the replay's rounds. */

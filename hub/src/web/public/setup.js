@@ -5,7 +5,7 @@
 import { linkBlocker, preloadLink } from "./espruino-link.js";
 import { flashSection } from "./flash-page.js";
 import { LANG_NAMES, LANGS, lang, num, percent, t } from "./i18n.js";
-import { colourName, css, deferWhilePressed, errText, flash, h, seatColour, sendRequest } from "./ui.js";
+import { colourName, css, errText, flash, h, onLinkChange, seatColour, sendRequest } from "./ui.js";
 
 /** @typedef {import("./mqtt-link.js").Link} Link */
 
@@ -275,7 +275,7 @@ export function setupPage(root, link) {
     bluetooth.update(link);
   };
   const onChange = (e) => {
-    if (e.detail === "aim" || deferWhilePressed(onChange, e)) return;
+    if (e.detail === "aim") return;
     const id = link.state?.id ?? null;
     const prefill = id !== shownGame && !touched && link.state?.game;
     shownGame = id;
@@ -284,11 +284,11 @@ export function setupPage(root, link) {
     if (prefill || e.detail === "lang") build();
     drawLive();
   };
-  link.addEventListener("change", onChange);
+  const off = onLinkChange(link, onChange);
   build();
   drawLive();
   return () => {
-    link.removeEventListener("change", onChange);
+    off();
     bluetooth.stop();
   };
 }

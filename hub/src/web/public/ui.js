@@ -162,7 +162,8 @@ export function decisionName(type) {
 // and a state may land in that moment for reasons that have nothing to do with the button (a gun drops, a burst of
 // changes split in two under load). What was missed is drawn on the release, once its click has run.
 let pressed = false;
-/** @type {Map<(e?: any) => void, Event | undefined>} */
+/** per listener, the last change of each kind (`detail`) it missed */
+/** @type {Map<(e: Event) => void, Map<unknown, Event>>} */
 const missed = new Map();
 const release = () => {
   if (!pressed) return;
@@ -171,7 +172,7 @@ const release = () => {
   setTimeout(() => {
     const due = [...missed];
     missed.clear();
-    for (const [redraw, e] of due) redraw(e);
+    for (const [listener, changes] of due) for (const e of changes.values()) listener(e);
   }, 0);
 };
 addEventListener(
@@ -186,14 +187,28 @@ addEventListener("pointercancel", release, true);
 addEventListener("blur", release);
 
 /**
- * While a pointer is pressed: keeps `redraw(e)` for the release (after its click) and says true; else false.
- * @param {(e?: any) => void} redraw
- * @param {Event} [e]
+ * Listens to the link's changes like `addEventListener`, but a change landing while a pointer is pressed is handled
+ * on the release, after its click. Returns the unsubscribe, which also drops a change still held.
+ * @param {EventTarget} link
+ * @param {(e: Event & { detail?: unknown }) => void} handler
  */
-export function deferWhilePressed(redraw, e) {
-  if (!pressed) return false;
-  missed.set(redraw, e);
-  return true;
+export function onLinkChange(link, handler) {
+  let on = true;
+  /** @param {Event & { detail?: unknown }} e */
+  const listener = (e) => {
+    if (!on) return;
+    if (!pressed) return handler(e);
+    const changes = missed.get(listener) ?? new Map();
+    changes.delete(e.detail); // kept in the order they last came
+    changes.set(e.detail, e);
+    missed.set(listener, changes);
+  };
+  link.addEventListener("change", listener);
+  return () => {
+    on = false;
+    missed.delete(listener);
+    link.removeEventListener("change", listener);
+  };
 }
 
 /**
@@ -208,24 +223,18 @@ export function deferWhilePressed(redraw, e) {
  */
 export function redrawOnChange(link, shows, draw, hold = () => false) {
   let shown = null;
-  let on = true;
   /** @param {Event & { detail?: unknown }} [e] */
   const onChange = (e) => {
     // `hold`: not now (the person is typing in the page); the next change after it draws what was missed
-    if (!on || e?.detail === "aim" || (e && hold())) return;
-    if (e && deferWhilePressed(onChange, e)) return;
+    if (e?.detail === "aim" || (e && hold())) return;
     const key = JSON.stringify(shows());
     if (key === shown) return;
     shown = key;
     draw();
   };
-  link.addEventListener("change", onChange);
+  const off = onLinkChange(link, onChange);
   onChange();
-  return () => {
-    on = false;
-    missed.delete(onChange);
-    link.removeEventListener("change", onChange);
-  };
+  return off;
 }
 
 /** `table/state` without what follows the guns' aim (`table.live`): what a page shows of it unless it draws aim. */
