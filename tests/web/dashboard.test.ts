@@ -283,15 +283,29 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     const box = (await host.locator(".setup-page h2").boundingBox())!;
     await host.mouse.move(box.x + 5, box.y + box.height / 2);
     await host.mouse.down();
+    const listening = () =>
+      host.evaluate(() => (window as unknown as { cng: { link: any } }).cng.link.state?.pairing?.seat ?? null);
     expect((await request(watcher, hub.table, "pair.listen", { seat: 2 }, hub.pin)).ok).toBe(true);
-    await expect
-      .poll(() => host.evaluate(() => (window as unknown as { cng: { link: any } }).cng.link.state?.pairing?.seat))
-      .toBe(2);
+    await expect.poll(listening).toBe(2);
     expect(await seat2.evaluate((e) => e.isConnected)).toBe(true);
     await host.mouse.up();
     await host.locator("#pull-seat-2.lit").waitFor();
     expect((await request(watcher, hub.table, "pair.listen", { seat: null }, hub.pin)).ok).toBe(true);
     await host.locator("#pull-seat-2:not(.lit)").waitFor();
+    // the same from the keyboard: Space clicks a button when it is let go; a change landing while it is held waits,
+    // and the button it went down on gets the click (seat 1 listens, though seat 2 was asked for meanwhile)
+    const seat1 = host.locator("#pull-seat-1");
+    await seat1.focus();
+    const seat1At = await seat1.evaluateHandle((e) => e);
+    await host.keyboard.down(" ");
+    expect((await request(watcher, hub.table, "pair.listen", { seat: 2 }, hub.pin)).ok).toBe(true);
+    await expect.poll(listening).toBe(2);
+    expect(await seat1At.evaluate((e) => e.isConnected)).toBe(true);
+    await host.keyboard.up(" ");
+    await host.locator("#pull-seat-1.lit").waitFor();
+    await expect.poll(() => state.pairing?.seat).toBe(1);
+    expect((await request(watcher, hub.table, "pair.listen", { seat: null }, hub.pin)).ok).toBe(true);
+    await host.locator("#pull-seat-1:not(.lit)").waitFor();
   });
 
   it("a player console shows that player's own view only, and plays only its own seat", async () => {

@@ -158,7 +158,7 @@ export function decisionName(type) {
   return names[type] ?? type;
 }
 
-// While a pointer is pressed nothing is redrawn: a button replaced between its press and its release gets no click,
+// While a pointer (or Space) is pressed nothing is redrawn: a button replaced between its press and its release gets no click,
 // and a state may land in that moment for reasons that have nothing to do with the button (a gun drops, a burst of
 // changes split in two under load). What was missed is drawn on the release, once its click has run.
 let pressed = false;
@@ -184,6 +184,21 @@ addEventListener(
 );
 addEventListener("pointerup", release, true);
 addEventListener("pointercancel", release, true);
+// Space clicks a button when it is let go: held the same way
+addEventListener(
+  "keydown",
+  (e) => {
+    if (e.key === " ") pressed = true;
+  },
+  true,
+);
+addEventListener(
+  "keyup",
+  (e) => {
+    if (e.key === " ") release();
+  },
+  true,
+);
 addEventListener("blur", release);
 
 /**
