@@ -158,9 +158,9 @@ export function decisionName(type) {
   return names[type] ?? type;
 }
 
-// While a pointer (or Space) is pressed nothing is redrawn: a button replaced between its press and its release gets no click,
-// and a state may land in that moment for reasons that have nothing to do with the button (a gun drops, a burst of
-// changes split in two under load). What was missed is drawn on the release, once its click has run.
+// While a pointer (or Space) is pressed nothing is redrawn: a button replaced between its press and its release gets
+// no click, and a state may land in that moment for reasons that have nothing to do with the button (a gun drops, a
+// burst of changes split in two under load). What was missed is drawn on the release, once its click has run.
 let pressed = false;
 /** per listener, the last change of each kind (`detail`) it missed */
 /** @type {Map<(e: Event) => void, Map<unknown, Event>>} */
@@ -177,13 +177,22 @@ const release = () => {
 };
 addEventListener(
   "pointerdown",
-  () => {
-    pressed = true;
+  (e) => {
+    // not a select (its list may take the release) nor another button than the main one (a menu may take it)
+    if (e.button === 0 && !(e.target instanceof Element && e.target.closest("select"))) pressed = true;
   },
   true,
 );
 addEventListener("pointerup", release, true);
 addEventListener("pointercancel", release, true);
+// a release that never came to the page (a popup or another window took it): the pointer moves with no button down
+addEventListener(
+  "pointermove",
+  (e) => {
+    if (pressed && e.buttons === 0) release();
+  },
+  true,
+);
 // Space clicks a button when it is let go: held the same way
 addEventListener(
   "keydown",
