@@ -162,8 +162,10 @@ export function decisionName(type) {
 // no click, and a state may land in that moment for reasons that have nothing to do with the button (a gun drops, a
 // burst of changes split in two under load). What was missed is drawn on the release, once its click has run.
 let pressed = false;
-/** per listener, the last change of each kind (`detail`) it missed */
-/** @type {Map<(e: Event) => void, Map<unknown, Event>>} */
+/**
+ * Per listener, the last change of each kind (`detail`) it missed while held.
+ * @type {Map<(e: Event) => void, Map<unknown, Event>>}
+ */
 const missed = new Map();
 const release = () => {
   if (!pressed) return;
