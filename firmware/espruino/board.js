@@ -291,16 +291,43 @@ __b.put = function (i, v) {
 };
 /** the pose at the previous sample, and when: the gyro reads what turned since then */
 __b.sp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
+/** °/s: a pose the harness's late feed left behind is caught up no faster than this, inside every chip's range */
+__b.CATCH = 1500;
+/**
+ * One axis's step since the last sample: what the motion did in that time (`d`), plus as much of what the played
+ * pose still lags (`lag`: a feed that came late held it still meanwhile) as keeps the rate under CATCH.
+ */
+__b.step = function (d, lag, dt) {
+  var room = __b.CATCH * dt - Math.abs(d);
+  if (room <= 0 || lag === 0) return d;
+  return d + (lag > room ? room : lag < -room ? -room : lag);
+};
 /**
  * What a chip senses at `t` (ms) of the motion since its previous sample `q` ([yaw, pitch, roll, ms], ms < 0: none
  * yet; updated here): [gravity's reaction in g, body rates in °/s], each along the chip's own axes. The rates are the
- * Euler rates of the pose played since then (not the keyframes' slope), so they add up to exactly where the gun
- * went, even when the harness's feed came late.
+ * Euler rates of the pose played since then, so they add up to exactly where the gun went. When the harness's feed
+ * came late the pose was held still meanwhile: the motion is then played late, never as a jump faster than a chip
+ * can read (a simulator's stall must not clip the gyro; a real quick swing still does).
  */
 __b.sense = function (q, t) {
   var K = Math.PI / 180;
-  __b.at(t);
   var dt = q[3] < 0 ? 0 : (t - q[3]) / 1000;
+  var y0;
+  var p0;
+  var r0;
+  if (dt > 0) {
+    // where the motion was at the last sample, as the keyframes now tell it
+    __b.at(q[3]);
+    y0 = __b.Y;
+    p0 = __b.P;
+    r0 = __b.R;
+  }
+  __b.at(t);
+  if (dt > 0) {
+    __b.Y = q[0] + __b.step(__b.ad(__b.Y - y0), __b.ad(y0 - q[0]), dt);
+    __b.P = q[1] + __b.step(__b.P - p0, p0 - q[1], dt);
+    __b.R = q[2] + __b.step(__b.ad(__b.R - r0), __b.ad(r0 - q[2]), dt);
+  }
   var dY = dt > 0 ? __b.ad(__b.Y - q[0]) / dt : 0;
   var dP = dt > 0 ? (__b.P - q[1]) / dt : 0;
   var dR = dt > 0 ? __b.ad(__b.R - q[2]) / dt : 0;
@@ -534,9 +561,18 @@ if (__c.chip === "NRF52") {
   };
 }
 
-// ---- WiFi: connects after 100 ms (or fails `wf` times first)
+// ---- WiFi: connects after 100 ms (or fails `wf` times first); the radio's power save as the chip's Espruino has
+// it (`ps`: the modes it takes, the first where it starts; `psr`: what its status call names them), reported
+__b.ps = __c.ps ? __c.ps[0] : undefined;
+if (__b.ps) __b.rep("P", __b.ps);
 Modules.addCached("Wifi", function () {
   var h = {};
+  exports.setConfig = function (o) {
+    if (!o || o.powersave === undefined) return;
+    if (!__c.ps || __c.ps.indexOf(o.powersave) < 0) throw new Error("Unknown powersave mode");
+    __b.ps = o.powersave;
+    __b.rep("P", __b.ps);
+  };
   exports.connect = function (ssid, o, cb) {
     __b.rep("W", [ssid, o && o.password]);
     setTimeout(function () {
@@ -551,10 +587,14 @@ Modules.addCached("Wifi", function () {
   };
   // the signal (dBm) where each chip's Espruino has it: ESP32 in getStatus, ESP8266 in getDetails
   exports.getStatus = function () {
-    return __c.chip === "ESP32" ? { station: "connected", rssi: __c.rs } : { station: "connected" };
+    return __c.chip === "ESP32"
+      ? { station: "connected", rssi: __c.rs, powersave: __c.psr[__b.ps] }
+      : { station: "connected" };
   };
   exports.getDetails = function () {
-    return __c.chip === "ESP8266" ? { status: "connected", rssi: __c.rs } : { status: "connected" };
+    return __c.chip === "ESP8266"
+      ? { status: "connected", rssi: __c.rs, powersave: __c.psr[__b.ps] }
+      : { status: "connected" };
   };
   exports.save = function () {};
   exports.disconnect = function () {
@@ -687,6 +727,12 @@ __b.pko = function (on) {
   if (on) __b.pk = 0;
 };
 /** a Storage file, as the firmware would read it */
+/** A plain timer for gun ms `t`, answered with the gun ms it ran at: how late this interpreter's timers run now. */
+__b.z = function (n, t) {
+  setTimeout(function () {
+    __b.rep("Z", [n, __b.ms()]);
+  }, t - __b.ms());
+};
 __b.f = function (name) {
   __b.lc = getTime();
   __b.rep("F", [name, require("Storage").read(name)]);

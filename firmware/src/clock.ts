@@ -1,6 +1,6 @@
-// Gun time (integer ms since the firmware started) and the offset to the hub's clock.
-// The offset comes from sync round trips; the answer with the lowest round trip wins,
-// and a kept best slowly ages so clock drift gets corrected.
+// Gun time (integer ms since the firmware started) and the offset to the hub's clock. The hub measures the offset
+// from this gun's own stream (the fastest of many samples) and says it in every `time` answer: far steadier than a
+// round trip the gun could time itself, which assumes the way there and back take as long (on WiFi they do not).
 
 var t0 = getTime();
 
@@ -13,24 +13,21 @@ export function now(): number {
   return ms(getTime());
 }
 
-/** off = hub ms − gun ms, valid once an answer came (rtt < 1e9). */
-export var clk = { off: 0, rtt: 1e9, at: 0 };
+/** off = hub ms − gun ms, valid once the hub gave one (ok); `h` and `a`: the last answer's hub ms and the gun ms it
+ * arrived at (h = 0 before any), told back to the hub with the next probe: how long messages take to get here */
+export var clk = { off: 0, ok: 0, h: 0, a: 0 };
 
-/** A `time` answer: `g` the gun ms echoed from our sync, `h` the hub ms when the hub read it. */
-export function onTime(g: number, h: number): boolean {
-  var n = now();
-  var rtt = n - g;
-  if (rtt < 0 || rtt > 5000) return false;
-  // the best round trip ages 1 ms per 10 s so a fresh answer can replace an old one
-  if (rtt <= clk.rtt + (n - clk.at) / 10000) {
-    clk.off = h + rtt / 2 - n;
-    clk.rtt = rtt;
-    clk.at = n;
+/** A `time` answer: `h` the hub ms when the hub read our probe, `o` its measure of the offset (when it has one). */
+export function onTime(h: number, o: number | undefined): void {
+  clk.h = h;
+  clk.a = now();
+  if (typeof o === "number") {
+    clk.off = o;
+    clk.ok = 1;
   }
-  return true;
 }
 
-/** Hub ms → gun ms (now, when the clock is not synced yet). */
-export function toGun(h: number): number {
-  return clk.rtt < 1e9 ? h - clk.off : now();
+/** Hub ms → gun ms; `n` (now) when the clock is not synced yet or `h` is absent. */
+export function toGun(h: number | undefined, n: number): number {
+  return clk.ok && h! >= 0 ? h! - clk.off : n;
 }

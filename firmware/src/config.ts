@@ -23,6 +23,12 @@ function bad(m: string): string {
   return "gun.json: " + m;
 }
 
+/** `v`, or `d` when absent; NaN when it is not a number in [lo, hi] */
+function num(v: any, d: number, lo: number, hi: number): number {
+  if (v === undefined) v = d;
+  return typeof v === "number" && v >= lo && v <= hi ? v : NaN;
+}
+
 /** The config, or why there is none. Never throws. */
 export function loadCfg(): Cfg | string {
   var c: any;
@@ -44,33 +50,30 @@ export function loadCfg(): Cfg | string {
   if (l !== undefined && l !== "wifi" && !ser)
     return bad(LINK_SERIAL ? "link must be wifi or serial" : "link must be wifi (this board has no serial)");
   if (!ser && (typeof h.host !== "string" || !h.host)) return bad("hub.host missing");
-  var port = h.port === undefined ? 1883 : h.port;
-  if (typeof port !== "number" || port < 1 || port > 65535) return bad("hub.port invalid");
+  var port = num(h.port, 1883, 1, 65535);
+  if (!(port >= 0)) return bad("hub.port invalid");
   var t = c.table === undefined ? "main" : c.table;
   if (!isName(t)) return bad("table invalid");
   if (w !== undefined && (typeof w.ssid !== "string" || typeof w.pass !== "string"))
     return bad("wifi needs ssid, pass");
-  var hz = c.hz === undefined ? 25 : c.hz;
-  if (typeof hz !== "number" || hz < 1 || hz > 50) return bad("hz must be 1-50");
-  var ka = c.ka === undefined ? 15 : c.ka;
-  if (typeof ka !== "number" || ka < 5 || ka > 300) return bad("ka must be 5-300");
+  var hz = num(c.hz, 25, 1, 50);
+  if (!(hz >= 0)) return bad("hz must be 1-50");
+  var ka = num(c.ka, 15, 5, 300);
+  if (!(ka >= 0)) return bad("ka must be 5-300");
   // the IMU mounting (mount.ts): gun.json's, else the profile's; taken into use here
   // (boards without "mount" read no `mount`: cng flash refuses one there, and so does the hub's wizard)
   if (HAS_MOUNT && !setMount(c.mount === undefined ? BOARD.imu.mount || "+x+z" : c.mount))
     return bad("mount must be forward then up chip axis, like +x+z");
   // gun.json's own hub object, the port defaulted (find.ts keeps it back in gun.json as it is)
   h.port = port;
-  return {
-    id: c.id,
-    secret: c.secret,
-    table: t,
-    hub: h,
-    ser: ser,
-    wifi: w,
-    hz: hz,
-    ka: ka,
-    click: c.click !== false,
-  };
+  // gun.json's own object becomes the config: no second copy in memory
+  c.table = t;
+  c.hub = h;
+  c.ser = ser;
+  c.hz = hz;
+  c.ka = ka;
+  c.click = c.click !== false;
+  return c;
 }
 
 /**

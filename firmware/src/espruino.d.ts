@@ -59,6 +59,8 @@ declare function require(name: "Wifi"): {
   getStatus(): { rssi?: number };
   /** ESP8266: `rssi` (dBm) here */
   getDetails(): { rssi?: number };
+  /** `powersave`: "none" keeps the radio awake (ESP32 also "min", "max"; ESP8266 "ps-poll") */
+  setConfig(c: { powersave?: string }): void;
 };
 /** UDP (find.ts): a socket sends with its first `send`, and gets the answers to it as `message` events */
 declare function require(name: "dgram"): {

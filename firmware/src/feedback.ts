@@ -63,7 +63,8 @@ function run(k: Track, a: number[], rp: number, t: number, out: (v: number) => v
   k.a = a;
   var i = 0;
   var n = rp;
-  function go() {
+  // an expression, called below: terser would move a declaration after its first call
+  var go = function () {
     k.h = 0;
     if (i >= a.length) {
       i = 0;
@@ -77,8 +78,10 @@ function run(k: Track, a: number[], rp: number, t: number, out: (v: number) => v
     t += a[i + 1];
     i += 2;
     k.h = setTimeout(go, Math.max(0, t - now()));
-  }
-  k.h = setTimeout(go, Math.max(0, t - now()));
+  };
+  // due already (a cue's own timer brought it here): at once, not a loop turn later
+  if (t - now() > 0) k.h = setTimeout(go, t - now());
+  else go();
 }
 
 /** Cues waiting for their start time (a count comes as three cues at once: beat, beat, go). */

@@ -46,7 +46,7 @@ export function fuse(ax: number, ay: number, az: number, gx: number, gy: number,
         by = sy / WIN;
         bz = sz / WIN;
         sx = sy = sz = sn = 0;
-        if (force) force = 0;
+        force = 0;
       }
     }
   } else {

@@ -17,7 +17,7 @@ import {
   type TriggerKind,
 } from "@cng/protocol";
 import { bno085 } from "./bno085";
-import { now, onTime, toGun } from "./clock";
+import { clk, now, onTime, toGun } from "./clock";
 import { type Cfg, keepCfg, loadCfg } from "./config";
 import { click, play, quiet } from "./feedback";
 import { find } from "./find";
@@ -38,6 +38,8 @@ function run(c: Cfg) {
   var aimTimer = 0;
   var seq = 0;
   var ticks = 0;
+  /** timed cues that came after their start: dropped, not played late */
+  var late = 0;
   function topic(l: GunLeaf) {
     return gunTopic(c.table, c.id, l);
   }
@@ -91,13 +93,14 @@ function run(c: Cfg) {
         Math.floor(now() / 1000),
         hz,
         HAS_RSSI && !serial ? rssi() : undefined,
+        late || undefined,
       ),
       1,
       true,
     );
   }
   function sync() {
-    send(topic("sync"), encSync(now()), 0, false);
+    send(topic("sync"), encSync(now(), clk.h, clk.a), 0, false);
   }
   function aim() {
     if (!mq.up) return;
@@ -110,8 +113,12 @@ function run(c: Cfg) {
     aimTimer = setInterval(aim, 1000 / hz);
   }
   function cue(m: CueMsg) {
+    var n = now();
+    var t = toGun(m.at, n);
     if (m.c === "off") return quiet();
-    play(m.l, m.b, m.rp || 1, m.at === undefined ? now() : toGun(m.at));
+    // played late it would be off the other guns' beat: better silent
+    if (t < n) late++;
+    else play(m.l, m.b, m.rp || 1, t);
   }
   function cmd(m: CommandMsg) {
     var why: any;
@@ -120,7 +127,8 @@ function run(c: Cfg) {
       rate(Math.min(50, m.hz));
       info();
     } else if (m.c === "time") {
-      if (typeof m.g !== "number" || typeof m.h !== "number" || !onTime(m.g, m.h)) err("cmd", "time");
+      if (typeof m.h !== "number") err("cmd", "time");
+      else onTime(m.h, m.o);
     } else if (m.c === "info") info();
     else if (m.c === "still") imu.still();
     else if (m.c === "reboot") E.reboot();
@@ -184,11 +192,12 @@ function run(c: Cfg) {
     send(topic("trig"), encTrig(++seq, k, t, d), 1, false);
   });
   var imuError = imu.start();
-  // the clock probes: five quick ones after connecting, then one every 30 s; info every minute
+  // the clock probes: five quick ones after connecting, then one every 10 s (each also tells the hub how late the
+  // last answer came: its lead-in for counts); info every minute
   setInterval(function () {
     if (!mq.up) return;
     ticks++;
-    if (ticks < 6 || ticks % 30 === 0) sync();
+    if (ticks < 6 || ticks % 10 === 0) sync();
     if (ticks % 60 === 0) info();
   }, 1000);
   rate(hz);

@@ -3,6 +3,9 @@
 export function wifi(w: { ssid: string; pass: string } | undefined, ok: () => void): void {
   var W = require("Wifi");
   var back = 2000;
+  // the radio stays awake: in modem sleep (both chips' default) every message to the gun waits for a DTIM beacon;
+  // the driver keeps the setting across connections
+  W.setConfig({ powersave: "none" });
   var busy = false;
   // a function expression, not a declaration: terser may move declarations after their use
   var go = function () {

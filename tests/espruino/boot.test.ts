@@ -29,6 +29,8 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
       expect(g.console[0]).toBe(`CNG gun g1 fw 0.1.0 on ${board}`);
       expect(g.wifi.connects[0]).toEqual({ ssid: "party", password: "pw" });
       expect(g.connects[0]).toBe("127.0.0.1:9");
+      // the radio stays awake: the chip starts in modem sleep (every message to it would wait for a DTIM beacon)
+      expect(g.wifi.powersave).toBe("none");
       // the boot greeting: green, two rising tones
       await waitFor(() => g.tones.some((t) => t.f === 2400), 3000, "the second tone");
       expect(g.led.some((l) => l.c !== 0 && (l.c & 0xff00) !== 0 && l.c >> 16 === 0)).toBe(true);

@@ -4,7 +4,7 @@
 import { gunTopic } from "@cng/protocol";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { boardNames, loadBoard } from "../../hub/src/sim/espruino/index.js";
-import { hubClient, startBroker, type TestBroker } from "../firmware/broker.js";
+import { answerSyncs, hubClient, startBroker, type TestBroker } from "../firmware/broker.js";
 import { bridgeGun } from "./bluetooth.js";
 import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
@@ -25,13 +25,8 @@ let hub: Awaited<ReturnType<typeof hubClient>>;
 beforeAll(async () => {
   broker = await startBroker(0, new Map(), true);
   hub = await hubClient(broker.port);
-  // the hub's part of the clock sync: every probe answered with this machine's clock
-  hub.c.on("message", (topic, payload) => {
-    const m = /gun\/([\w-]+)\/sync$/.exec(topic);
-    if (!m) return;
-    const g = JSON.parse(payload.toString()).t;
-    void send(m[1]!, "cmd", JSON.stringify({ v: 1, n: 1e6 + g, c: "time", g, h: Date.now() }));
-  });
+  // the hub's part of the clock sync, on this machine's clock
+  answerSyncs(hub.c, "t1");
 });
 afterAll(async () => {
   await hub.close();

@@ -1,7 +1,9 @@
 // A real aedes broker on a free port, and a hub-side mqtt.js client that records what guns publish.
 import { createServer, type Server, type Socket } from "node:net";
+import { gunTopic } from "@cng/protocol";
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
+import { GunClock } from "../../hub/src/aim/index.js";
 
 export interface TestBroker {
   aedes: Aedes;
@@ -67,4 +69,32 @@ export async function hubClient(port: number): Promise<{ c: MqttClient; got: Rec
   });
   await c.subscribeAsync("cng/#", { qos: 1 });
   return { c, got, close: () => c.endAsync(true) };
+}
+
+/**
+ * The hub's part of the clock sync, as hub/src/guns/streams.ts does it: each gun's offset is the fastest of its
+ * samples (aim and probes, `GunClock`), and every probe is answered with a `time` carrying it.
+ */
+export function answerSyncs(c: MqttClient, table: string, now: () => number = Date.now): void {
+  const clocks = new Map<string, GunClock>();
+  const clock = (id: string) => {
+    let k = clocks.get(id);
+    if (!k) clocks.set(id, (k = new GunClock()));
+    return k;
+  };
+  let n = 1e6;
+  c.on("message", (topic, payload) => {
+    const m = /gun\/([\w-]+)\/(sync|aim)$/.exec(topic);
+    if (!m || !topic.startsWith(`cng/v1/${table}/`)) return;
+    const t = JSON.parse(payload.toString()).t as number;
+    const h = Math.floor(now());
+    const k = clock(m[1]!);
+    k.observe(t, h);
+    if (m[2] === "sync")
+      void c.publishAsync(
+        gunTopic(table, m[1]!, "cmd"),
+        JSON.stringify({ v: 1, n: ++n, c: "time", g: t, h, o: k.offset }),
+        { qos: 1 },
+      );
+  });
 }

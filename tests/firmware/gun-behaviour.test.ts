@@ -3,7 +3,7 @@ import { decodeCommand, gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
 import { waitFor } from "../hub/helpers.js";
-import { hubClient, startBroker } from "./broker.js";
+import { answerSyncs, hubClient, startBroker } from "./broker.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -69,15 +69,12 @@ it("reports press, double pull, hold and release, ignoring contact bounce", asyn
 
 it("syncs its clock to the hub and plays a timed cue together with another gun", async () => {
   const { hub, mk } = await setup();
-  // the hub's clock: far from both guns' clocks
+  // the hub's clock: far from both guns' clocks; it measures each gun's offset from its stream and says it
   const hubNow = () => Math.round(performance.now()) + 1_700_000_000_000;
+  answerSyncs(hub.c, "t1", hubNow);
+  const answers: unknown[] = [];
   hub.c.on("message", (topic, payload) => {
-    const m = /gun\/(\w+)\/sync$/.exec(topic);
-    if (!m) return;
-    const t = JSON.parse(payload.toString()).t;
-    const cmd = JSON.stringify({ v: 1, n: 1, c: "time", g: t, h: hubNow() });
-    expect(decodeCommand(cmd).ok).toBe(true);
-    hub.c.publish(gunTopic("t1", m[1], "cmd"), cmd, { qos: 1 });
+    if (/gun\/\w+\/cmd$/.test(topic)) answers.push(decodeCommand(payload.toString()).ok);
   });
   const born1 = performance.now();
   const g1 = mk("g1");
@@ -96,6 +93,8 @@ it("syncs its clock to the hub and plays a timed cue together with another gun",
   const want = at - 1_700_000_000_000;
   expect(Math.abs(wall1 - wall2)).toBeLessThan(15);
   expect(Math.abs(wall1 - want)).toBeLessThan(15);
+  expect(answers.length).toBeGreaterThan(0);
+  expect(answers.every((ok) => ok)).toBe(true);
   expect(g1.errors).toEqual([]);
   expect(g2.errors).toEqual([]);
 });
@@ -104,9 +103,9 @@ it("plays every beat of a count the hub sends ahead at once, each at its time", 
   const { hub, mk } = await setup();
   const g = mk("g1", "esp32-mpu6050", "manual");
   for (let i = 0; i < 20 && !hub.got.some((m) => m.topic.endsWith("g1/info")); i++) await g.advance(100);
-  // unsynced, a cue's `at` is taken as "now": send gun-time-free cues by timing them on the gun's own clock
+  // a hub whose clock is the gun's own (offset 0): cue times are then the gun's
   const t0 = g.now();
-  const cmd = (n: number) => JSON.stringify({ v: 1, n, c: "time", g: t0, h: t0 });
+  const cmd = (n: number) => JSON.stringify({ v: 1, n, c: "time", g: t0, h: t0, o: 0 });
   await hub.c.publishAsync(gunTopic("t1", "g1", "cmd"), cmd(1), { qos: 1 });
   await g.advance(50);
   for (const [i, c] of ["beat", "beat", "go"].entries()) {
@@ -118,6 +117,45 @@ it("plays every beat of a count the hub sends ahead at once, each at its time", 
   const beeps = g.tones.filter((t) => t.f >= 700 && t.f <= 900);
   expect(beeps.map((t) => t.f)).toEqual([700, 800, 900]);
   for (const [i, b] of beeps.entries()) expect(Math.abs(b.t - (t0 + 500 + 400 * i))).toBeLessThan(60);
+});
+
+it("drops a timed cue that came after its start (says how many in info), and tells the hub when answers arrive", async () => {
+  const { hub, mk } = await setup();
+  const g = mk("g1", "esp32-mpu6050", "manual");
+  for (let i = 0; i < 20 && !hub.got.some((m) => m.topic.endsWith("g1/info")); i++) await g.advance(100);
+  const t0 = g.now();
+  await hub.c.publishAsync(
+    gunTopic("t1", "g1", "cmd"),
+    JSON.stringify({ v: 1, n: 1, c: "time", g: t0, h: 777, o: 0 }),
+    {
+      qos: 1,
+    },
+  );
+  await g.advance(20);
+  const arrived = g.now();
+  // one cue already due, one on time
+  const late = { v: 1, n: 10, c: "beat", at: g.now() - 5, b: [1100, 60, 0, 10] };
+  const ahead = { v: 1, n: 11, c: "beat", at: g.now() + 300, b: [1200, 60, 0, 10] };
+  for (const c of [late, ahead]) await hub.c.publishAsync(gunTopic("t1", "g1", "cue"), JSON.stringify(c), { qos: 1 });
+  await g.advance(20);
+  // the cue without a time plays at once, late or not
+  await hub.c.publishAsync(gunTopic("t1", "g1", "cue"), JSON.stringify({ v: 1, n: 12, c: "ident", b: [1300, 50] }), {
+    qos: 1,
+  });
+  await g.advance(600);
+  expect(g.tones.filter((t) => t.f === 1100)).toEqual([]);
+  expect(g.tones.filter((t) => t.f === 1200).length).toBe(1);
+  expect(g.tones.filter((t) => t.f === 1300).length).toBe(1);
+  const infos = () => hub.got.filter((m) => m.topic.endsWith("g1/info"));
+  const before = infos().length;
+  await hub.c.publishAsync(gunTopic("t1", "g1", "cmd"), JSON.stringify({ v: 1, n: 2, c: "info" }), { qos: 1 });
+  for (let i = 0; i < 10 && infos().length === before; i++) await g.advance(20);
+  expect(infos().at(-1)!.msg.lc).toBe(1);
+  // the next probe says when our answer (hub ms 777) reached the gun
+  for (let i = 0; i < 120 && !hub.got.some((m) => m.topic.endsWith("g1/sync") && m.msg.h === 777); i++)
+    await g.advance(100);
+  const probe = hub.got.find((m) => m.topic.endsWith("g1/sync") && m.msg.h === 777)!.msg;
+  expect(Math.abs(probe.a - arrived)).toBeLessThan(25);
 });
 
 it("says clearly when gun.json is missing or invalid, blinks red and stays off the network", async () => {

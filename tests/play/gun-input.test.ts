@@ -15,6 +15,7 @@ function rig() {
   const input = new GunInput(streams, guns, {
     aim: (gun) => aims.push(gun),
     trigger: (gun, m) => triggers.push([gun, m.n]),
+    probe: () => {},
   });
   input.start();
   const pull = (gun: string, n: number) =>

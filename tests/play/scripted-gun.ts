@@ -20,7 +20,7 @@ export class ScriptedGun {
   /** degrees the gun's raw yaw is off the table bearing (what calibration finds) */
   rawOffset = 0;
   readonly cues: { c: string; at?: number; n: number; l?: number[]; rp?: number }[] = [];
-  readonly times: { g: number; h: number }[] = [];
+  readonly times: { g: number; h: number; a: number }[] = [];
   readonly rates: number[] = [];
 
   private constructor(
@@ -80,7 +80,7 @@ export class ScriptedGun {
       }
       if (topic.endsWith("/cue")) this.cues.push({ c: m.c, at: m.at, n: m.n, l: m.l, rp: m.rp });
       else if (m.c === "rate") this.setRate(m.hz);
-      else if (m.c === "time") this.times.push({ g: m.g, h: m.h });
+      else if (m.c === "time") this.times.push({ g: m.g, h: m.h, a: this.gunNow() });
     });
     await c.subscribeAsync([gunTopic(this.table, this.id, "cmd"), gunTopic(this.table, this.id, "cue")], { qos: 1 });
     this.setRate(this.hz || 5);
@@ -126,7 +126,10 @@ export class ScriptedGun {
   }
 
   sync(): void {
-    this.client?.publish(gunTopic(this.table, this.id, "sync"), encSync(this.gunNow()), { qos: 0 });
+    // with when the last answer came, as the firmware tells it
+    const last = this.times.at(-1);
+    const msg = encSync(this.gunNow(), last?.h ?? 0, last?.a ?? 0);
+    this.client?.publish(gunTopic(this.table, this.id, "sync"), msg, { qos: 0 });
   }
 
   close(): void {

@@ -1,8 +1,8 @@
 // The cue vocabulary and the synchronized count.
 import { CUE_NAMES } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
+import { GunClock } from "../../hub/src/aim/index.js";
 import { cuePattern, FeedbackDispatcher, SEAT_COLOURS, seatColour } from "../../hub/src/feedback/index.js";
-import { GunClock } from "../../hub/src/table/index.js";
 import { Rig, randomScenario } from "./rig.js";
 
 describe("cue patterns", () => {

@@ -289,7 +289,8 @@ export class Rig {
         if (once("pass")) this.table.hostDecide({ type: "privilege", seat: a.godfather, order: null });
       } else {
         this.poses[a.godfather] = { kind: "aim", target: order };
-        if (this.clock.now() >= a.until - this.table.timing.privilegeWindowMs + 200 && once("privilege"))
+        // the snapshot window's samples (250 ms before the pull) all show the new pose: this gun turns at once
+        if (this.clock.now() >= a.until - this.table.timing.privilegeWindowMs + 400 && once("privilege"))
           this.pull(a.godfather);
       }
     } else if (a.kind === "reveal") {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { espruinoBoardFile } from "../../hub/src/flash/flash.js";
 import { loadBoard } from "../../hub/src/sim/espruino/board.js";
 import { boardShimPath, findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
+import { POWERSAVE_MODES, POWERSAVE_REPORTED } from "../../hub/src/sim/espruino/radio.js";
 
 export interface TestBoard {
   /** bytes to the board's USB serial (latin1) */
@@ -63,6 +64,8 @@ function boardSettings(name: string): object {
     an: 0,
     wf: 0,
     rs: -58,
+    ps: POWERSAVE_MODES[b.chip],
+    psr: POWERSAVE_REPORTED[b.chip],
     prof: false,
     // no harness keepalives here: the interpreter stops when its stdin closes
     wd: 3600,

@@ -1,3 +1,5 @@
+import { WEATHER_NAMES } from "../sim/weather/profiles.js";
+
 /** One benchmark: `cng bench <name>` runs it and prints its figures. */
 export interface Bench {
   name: string;
@@ -14,12 +16,17 @@ export interface BenchOptions {
   json: boolean;
   /** the bench's own flags (its `flags` below), by name; absent = the bench's default */
   flags?: Record<string, number | undefined>;
+  /** its list flags (a `choices` flag), by name */
+  lists?: Record<string, string[] | undefined>;
 }
 
-/** A bench's own option: `--NAME <n>`, a positive whole number. */
+/** A bench's own option: `--NAME <n>`, a positive whole number; or with `choices`, a comma-separated list of them. */
 export interface BenchFlag {
   name: string;
   description: string;
+  choices?: readonly string[];
+  /** 0 is allowed too */
+  zero?: boolean;
 }
 
 /** Every benchmark, each in its own module beside this one. Loaded lazily: a bench pulls in heavy code. */
@@ -60,6 +67,29 @@ export const benches: { name: string; summary: string; flags?: BenchFlag[]; load
     name: "aim",
     summary: "highest aim rate ingested with no loss and p99 ≤ 10 ms, hub vs bare broker (aedes, mosquitto)",
     load: async () => (await import("./aim.js")).aimBench,
+  },
+  {
+    name: "weather",
+    summary:
+      "whole games behind a WiFi relay (home, party, modem sleep at DTIM 1 and 3, drop-outs), 6 and 8 players, " +
+      "many seeds: aims right / too slow when in time / wrong, courage misread, beat spread across guns, " +
+      "trigger → cue, game length",
+    flags: [
+      { name: "seeds", description: "games per row (default 10)" },
+      { name: "players", description: "only tables of this many players (default: 6 and 8)" },
+      { name: "workers", description: "games played side by side (default 2)" },
+      {
+        name: "espruino",
+        description: "games on the real interpreter in party weather, in real time (default 2; 0: none)",
+        zero: true,
+      },
+      {
+        name: "weather",
+        description: "the weathers to play, comma-separated (default all)",
+        choices: WEATHER_NAMES,
+      },
+    ],
+    load: async () => (await import("./weather.js")).weatherBench,
   },
   {
     name: "venue",

@@ -1,6 +1,6 @@
 // Guns' live streams into the hub: aim samples (QoS 0) and trigger events (QoS 1) from paired guns,
 // decoded and handed to one consumer each (the table, during a game), and clock probes (`sync`),
-// answered at once with `time`. This is the hot path — up to tens of thousands of aim samples a
+// answered at once with `time` (a probe also says when the last answer arrived: the gun's downlink delay). This is the hot path — up to tens of thousands of aim samples a
 // second — so no logging but for refusals (once per gun and error), no topic splitting per sample.
 import {
   type AimMsg,
@@ -8,10 +8,12 @@ import {
   decodeSync,
   decodeTrigger,
   type GunId,
+  type GunMs,
   gunTopic,
   type HubMs,
   type TriggerMsg,
 } from "@cng/protocol";
+import { GunClock } from "../aim/index.js";
 import { type Logger, OncePerKey, silentLogger } from "../log.js";
 import type { Seat } from "../rules/index.js";
 import type { GunRegistry } from "./registry.js";
@@ -21,6 +23,8 @@ import type { GunService } from "./service.js";
 export type AimConsumer = (gun: GunId, seat: Seat | null, msg: AimMsg, hubRecv: HubMs) => void;
 /** A decoded trigger event from a paired gun (QoS 1 repeats included: the consumer drops them by `n`). */
 export type TriggerConsumer = (gun: GunId, seat: Seat | null, msg: TriggerMsg, hubRecv: HubMs) => void;
+/** A clock probe that says when the last `time` answer reached the gun: sent at hub ms `h`, there at gun ms `a`. */
+export type ProbeConsumer = (gun: GunId, h: HubMs, a: GunMs) => void;
 
 /** Counters, for benchmarks and the dashboard: read them, never reset them. */
 export interface StreamStats {
@@ -44,10 +48,14 @@ export class GunStreams {
   aimConsumer: AimConsumer | null = null;
   /** where trigger events go; null = nobody listens (they are counted and dropped) */
   triggerConsumer: TriggerConsumer | null = null;
+  /** where the guns' word on the last `time` answer goes (the table's downlink delays) */
+  probeConsumer: ProbeConsumer | null = null;
   /** where pulls of guns asking to be paired go (pairing by pulling); never to the game */
   pendingTriggerConsumer: ((gun: GunId, msg: TriggerMsg) => void) | null = null;
   private readonly prefix: string;
   private readonly refusals: OncePerKey;
+  /** each paired gun's clock as its stream shows it: told back in every `time` answer, the gun plays cues by it */
+  private readonly clocks = new Map<GunId, GunClock>();
 
   constructor(
     private readonly source: StreamSource,
@@ -59,6 +67,8 @@ export class GunStreams {
   ) {
     this.prefix = gunTopic(table, "", "aim").slice(0, -"/aim".length);
     this.refusals = new OncePerKey(log);
+    // a gun that connects again may have rebooted: its clock starts over
+    guns.onPresence((gun) => this.clocks.delete(gun));
   }
 
   async start(): Promise<void> {
@@ -74,7 +84,8 @@ export class GunStreams {
 
   /** A clock probe: answered at once, so the gun's round trip (and its offset estimate) stays tight. */
   private onSync(topic: string, payload: Buffer): void {
-    const h = this.clock();
+    // whole ms, as the protocol has them (a clock a test drives may stand between two)
+    const h = Math.floor(this.clock());
     const gun = this.pairedGun(topic, 4);
     if (gun === null) return;
     const d = decodeSync(payload);
@@ -82,7 +93,23 @@ export class GunStreams {
       this.refuse(gun, "sync", d.error.code);
       return;
     }
-    this.guns.command(gun, { c: "time", g: d.value.t, h }).catch(() => {});
+    const clock = this.clockOf(gun);
+    clock.observe(d.value.t, h);
+    const o = clock.offset;
+    this.guns
+      .command(gun, o === null ? { c: "time", g: d.value.t, h } : { c: "time", g: d.value.t, h, o })
+      .catch(() => {});
+    const { h: lastH, a } = d.value;
+    if (lastH !== undefined && lastH > 0 && a !== undefined) this.probeConsumer?.(gun, lastH, a);
+  }
+
+  private clockOf(gun: GunId): GunClock {
+    let c = this.clocks.get(gun);
+    if (c === undefined) {
+      c = new GunClock();
+      this.clocks.set(gun, c);
+    }
+    return c;
   }
 
   /** The gun id in `…/gun/<id>/<leaf>`, when the gun is paired; null otherwise. */
@@ -105,8 +132,10 @@ export class GunStreams {
       return;
     }
     this.stats.aim++;
+    const now = this.clock();
+    this.clockOf(gun).observe(d.value.t, now);
     const c = this.aimConsumer;
-    if (c !== null) c(gun, this.registry.get(gun)!.seat, d.value, this.clock());
+    if (c !== null) c(gun, this.registry.get(gun)!.seat, d.value, now);
   }
 
   private onTrigger(topic: string, payload: Buffer): void {

@@ -1,7 +1,7 @@
 // What paired guns send during play, taken from the hub's one ingest path (guns/streams.ts: decoded,
 // mapped to the gun, with the hub's receive time): aim samples go straight on; a trigger event is passed
 // on the first time it is seen since the gun connected (QoS 1 may deliver it twice).
-import type { AimMsg, GunId, TriggerMsg } from "@cng/protocol";
+import type { AimMsg, GunId, GunMs, HubMs, TriggerMsg } from "@cng/protocol";
 import type { GunService } from "../guns/service.js";
 import type { GunStreams } from "../guns/streams.js";
 
@@ -9,6 +9,8 @@ export interface GunInputHandlers {
   aim(gun: GunId, msg: AimMsg, hubRecv: number): void;
   /** a trigger event seen for the first time since the gun connected */
   trigger(gun: GunId, msg: TriggerMsg, hubRecv: number): void;
+  /** the `time` answer sent at hub ms `h` reached the gun at its ms `a` */
+  probe(gun: GunId, h: HubMs, a: GunMs): void;
 }
 
 /** Trigger numbers remembered per gun. */
@@ -29,11 +31,13 @@ export class GunInput {
   start(): void {
     this.streams.aimConsumer = (gun, _seat, msg, at) => this.handlers.aim(gun, msg, at);
     this.streams.triggerConsumer = (gun, _seat, msg, at) => this.onTrigger(gun, msg, at);
+    this.streams.probeConsumer = (gun, h, a) => this.handlers.probe(gun, h, a);
   }
 
   close(): void {
     this.streams.aimConsumer = null;
     this.streams.triggerConsumer = null;
+    this.streams.probeConsumer = null;
   }
 
   private onTrigger(gun: GunId, msg: TriggerMsg, at: number): void {

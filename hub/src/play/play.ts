@@ -128,6 +128,10 @@ export class PlayService {
         // no game: a pull flashes the gun in its seat colour, so a player can check it is paired and heard
         else if (m.k === "p") this.dispatcher.cue(seat, "ident", { colour: seatColour(seat) });
       },
+      probe: (gun, h, a) => {
+        const seat = this.seatOf(gun);
+        if (seat !== null) this.guard(() => this.running?.table.probe(seat, h, a));
+      },
     });
     this.wizard = new CalibrationWizard(this.aimOpts, {
       ask: (seat, gun, target) => {

@@ -5,7 +5,7 @@ import { decodeTableEvents, decodeTableState, tableTopic } from "@cng/protocol";
 import { admitGun } from "../broker/dynsec-admin.js";
 import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
-import type { Clock } from "../table/clock.js";
+import { type Clock, RealClock } from "../table/clock.js";
 import type { TableStatus } from "../table/ports.js";
 import { DEFAULT_TIMING } from "../table/timing.js";
 import { CommandClient } from "./commands.js";
@@ -16,6 +16,8 @@ import { BotPlayer, type SecretMode } from "./player.js";
 import { STRATEGIES, Strategy, type StrategyName } from "./strategies.js";
 import type { TableState } from "./table-view.js";
 import { waitOn } from "./wait.js";
+import type { WeatherProfile } from "./weather/profiles.js";
+import { type Station, WeatherRelay } from "./weather/relay.js";
 
 export const NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"];
 
@@ -55,6 +57,8 @@ export interface GameOptions {
    * browser on a busy laptop was measured saying it up to 48 ms late.
    */
   spoken?: boolean;
+  /** every table/state the host's screen gets (the weather bench reads the counts' times from it) */
+  onState?: (s: TableState) => void;
 }
 
 export interface GameResult {
@@ -183,6 +187,7 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
       });
       await watch.subscribeDecoded(tableTopic(hub.table, "state"), decodeTableState, (m) => {
         state = m;
+        o.onState?.(m);
         const t: TableStatus | null = state.table;
         if (o.trace && t) {
           const a = t.activity;
@@ -266,6 +271,10 @@ export interface DemoOptions extends GameOptions {
    * (tests/play/test-time.ts): a whole game in a fraction of its time, events in the order of the table's time.
    */
   clock?: Clock;
+  /** the WiFi between the guns and phones and the hub (sim/weather): default none, loopback */
+  weather?: WeatherProfile;
+  /** once the fleet is paired and calibrated, before the game (the weather bench probes its triggers here) */
+  beforeGame?: (fleet: Fleet) => Promise<void>;
 }
 
 /** Starts a hub with its embedded broker, the guns and the bots, plays one game, and stops it all. */
@@ -273,12 +282,15 @@ export interface DemoResult extends GameResult {
   hub: { dashboard: string; data: string };
   /** the guns that played: their board and where their firmware ran */
   guns: { id: string; board: string; runtime: GunRuntime }[];
+  /** the relay's stations when the game had weather: their one-way delays, drop-outs */
+  weather?: readonly Station[];
 }
 
 export async function runDemo(o: DemoOptions): Promise<DemoResult> {
   const progress = o.progress ?? (() => {});
   const hub = await startHub({ ...o.hub, ...(o.clock ? { clock: o.clock } : {}) });
   let fleet: Fleet | undefined;
+  let relay: WeatherRelay | undefined;
   try {
     o.onHub?.(hub);
     const dynsec = hub.mode === "external" && hub.config.dynsec === true;
@@ -287,7 +299,17 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
         ? { username: hub.config.brokerUser, password: hub.config.brokerPassword }
         : undefined;
     const conn: Connection = { url: hub.urls.mqtt, table: hub.table, pin: hub.pin, ...(login ? { login } : {}) };
+    if (o.weather) {
+      const u = new URL(conn.url);
+      relay = new WeatherRelay(
+        o.weather,
+        { host: u.hostname, port: Number(u.port || 1883) },
+        o.clock ?? new RealClock(),
+        o.seed,
+      );
+    }
     fleet = await Fleet.start({
+      ...(relay ? { weather: relay } : {}),
       ...conn,
       ...(login ? { admit: (guns) => admitGun({ ...login, url: conn.url, table: conn.table }, guns) } : {}),
       ...(o.idPrefix ? { idPrefix: o.idPrefix } : dynsec ? { idPrefix: `${hub.table.slice(0, 24)}-sim` } : {}),
@@ -301,13 +323,20 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       log: progress,
     });
     await fleet.calibrate(o.poses ?? 1);
+    await o.beforeGame?.(fleet);
     const spoken = o.spoken ?? ["en", "fr", "fi"].includes(String(o.hub?.voice));
     const r = await playGame(conn, fleet, { ...o, spoken });
     await o.hold?.();
     const guns = fleet.guns.map((g) => ({ id: g.id, board: g.gun.board.name, runtime: g.gun.runtime }));
-    return { ...r, hub: { dashboard: hub.urls.dashboard, data: hub.config.data }, guns };
+    return {
+      ...r,
+      hub: { dashboard: hub.urls.dashboard, data: hub.config.data },
+      guns,
+      ...(relay ? { weather: [...relay.all] } : {}),
+    };
   } finally {
     await fleet?.stop();
+    await relay?.close();
     await hub.close();
   }
 }

@@ -9,12 +9,13 @@ import type { Seat } from "../rules/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
 import { type Clock, RealClock } from "../table/clock.js";
 import { CommandClient } from "./commands.js";
-import { bridgeGun, createGun, type Gun, type GunRuntime, needsBridge } from "./espruino/index.js";
+import { bridgeGun, createGun, type Gun, type GunRuntime, needsBridge, radioSleeps } from "./espruino/index.js";
 import { Hand, scaledTraits } from "./hand.js";
 import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
 import { gaussian, type Random, seededRandom } from "./prng.js";
 import type { CalibrationInfo, GunStatus, TableState } from "./table-view.js";
 import { everyOn, waitOn } from "./wait.js";
+import type { WeatherRelay } from "./weather/relay.js";
 
 export interface FleetOptions {
   /** the hub's MQTT broker, mqtt://host:port */
@@ -45,6 +46,12 @@ export interface FleetOptions {
    * plays a whole game in a fraction of its time; the guns' firmware then runs in the vm on it.
    */
   clock?: Clock;
+  /**
+   * the WiFi between the guns and the broker: each gun connects through a station of its own, whose downlink waits
+   * for the gun's wakes while its firmware lets the radio sleep (the board says). The people at the table are not
+   * behind it: they hear the count from the guns and see the laptop's screen, whatever their phones' network does
+   */
+  weather?: WeatherRelay;
 }
 
 export interface SimGun {
@@ -146,6 +153,10 @@ export class Fleet {
       const board = boards[seat % boards.length]!;
       const p = this.layout.seats[seat]!;
       const centre = (Math.atan2(-p.y, -p.x) * 180) / Math.PI;
+      let made: Gun | undefined;
+      const station = this.o.weather
+        ? await this.o.weather.station(id, { sleeps: () => radioSleeps(made?.wifi.powersave ?? null) })
+        : undefined;
       const gun = await createGun({
         runtime: this.o.runtime,
         ...(this.o.clock ? { clock: this.o.clock } : {}),
@@ -154,7 +165,7 @@ export class Fleet {
           id,
           secret: secretOf(id),
           table: this.table,
-          hub: { host: u.hostname, port: Number(u.port || 1883) },
+          hub: station ? { host: "127.0.0.1", port: station.port } : { host: u.hostname, port: Number(u.port || 1883) },
           hz: 25,
         },
         imu: {
@@ -164,6 +175,7 @@ export class Fleet {
           seed: seed * 131 + seat,
         },
       });
+      made = gun;
       if (needsBridge(gun)) this.bridges.push(await bridgeGun(gun, { mqttUrl: this.o.url, table: this.table }));
       const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
       this.guns.push({ seat, id, gun, hand, bearings: rows[seat]!, centre, random });

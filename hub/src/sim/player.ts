@@ -39,6 +39,9 @@ export interface Intent {
   lieDown?: boolean;
   card?: Bullet;
   flip?: boolean;
+  /** a count's "3" (hub ms), and when the hand had settled on its aim or lowered the gun: the player was in time */
+  goAt?: number;
+  readyAt?: number;
 }
 
 export class BotPlayer {
@@ -140,8 +143,9 @@ export class BotPlayer {
       // people hear the count start (the lead-in beep, the dashboard) a moment before "1"
       const cue = Math.min(this.clock.now(), a.goAt - 2 * a.paceMs);
       const purpose = a.purpose;
-      if (purpose === "courage") this.once(`courage:${a.goAt}`, () => this.courageCount(v, cue));
-      else this.once(`count:${a.goAt}`, () => this.aimCount(v, purpose, cue));
+      const goAt = a.goAt;
+      if (purpose === "courage") this.once(`courage:${goAt}`, () => this.courageCount(v, cue, goAt));
+      else this.once(`count:${goAt}`, () => this.aimCount(v, purpose, cue, goAt));
     } else if (a.kind === "privilege" && a.godfather === me) {
       this.once(`privilege:${a.until}`, () => this.privilege(v));
     } else if (a.kind === "reveal" && a.seats.includes(me)) {
@@ -220,7 +224,7 @@ export class BotPlayer {
     throw last;
   }
 
-  private aimCount(v: PlayerView, purpose: "aim" | "reaim", cue: number): void {
+  private aimCount(v: PlayerView, purpose: "aim" | "reaim", cue: number, goAt: number): void {
     const round = v.round;
     let target: Seat | null;
     if (purpose === "reaim") {
@@ -230,18 +234,18 @@ export class BotPlayer {
       if (!this.aims.has(round)) this.aims.set(round, this.o.strategy.target(v));
       target = this.aims.get(round)!;
     }
-    this.intents.push({ round, kind: purpose, target });
     const g = this.o.gun;
     if (target === null) g.hand.hold(g.centre, cue);
     else g.hand.aim(g.bearings[target]!, cue);
+    this.intents.push({ round, kind: purpose, target, goAt, readyAt: g.hand.settledAtHub() });
   }
 
-  private courageCount(v: PlayerView, cue: number): void {
+  private courageCount(v: PlayerView, cue: number, goAt: number): void {
     const round = v.round;
     if (!this.courage.has(round)) this.courage.set(round, this.o.strategy.lieDown(v));
     const lieDown = this.courage.get(round)!;
-    this.intents.push({ round, kind: "courage", lieDown });
     if (lieDown) this.o.gun.hand.lower(cue);
+    this.intents.push({ round, kind: "courage", lieDown, goAt, readyAt: this.o.gun.hand.settledAtHub() });
   }
 
   private async privilege(v: PlayerView): Promise<void> {

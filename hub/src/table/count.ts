@@ -1,11 +1,14 @@
 // A count: beats at T and T + pace, "go" at T + 2·pace for every gun in it, then a snapshot of where each one
-// points (aim, re-aim) or whether it lies down (courage). An unclear snapshot is counted again, up to the timing's
-// limit; a gun away at the snapshot is waited for (the drop rule), then decided for.
+// points (aim, re-aim) or whether it lies down (courage). The cues go out early enough for the slowest gun to have
+// them (its measured downlink); each gun's snapshot is read once its stream has reached the instant (coverage.ts).
+// An unclear snapshot is counted again, up to the timing's limit; so is a gun whose stream the network held past the
+// bound (it lags: not the player's doing); a gun away at the snapshot is waited for (the drop rule), then decided for.
 import type { CueName, HubMs } from "@cng/protocol";
 import { detectLieDown, learnFromSnapshot, resolveTarget } from "../aim/index.js";
 import type { CueTarget } from "../feedback/index.js";
 import type { Seat } from "../rules/index.js";
 import type { TimerHandle } from "./clock.js";
+import { type Coverage, keepWait } from "./coverage.js";
 import { heldAt, type Job, type JobContext } from "./job.js";
 import type { CountPurpose, TableActivity } from "./ports.js";
 import type { TriggerInput } from "./sensors.js";
@@ -14,6 +17,12 @@ export class CountJob implements Job {
   readonly todo: Set<Seat>;
   private readonly ready: Set<Seat>;
   private readonly attempts = new Map<Seat, number>();
+  /** re-counts each seat had because its stream lagged */
+  private readonly lags = new Map<Seat, number>();
+  /** seats re-counted because their stream lagged at the last snapshot (the table view names them) */
+  private readonly lagging = new Set<Seat>();
+  /** snapshots waiting for a seat's stream to reach their instant */
+  private readonly reading = new Map<Seat, () => void>();
   private running: { seats: Seat[]; goAt: HubMs; paceMs: number; timer: TimerHandle } | null = null;
   private pause: TimerHandle | null = null;
   private readonly dropped = new Map<Seat, TimerHandle>();
@@ -85,6 +94,7 @@ export class CountJob implements Job {
       goAt: this.running?.goAt ?? null,
       paceMs: this.purpose === "reaim" ? t.shortCountPaceMs : t.countPaceMs,
       waitingGun: [...this.dropped.keys()],
+      lagging: [...new Set([...this.lagging, ...this.reading.keys()])].sort((a, b) => a - b),
     };
   }
 
@@ -114,7 +124,7 @@ export class CountJob implements Job {
     if (seats.length === 0) return;
     const { clock, timing } = ctx;
     const paceMs = this.purpose === "reaim" ? timing.shortCountPaceMs : timing.countPaceMs;
-    const t0 = clock.now() + timing.leadInMs;
+    const t0 = clock.now() + ctx.leadIn(seats);
     const goAt = t0 + 2 * paceMs;
     const everyone = this.purpose !== "reaim" && ctx.aliveSeats().every((s) => seats.includes(s));
     const targets: CueTarget[] = everyone ? ["all"] : seats;
@@ -123,7 +133,7 @@ export class CountJob implements Job {
       ctx.cue(to, "beat", { at: t0 + paceMs });
       ctx.cue(to, "go", { at: goAt });
     }
-    const wait = goAt + timing.graceMs + timing.sampleSlackMs - clock.now();
+    const wait = goAt + timing.graceMs - clock.now();
     this.running = { seats, goAt, paceMs, timer: clock.setTimer(wait, () => this.snapshot()) };
     ctx.emit();
   }
@@ -135,40 +145,68 @@ export class CountJob implements Job {
     this.running = null;
     const at = run.goAt + ctx.timing.graceMs;
     for (const seat of run.seats) {
-      const sen = ctx.sensor(seat);
-      if (!sen.online) {
-        this.waitForGun(seat);
-        continue;
-      }
-      const gunT = sen.clock.toGun(at);
-      if (this.purpose === "courage") {
-        const down = gunT === null ? false : detectLieDown(sen.window, gunT, ctx.aimOpts).kind === "down";
-        this.courageVerdict(seat, down);
-        continue;
-      }
-      const from = heldAt(ctx, seat);
-      const r =
-        gunT === null
-          ? null
-          : resolveTarget(sen.window, gunT, sen.offsetAt(gunT), ctx.bearings[from]!, from, ctx.aimOpts, (s) =>
-              ctx.alive(s),
-            );
-      const target = r?.kind === "target" ? r.seat : null;
-      if (r !== null && gunT !== null && r.kind === "target" && sen.track !== null) {
-        // a clear snapshot is one more measurement of the gun's yaw offset
-        sen.track = learnFromSnapshot(sen.track, gunT, r, ctx.bearings[from]!, ctx.aimOpts).track;
-      }
-      if (this.purpose === "aim") {
-        if (r?.kind === "ambiguous" && this.retry(seat, "ambig")) continue;
-        this.aimVerdict(seat, target);
-      } else {
-        const order = this.order!;
-        if (target !== null && target !== order.old) this.reaimVerdict(target);
-        else if (!this.retry(seat, r?.kind === "ambiguous" ? "ambig" : "err")) this.reaimVerdict(null);
-      }
+      this.lagging.delete(seat);
+      keepWait(
+        this.reading,
+        seat,
+        (fn) => ctx.whenCovered(seat, at, fn),
+        (c) => {
+          if (ctx.isCurrent(this)) this.settle(seat, at, c);
+        },
+      );
     }
-    if (this.ready.size > 0 && this.pause === null) this.schedulePause();
+    this.emit();
+  }
+
+  /** The seat's stream reached the snapshot, lags, or its gun went away: a verdict, a re-count or a wait. */
+  private settle(seat: Seat, at: HubMs, c: Coverage): void {
+    if (c === "covered") this.read(seat, at);
+    else if (c === "lagging" && this.lagged(seat)) this.emit();
+    else this.waitForGun(seat);
+    if (this.ready.size > 0 && this.pause === null && this.running === null) this.schedulePause();
     this.done();
+  }
+
+  /** Reads the seat's snapshot at hub time `at`; its stream has reached it. */
+  private read(seat: Seat, at: HubMs): void {
+    const ctx = this.ctx;
+    const sen = ctx.sensor(seat);
+    const gunT = sen.clock.toGun(at)!;
+    if (this.purpose === "courage") {
+      this.courageVerdict(seat, detectLieDown(sen.window, gunT, ctx.aimOpts).kind === "down");
+      return;
+    }
+    const from = heldAt(ctx, seat);
+    const r = resolveTarget(sen.window, gunT, sen.offsetAt(gunT), ctx.bearings[from]!, from, ctx.aimOpts, (s) =>
+      ctx.alive(s),
+    );
+    const target = r.kind === "target" ? r.seat : null;
+    if (r.kind === "target" && sen.track !== null) {
+      // a clear snapshot is one more measurement of the gun's yaw offset
+      sen.track = learnFromSnapshot(sen.track, gunT, r, ctx.bearings[from]!, ctx.aimOpts).track;
+    }
+    if (this.purpose === "aim") {
+      if (r.kind === "ambiguous" && this.retry(seat, "ambig")) return;
+      this.aimVerdict(seat, target);
+    } else {
+      const order = this.order!;
+      if (target !== null && target !== order.old) this.reaimVerdict(target);
+      else if (!this.retry(seat, r.kind === "ambiguous" ? "ambig" : "err")) this.reaimVerdict(null);
+    }
+  }
+
+  /** The network held the seat's stream past the bound: counted again (false: too often, the drop rule then). */
+  private lagged(seat: Seat): boolean {
+    const n = this.lags.get(seat) ?? 0;
+    if (n >= this.ctx.timing.maxLagRecounts) return false;
+    this.lags.set(seat, n + 1);
+    this.lagging.add(seat);
+    this.ready.add(seat);
+    return true;
+  }
+
+  private emit(): void {
+    if (this.ctx.isCurrent(this)) this.ctx.emit();
   }
 
   private retry(seat: Seat, cue: CueName): boolean {
@@ -228,6 +266,8 @@ export class CountJob implements Job {
   private done(): void {
     if (!this.ctx.isCurrent(this) || this.todo.size > 0) return;
     if (this.pause !== null) this.ctx.clock.clearTimer(this.pause);
+    for (const cancel of this.reading.values()) cancel();
+    this.reading.clear();
     this.ctx.end(this);
     this.ctx.advance();
   }

@@ -2,7 +2,6 @@
 export * from "./bots.js";
 export * from "./clock.js";
 export * from "./count.js";
-export * from "./gun-clock.js";
 export * from "./guns.js";
 export type * from "./job.js";
 export * from "./phone.js";

@@ -2,11 +2,12 @@
 // the cop's phone. Each is a module of its own (count.ts, privilege.ts, reveal-window.ts, recentre-pose.ts,
 // phone.ts) behind this interface; table.ts picks the next one from the engine's state and the round's plan, routes
 // sensor input to it, and moves on when it ends. A job is transient: after a restart a half-done one starts again.
-import type { CueName } from "@cng/protocol";
+import type { CueName, HubMs } from "@cng/protocol";
 import type { AimOptions, Bearings } from "../aim/index.js";
 import type { CueOptions, CueTarget } from "../feedback/index.js";
 import type { ApplyResult, Decision, Seat, State } from "../rules/index.js";
 import type { Clock } from "./clock.js";
+import type { Coverage } from "./coverage.js";
 import type { SecondGuns, Shooter } from "./guns.js";
 import type { RoundPlan } from "./plan.js";
 import type { TableActivity, Waiting } from "./ports.js";
@@ -46,6 +47,10 @@ export interface JobContext {
   aimOf(seat: Seat): Seat | null;
   canReorder(godfather: Seat, order: Seat, old: Seat | null): boolean;
   cue(to: CueTarget, name: CueName, opts?: CueOptions): void;
+  /** how far ahead of their time cues to these slots go out (the timing's lead-in, or the slowest gun's downlink) */
+  leadIn(slots: readonly Seat[]): number;
+  /** calls `fn` once the slot's stream reaches hub time `hubT` (coverage.ts), or it lags at the bound, or goes away */
+  whenCovered(slot: Seat, hubT: HubMs, fn: (c: Coverage) => void): () => void;
   record(r: TableRecord): void;
   submit(d: Decision): ApplyResult;
   /** the dashboard's view changed */

@@ -21,7 +21,8 @@ export class PrivilegeJob implements Job {
   readonly phase = { kind: "privilege" as const };
   private readonly until: HubMs;
   private readonly timer: TimerHandle;
-  private resolving: TimerHandle | null = null;
+  /** a pull being read: the cancel of its wait for the samples */
+  private resolving: (() => void) | null = null;
 
   private constructor(
     private readonly ctx: JobContext,
@@ -43,15 +44,19 @@ export class PrivilegeJob implements Job {
     return false;
   }
 
-  /** The Godfather pulled: read where the gun pointed at the pull, once the samples around it are in. */
+  /** The Godfather pulled: read where the gun pointed at the pull, once its stream has reached the pull. */
   trigger(slot: Seat, e: TriggerInput): void {
     if (slot !== this.godfather || e.k !== "p" || this.resolving !== null) return;
     const ctx = this.ctx;
-    this.resolving = ctx.clock.setTimer(ctx.timing.sampleSlackMs, () => {
+    const gf = this.godfather;
+    const sen = ctx.sensor(gf);
+    let settled = false;
+    const cancel = ctx.whenCovered(gf, sen.clock.toHub(e.t) ?? ctx.clock.now(), (c) => {
+      settled = true;
       this.resolving = null;
       if (!ctx.isCurrent(this)) return;
-      const gf = this.godfather;
-      const sen = ctx.sensor(gf);
+      // the network held the samples (or the gun went away): the Godfather may pull again
+      if (c !== "covered") return ctx.cue(gf, "ambig");
       const r = resolveTarget(sen.window, e.t, sen.offsetAt(e.t), ctx.bearings[gf]!, gf, ctx.aimOpts, (s) =>
         ctx.alive(s),
       );
@@ -59,6 +64,8 @@ export class PrivilegeJob implements Job {
       if (r.kind === "target" && ctx.canReorder(gf, r.seat, old)) this.order(r.seat, old);
       else ctx.cue(gf, r.kind === "ambiguous" ? "ambig" : "err");
     });
+    // (read at once when the samples were already in)
+    if (!settled) this.resolving = cancel;
   }
 
   gunBack(_slot: Seat): void {
@@ -96,6 +103,7 @@ export class PrivilegeJob implements Job {
 
   private clearTimers(): void {
     this.ctx.clock.clearTimer(this.timer);
-    if (this.resolving !== null) this.ctx.clock.clearTimer(this.resolving);
+    this.resolving?.();
+    this.resolving = null;
   }
 }

@@ -46,14 +46,15 @@ export class RecentreJob implements Job {
     return false;
   }
 
-  /** A pull while pointing at the Godfather: read the pose once the samples around it are in. */
+  /** A pull while pointing at the Godfather: read the pose once the gun's stream has reached the pull. */
   trigger(slot: Seat, e: TriggerInput): void {
     if (e.k !== "p" || !this.todo.has(slot)) return;
     this.todo.delete(slot);
     const ctx = this.ctx;
-    ctx.clock.setTimer(ctx.timing.sampleSlackMs, () => {
-      const sen = ctx.sensor(slot);
-      const track = recentred(sen, e.t, ctx.bearings[heldAt(ctx, slot)]![this.godfather]!, ctx.aimOpts);
+    const sen = ctx.sensor(slot);
+    ctx.whenCovered(slot, sen.clock.toHub(e.t) ?? ctx.clock.now(), (c) => {
+      const track =
+        c === "covered" ? recentred(sen, e.t, ctx.bearings[heldAt(ctx, slot)]![this.godfather]!, ctx.aimOpts) : null;
       if (track !== null) sen.track = track;
       if (!ctx.isCurrent(this)) return;
       if (track === null && sen.track !== null) {

@@ -1,14 +1,20 @@
 // A reveal window (physical cards): the players whose card may be a Bang! pull in it (classic: a `bbb` window
 // first, then `bang`). A pull out of turn, or for a card the player no longer holds, is refused with a click.
-// A seat silent at the close whose gun is away is waited for, then given its own window when the gun is back.
+// A pull counts by when it was made (gun time), so a seat silent at the close is closed only once its gun's stream
+// has reached the close (a pull in flight is then in: coverage.ts); a gun away, or whose stream the network holds,
+// is waited for, then given its own window when the gun is back.
 import type { HubMs } from "@cng/protocol";
 import type { Seat } from "../rules/index.js";
 import type { TimerHandle } from "./clock.js";
+import { keepWait } from "./coverage.js";
 import type { Job, JobContext } from "./job.js";
 import type { TableActivity } from "./ports.js";
 import type { RevealWindow } from "./records.js";
 import { learnedCards, pullAllowed, windowSeats } from "./reveal.js";
 import type { TriggerInput } from "./sensors.js";
+
+/** gun ms a pull made at the close may take to be sent: the trigger's debounce (20 ms) and a turn of the loop */
+const PULL_SENT_MS = 60;
 
 /** The window is closed: these seats pulled in it. */
 function closeWindow(ctx: JobContext, window: RevealWindow, seats: Seat[]): void {
@@ -26,6 +32,8 @@ export class RevealJob implements Job {
   private readonly open: Set<Seat>;
   private readonly timers: TimerHandle[] = [];
   private readonly dropped = new Map<Seat, TimerHandle>();
+  /** seats whose close waits for their gun's stream */
+  private readonly reading = new Map<Seat, () => void>();
 
   private constructor(
     private readonly ctx: JobContext,
@@ -33,7 +41,7 @@ export class RevealJob implements Job {
     private readonly seats: Seat[],
   ) {
     const clock = ctx.clock;
-    this.opensAt = clock.now() + ctx.timing.leadInMs;
+    this.opensAt = clock.now() + ctx.leadIn(seats);
     this.closesAt = this.opensAt + ctx.timing.revealWindowMs;
     this.open = new Set(seats);
   }
@@ -82,7 +90,7 @@ export class RevealJob implements Job {
     this.dropped.delete(slot);
     // its own window, from now
     const clock = this.ctx.clock;
-    const opensAt = clock.now() + this.ctx.timing.leadInMs;
+    const opensAt = clock.now() + this.ctx.leadIn([slot]);
     const closesAt = opensAt + this.ctx.timing.revealWindowMs;
     this.own.set(slot, { opensAt, closesAt });
     this.ctx.cue(slot, "go", { at: opensAt });
@@ -102,39 +110,84 @@ export class RevealJob implements Job {
       opensAt: this.opensAt,
       closesAt: this.closesAt,
       waitingGun: [...this.dropped.keys()],
+      lagging: [...this.reading.keys()].sort((a, b) => a - b),
     };
   }
 
   private closeAt(closesAt: HubMs, seats: Seat[]): void {
     const clock = this.ctx.clock;
-    this.timers.push(
-      clock.setTimer(closesAt + this.ctx.timing.sampleSlackMs - clock.now(), () => this.closeFor(seats)),
+    this.timers.push(clock.setTimer(closesAt - clock.now(), () => this.closeFor(seats, closesAt)));
+  }
+
+  /** The window closes for these seats: each silent one once its gun's stream has reached the close. */
+  private closeFor(seats: Seat[], closesAt: HubMs): void {
+    if (!this.ctx.isCurrent(this)) return;
+    for (const seat of seats) this.closeWhenIn(seat, closesAt);
+    this.done();
+  }
+
+  private closeWhenIn(seat: Seat, closesAt: HubMs): void {
+    const ctx = this.ctx;
+    if (this.pulls.has(seat)) {
+      this.open.delete(seat);
+      return;
+    }
+    keepWait(
+      this.reading,
+      seat,
+      (fn) => ctx.whenCovered(seat, closesAt + PULL_SENT_MS, fn),
+      (c) => {
+        if (!ctx.isCurrent(this)) return;
+        if (c === "covered" || this.pulls.has(seat)) this.open.delete(seat);
+        else this.waitForGun(seat, closesAt);
+        this.done();
+        if (ctx.isCurrent(this)) ctx.emit();
+      },
     );
   }
 
-  /** The window closes for these seats; a silent seat whose gun is away is waited for. */
-  private closeFor(seats: Seat[]): void {
+  /**
+   * The seat's gun is away, or its stream is held: it is waited for. Back online, it gets a window of its own
+   * (gunBack); its stream catching up closes it with what it sent; neither in time, it closes silent.
+   */
+  private waitForGun(seat: Seat, closesAt: HubMs): void {
     const ctx = this.ctx;
-    if (!ctx.isCurrent(this)) return;
-    for (const seat of seats) {
-      if (!this.pulls.has(seat) && !ctx.sensor(seat).online) {
-        this.dropped.set(
-          seat,
-          ctx.clock.setTimer(ctx.timing.dropWaitMs, () => {
+    const giveUp = ctx.clock.now() + ctx.timing.dropWaitMs;
+    this.dropped.set(
+      seat,
+      ctx.clock.setTimer(ctx.timing.dropWaitMs, () => {
+        this.dropped.delete(seat);
+        this.reading.get(seat)?.();
+        this.reading.delete(seat);
+        this.open.delete(seat);
+        this.done();
+      }),
+    );
+    if (!ctx.sensor(seat).online) return;
+    const again = () =>
+      keepWait(
+        this.reading,
+        seat,
+        (fn) => ctx.whenCovered(seat, closesAt + PULL_SENT_MS, fn),
+        (c) => {
+          if (!ctx.isCurrent(this) || !this.dropped.has(seat)) return;
+          if (c === "covered") {
+            ctx.clock.clearTimer(this.dropped.get(seat)!);
             this.dropped.delete(seat);
             this.open.delete(seat);
             this.done();
-          }),
-        );
-      } else this.open.delete(seat);
-    }
-    this.done();
+          } else if (c === "lagging" && ctx.clock.now() < giveUp) again();
+        },
+      );
+    again();
   }
 
   private done(): void {
     const ctx = this.ctx;
     if (!ctx.isCurrent(this) || this.open.size > 0) return;
     for (const t of this.timers) ctx.clock.clearTimer(t);
+    for (const cancel of this.reading.values()) cancel();
+    this.reading.clear();
     ctx.end(this);
     closeWindow(
       ctx,

@@ -1,9 +1,9 @@
-// What the table knows of one seat's gun: its recent aim samples, its clock offset, its yaw offset track,
-// whether it is online. (QoS 1 repeats of a trigger event are dropped once, where they arrive: play/gun-input.ts.)
+// What the table knows of one seat's gun: its recent aim samples, its clock offset, how long messages take to
+// reach it, its yaw offset track, whether it is online. (QoS 1 repeats of a trigger event are dropped once, where they arrive: play/gun-input.ts.)
 import type { GunMs, HubMs, TriggerKind } from "@cng/protocol";
-import { AimWindow, type Deg, type OffsetTrack, offsetAt } from "../aim/index.js";
+import { AimWindow, type Deg, GunClock, type OffsetTrack, offsetAt } from "../aim/index.js";
 import type { Seat } from "../rules/index.js";
-import { GunClock } from "./gun-clock.js";
+import { Downlink } from "./downlink.js";
 
 export interface AimInput {
   /** gun time of the sample */
@@ -25,6 +25,8 @@ export interface TriggerInput {
 export class SeatSensors {
   readonly window = new AimWindow(64);
   readonly clock: GunClock;
+  /** how long the hub's messages take to reach the gun (its clock probes) */
+  readonly downlink = new Downlink();
   online = true;
   /** calibration: null = raw yaw is already a table bearing */
   track: OffsetTrack | null = null;
@@ -44,6 +46,11 @@ export class SeatSensors {
     if (!this.window.push(s.t, s.yaw, s.pitch, s.roll, s.still)) return false;
     this.clock.observe(s.t, hubRecv);
     return true;
+  }
+
+  /** A clock probe: the `time` answer sent at hub ms `h` reached the gun at its ms `a`. */
+  probe(h: HubMs, a: GunMs): void {
+    this.downlink.observe(this.clock, h, a);
   }
 
   /** The yaw offset to add at gun time t. */

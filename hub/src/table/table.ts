@@ -3,7 +3,7 @@
 // comes next is derived from (engine state + the round's plan), so resuming after a crash is: rebuild the
 // plan from the records, then carry on. The timed activities are jobs (job.ts), one module each; a half-finished
 // one simply starts again.
-import type { CueName, HubMs } from "@cng/protocol";
+import type { CueName, GunMs, HubMs } from "@cng/protocol";
 import { type AimOptions, aimOptions, type Bearings, bearings, liveAim, type OffsetTrack } from "../aim/index.js";
 import { type CueOptions, type CueTarget, seatColour } from "../feedback/index.js";
 import {
@@ -22,6 +22,7 @@ import {
   type State,
 } from "../rules/index.js";
 import { CountJob } from "./count.js";
+import { CoverageWaits } from "./coverage.js";
 import { aimOfShooter, armed2, cardOf, type SecondGuns, type Shooter, shooterOf } from "./guns.js";
 import type { Job, JobContext } from "./job.js";
 import { PhoneJob } from "./phone.js";
@@ -43,6 +44,9 @@ import { RevealJob } from "./reveal-window.js";
 import { type AimInput, SeatSensors, type TriggerInput } from "./sensors.js";
 import { type TableTiming, tableTiming } from "./timing.js";
 
+/** a count's lead-in never grows past this, whatever a gun's link did once */
+const MAX_LEAD_IN_MS = 1500;
+
 export class Table {
   readonly timing: TableTiming;
   private readonly aimOpts: AimOptions;
@@ -63,6 +67,8 @@ export class Table {
   private wonCued = false;
   /** what the jobs may use of the table */
   private readonly ctx: JobContext;
+  /** verdicts waiting for a gun's stream to reach their instant */
+  private readonly coverage: CoverageWaits;
 
   constructor(
     private readonly config: TableConfig,
@@ -79,6 +85,7 @@ export class Table {
     this.sensors = state.players.map((_, seat) => new SeatSensors(seat, this.timing.clockWindowMs));
     this.current = state;
     this.plan = newPlan(state.round, config.autoStart === true, this.guns);
+    this.coverage = new CoverageWaits(ports.clock, (seat) => this.sensors[seat]!);
     this.ctx = this.jobContext();
   }
 
@@ -117,8 +124,10 @@ export class Table {
   /** An aim sample from the seat's gun; `hubRecv` is when the hub received it. */
   aim(seat: Seat, sample: AimInput, hubRecv: HubMs): void {
     const sen = this.sensors[seat];
-    if (!sen?.addAim(sample, hubRecv)) return;
+    if (!sen) return;
     if (!sen.online) this.presence(seat, true);
+    if (!sen.addAim(sample, hubRecv)) return;
+    this.coverage.sampled(seat);
     const from = this.shooter(seat)?.seat ?? seat;
     const live = liveAim(
       sen.window,
@@ -151,8 +160,16 @@ export class Table {
     const sen = this.sensors[seat];
     if (!sen || sen.online === online) return;
     sen.online = online;
+    // back, it may have rebooted: its clock offset is measured afresh
+    if (online) sen.clock.reset();
     if (online) this.job?.gunBack(seat);
+    else this.coverage.offline(seat);
     this.emit();
+  }
+
+  /** A clock probe of the seat's gun: the `time` answer sent at hub ms `h` reached it at its ms `a`. */
+  probe(seat: Seat, h: HubMs, a: GunMs): void {
+    this.sensors[seat]?.probe(h, a);
   }
 
   /** The seat's yaw calibration (null: raw yaw is already a table bearing). */
@@ -403,6 +420,8 @@ export class Table {
       aimOf: (seat) => this.aimOf(seat),
       canReorder: (gf, order, old) => this.canReorder(gf, order, old),
       cue: (to, name, opts) => this.cue(to, name, opts),
+      leadIn: (slots) => this.leadIn(slots),
+      whenCovered: (slot, hubT, fn) => this.coverage.wait(slot, hubT, this.timing.lagBoundMs, fn),
       record: (r) => this.record(r),
       submit: (d) => this.submit(d),
       emit: () => this.emit(),
@@ -478,6 +497,13 @@ export class Table {
   private canReorder(gf: Seat, order: Seat, old: Seat | null): boolean {
     if (order === gf || !this.alive(order)) return false;
     return this.aliveSeats().some((t) => t !== order && t !== old);
+  }
+
+  /** The lead-in for cues to these slots: the slowest gun's recent downlink plus a margin, never under the timing's. */
+  private leadIn(slots: readonly Seat[]): number {
+    let worst = 0;
+    for (const s of slots) worst = Math.max(worst, this.sensors[s]?.downlink.worstMs ?? 0);
+    return Math.min(MAX_LEAD_IN_MS, Math.max(this.timing.leadInMs, worst + this.timing.leadMarginMs));
   }
 
   private cue(to: CueTarget, name: CueName, opts?: CueOptions): void {

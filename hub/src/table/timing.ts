@@ -1,17 +1,29 @@
 // Every duration the table uses, in one object. Defaults are meant to feel right at a real table; `fast` keeps
 // the same shape for tests and demos.
 
+import { CLOCK_WINDOW_MS } from "../aim/index.js";
+
 export interface TableTiming {
-  /** cues go out this long before the first beat, so every gun has them before they must play */
+  /**
+   * cues go out at least this long before the first beat; longer when a gun's recent downlink was slower (its delay
+   * plus `leadMarginMs`), so every gun has them before they must play
+   */
   leadInMs: number;
+  /** what a count's lead-in keeps above the slowest gun's recent downlink delay */
+  leadMarginMs: number;
   /** "1" → "2" → "3" */
   countPaceMs: number;
   /** the pace of the short count after the Godfather's order */
   shortCountPaceMs: number;
   /** the snapshot is taken at "3" + grace (gun time) */
   graceMs: number;
-  /** how long after the snapshot instant the table waits for late aim samples before reading */
-  sampleSlackMs: number;
+  /**
+   * a verdict waits for each gun's stream to reach its instant (coverage.ts), at most this long; a gun still short
+   * of it then lags (the network's doing) and is counted again
+   */
+  lagBoundMs: number;
+  /** re-counts for a lagging gun before it is taken as away (the drop rule) */
+  maxLagRecounts: number;
   /** pause before re-running a count for ambiguous or returning guns */
   recountPauseMs: number;
   /** re-runs of a count for an ambiguous aim before it counts as nobody */
@@ -36,10 +48,12 @@ export interface TableTiming {
 
 export const DEFAULT_TIMING: Readonly<TableTiming> = Object.freeze({
   leadInMs: 300,
+  leadMarginMs: 60,
   countPaceMs: 700,
   shortCountPaceMs: 450,
   graceMs: 250,
-  sampleSlackMs: 80,
+  lagBoundMs: 1500,
+  maxLagRecounts: 3,
   recountPauseMs: 800,
   maxRecounts: 2,
   privilegeWindowMs: 6000,
@@ -49,7 +63,7 @@ export const DEFAULT_TIMING: Readonly<TableTiming> = Object.freeze({
   phoneDoubleMs: 600,
   phoneTimeoutMs: 20000,
   lockIntervalMs: 150,
-  clockWindowMs: 20000,
+  clockWindowMs: CLOCK_WINDOW_MS,
 });
 
 /** Quick but still realistic relative to 50 Hz samples: for tests and demos. */
@@ -59,7 +73,7 @@ export const FAST_TIMING: Readonly<TableTiming> = Object.freeze({
   countPaceMs: 300,
   shortCountPaceMs: 200,
   graceMs: 150,
-  sampleSlackMs: 60,
+  lagBoundMs: 1000,
   recountPauseMs: 200,
   privilegeWindowMs: 1500,
   recentreWindowMs: 1500,

@@ -1,7 +1,7 @@
 // Encoders for what a gun sends and a light decoder for what it receives.
 // Bundled into the firmware: string building only, no per-sample objects.
 import type { ProtocolErrorCode } from "./errors.js";
-import type { CommandMsg, CueMsg, GunMs, ImuKind, TriggerKind } from "./messages.js";
+import type { CommandMsg, CueMsg, GunMs, HubMs, ImuKind, TriggerKind } from "./messages.js";
 
 /** Round to one decimal. */
 export function r1(x: number): number {
@@ -18,8 +18,9 @@ export function encTrig(n: number, k: TriggerKind, t: GunMs, d: number): string 
   return '{"v":1,"n":' + n + ',"k":"' + k + '","t":' + t + (d >= 0 ? ',"d":' + d + "}" : "}");
 }
 
-export function encSync(t: GunMs): string {
-  return '{"v":1,"t":' + t + "}";
+/** `{"v":1,"t":…,"h":…,"a":…}`: the last `time` answer's hub ms `h` (0: none yet) and the gun ms `a` it arrived at. */
+export function encSync(t: GunMs, h: HubMs, a: GunMs): string {
+  return '{"v":1,"t":' + t + ',"h":' + h + ',"a":' + a + "}";
 }
 
 export function encWill(): string {
@@ -41,8 +42,9 @@ export function encInfo(
   up: number,
   hz: number,
   rs: number | undefined,
+  lc: number | undefined,
 ): string {
-  return JSON.stringify({ v: 1, fw: fw, b: board, i: imu, bat: bat, mem: mem, up: up, hz: hz, rs: rs });
+  return JSON.stringify({ v: 1, fw: fw, b: board, i: imu, bat: bat, mem: mem, up: up, hz: hz, rs: rs, lc: lc });
 }
 
 /** Where an update over the air stands on the gun: `{"v":1,"o":…,"n":…}`, `"ok":1` once complete and checked. */

@@ -60,12 +60,21 @@ export interface InfoMsg {
   hz?: number;
   /** WiFi signal, dBm */
   rs?: number;
+  /** timed cues that arrived after their start and were dropped, since boot (absent: none) */
+  lc?: number;
 }
 
-/** `gun/<id>/sync`, QoS 0: a clock probe; the hub answers with a `time` command. */
+/**
+ * `gun/<id>/sync`, QoS 0: a clock probe; the hub answers with a `time` command. After the first answer it also says
+ * when the last one reached the gun, so the hub knows how long its messages take to get there.
+ */
 export interface SyncMsg {
   v: Version;
   t: GunMs;
+  /** the last `time` answer's `h` (0: no answer yet) */
+  h?: HubMs;
+  /** the gun ms that answer arrived at */
+  a?: GunMs;
 }
 
 /** `gun/<id>/err`, QoS 1: the gun refused something it received. */
@@ -117,7 +126,11 @@ export interface CueMsg {
 /** `gun/<id>/cmd`, QoS 1: a command to the gun. */
 export type CommandMsg =
   | { v: Version; n: number; c: "rate"; hz: number }
-  | { v: Version; n: number; c: "time"; g: GunMs; h: HubMs }
+  /**
+   * the answer to a `sync`: `g` echoed, `h` the hub's ms when it read it; `o` (hub ms − gun ms) as the hub measures
+   * it from the gun's stream (its fastest samples), once it has one: the gun plays timed cues by it
+   */
+  | { v: Version; n: number; c: "time"; g: GunMs; h: HubMs; o?: number }
   | { v: Version; n: number; c: "info" }
   | { v: Version; n: number; c: "still" }
   | { v: Version; n: number; c: "reboot" }

@@ -301,6 +301,7 @@ const ACTIVITY = variant("kind", {
     goAt: orNull(HUB_TIME),
     paceMs: numberIn(0, 1e7, false),
     waitingGun: SEATS,
+    lagging: SEATS,
   },
   privilege: { godfather: SEAT, until: HUB_TIME },
   reveal: {
@@ -309,6 +310,7 @@ const ACTIVITY = variant("kind", {
     opensAt: HUB_TIME,
     closesAt: HUB_TIME,
     waitingGun: SEATS,
+    lagging: SEATS,
   },
   phone: { seat: SEAT },
   recentre: { godfather: SEAT, seats: SEATS, until: HUB_TIME },

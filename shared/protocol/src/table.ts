@@ -189,9 +189,28 @@ export type RevealWindow = "bbb" | "bang";
 
 /** What the table is doing right now. */
 export type TableActivity =
-  | { kind: "count"; purpose: CountPurpose; seats: Seat[]; goAt: HubMs | null; paceMs: number; waitingGun: Seat[] }
+  | {
+      kind: "count";
+      purpose: CountPurpose;
+      seats: Seat[];
+      goAt: HubMs | null;
+      paceMs: number;
+      /** guns away (offline): waited for, then the drop rule */
+      waitingGun: Seat[];
+      /** guns online whose stream has not reached the snapshot yet (the network holds it), or was re-counted for it */
+      lagging: Seat[];
+    }
   | { kind: "privilege"; godfather: Seat; until: HubMs }
-  | { kind: "reveal"; window: RevealWindow; seats: Seat[]; opensAt: HubMs; closesAt: HubMs; waitingGun: Seat[] }
+  | {
+      kind: "reveal";
+      window: RevealWindow;
+      seats: Seat[];
+      opensAt: HubMs;
+      closesAt: HubMs;
+      waitingGun: Seat[];
+      /** guns whose stream has not reached the window's close yet: their pulls may still be on the way */
+      lagging: Seat[];
+    }
   | { kind: "phone"; seat: Seat }
   /** the re-centre pose: `seats` still to point at the Godfather and pull */
   | { kind: "recentre"; godfather: Seat; seats: Seat[]; until: HubMs };

@@ -89,8 +89,9 @@ const INFO: Schema = {
   up: [true, num(0, 1e9)],
   hz: [false, num(0, 200)],
   rs: [false, num(-150, 0)],
+  lc: [false, int(0, 1e9)],
 };
-const SYNC: Schema = { t: [true, GUN_MS] };
+const SYNC: Schema = { t: [true, GUN_MS], h: [false, HUB_MS], a: [false, GUN_MS] };
 const GUN_ERR: Schema = { e: [true, str(16, /^[a-z0-9_-]+$/)], m: [false, str(160)] };
 const WILL: Schema = { on: [true, int(0, 0)] };
 const CUE: Schema = {
@@ -103,7 +104,13 @@ const CUE: Schema = {
 };
 const CMD: { [c: string]: Schema } = {
   rate: { n: [true, SEQ], c: [true, oneOf(["rate"])], hz: [true, num(1, 100)] },
-  time: { n: [true, SEQ], c: [true, oneOf(["time"])], g: [true, GUN_MS], h: [true, HUB_MS] },
+  time: {
+    n: [true, SEQ],
+    c: [true, oneOf(["time"])],
+    g: [true, GUN_MS],
+    h: [true, HUB_MS],
+    o: [false, num(-MAX_MS, MAX_MS)],
+  },
   info: { n: [true, SEQ], c: [true, oneOf(["info"])] },
   still: { n: [true, SEQ], c: [true, oneOf(["still"])] },
   reboot: { n: [true, SEQ], c: [true, oneOf(["reboot"])] },

@@ -33,6 +33,13 @@ export interface VirtualUsbSerial {
   readonly out: string;
 }
 
+/** The board's WiFi as the firmware left it. */
+export interface GunWifi {
+  connects: { ssid: string; password: string }[];
+  /** the radio's power save (radio.ts), null on a board without WiFi */
+  readonly powersave: string | null;
+}
+
 /** What every runtime is started with. */
 export interface GunOptions {
   /** board profile name or object (hardware/boards/<name>.json) */
@@ -73,7 +80,7 @@ export interface Gun {
   console: string[];
   /** exceptions the firmware let escape (Espruino prints them and carries on) */
   errors: unknown[];
-  wifi: { connects: { ssid: string; password: string }[] };
+  wifi: GunWifi;
   usb: VirtualUsbSerial;
   /** drop every open socket without a goodbye (a WiFi loss) */
   dropNetwork(): void;

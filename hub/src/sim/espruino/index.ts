@@ -3,10 +3,11 @@
 export { type BoardProfile, boardNames, bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
 export { bridgeGun, needsBridge, plug } from "./cable.js";
 export { type ClockMode, VirtualClock } from "./clock.js";
-export type { Gun, GunOptions, GunRuntime, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
+export type { Gun, GunOptions, GunRuntime, GunWifi, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 export { ImuInputs, type ImuModelOptions, Mpu6050Model, rvcFrame } from "./imu.js";
 export { findInterpreter, type Interpreter } from "./interpreter.js";
 export { angleDiff, bodyGravity, bodyRate, type Motion, type Pose, rotation, still } from "./motion.js";
+export { POWERSAVE_MODES, powersaveAtBoot, radioSleeps } from "./radio.js";
 export { type RealGun, type RealGunOptions, startRealGun } from "./real-gun.js";
 export { chooseRuntime, createGun } from "./runtime.js";
 export { createVirtualGun, type VirtualGun, type VirtualGunOptions } from "./vm-gun.js";

@@ -14,6 +14,7 @@ import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./g
 import { ImuInputs } from "./imu.js";
 import { boardShimPath, findInterpreter } from "./interpreter.js";
 import type { Pose } from "./motion.js";
+import { POWERSAVE_MODES, POWERSAVE_REPORTED, powersaveAtBoot } from "./radio.js";
 
 export interface RealGunOptions extends GunOptions {
   /** the interpreter binary (default: the built one, see findInterpreter) */
@@ -49,6 +50,11 @@ export interface RealGun extends Gun {
   /** writes a Storage file as the firmware would (a state to start a test from: an update stopped half-way) */
   writeFile(name: string, text: string): Promise<void>;
   memory(): Promise<GunMemory>;
+  /**
+   * Runs a plain timer on the board for gun ms `gunMs` and resolves with the gun ms it ran at: the reference for a
+   * timed cue (both wait on the same busy interpreter), so a test measures the clock, not the machine's load.
+   */
+  timerAt(gunMs: number): Promise<number>;
   /** peak tracking on (resets the peak) or off */
   trackPeak(on: boolean): Promise<void>;
   /** µs of interpreter time per IMU sample since the last call, without the board model's own time (profile) */
@@ -104,6 +110,9 @@ function bootFile(board: BoardProfile, o: RealGunOptions, pose: Pose): string {
     an: o.imu?.accelNoise ?? 0,
     wf: o.wifiFailures ?? 0,
     rs: o.rssi ?? -58,
+    // the radio's power save: the modes this chip's Espruino takes, the first where it starts
+    ps: POWERSAVE_MODES[board.chip],
+    psr: POWERSAVE_REPORTED[board.chip],
     prof: !!o.profile,
     wd: 5,
   };
@@ -180,7 +189,7 @@ class RealGunImpl implements RealGun {
   readonly tones: ToneEvent[] = [];
   readonly console: string[] = [];
   readonly errors: unknown[] = [];
-  readonly wifi = { connects: [] as { ssid: string; password: string }[] };
+  readonly wifi: { connects: { ssid: string; password: string }[]; powersave: string | null };
   readonly usb: VirtualUsbSerial;
   /** host:port of each TCP connect the firmware made */
   readonly connects: string[] = [];
@@ -206,6 +215,7 @@ class RealGunImpl implements RealGun {
   private lastSent = 0;
   private imuKey = "";
   private acks = 0;
+  private timers = 0;
   private stopping = false;
   private rebooting = false;
   private readonly gone: Promise<void>;
@@ -220,6 +230,7 @@ class RealGunImpl implements RealGun {
   ) {
     this.device = consoleDevice(board);
     this.consoleOn = this.device;
+    this.wifi = { connects: [], powersave: powersaveAtBoot(board) };
     this.gone = new Promise((r) => {
       this.markGone = r;
     });
@@ -392,6 +403,9 @@ class RealGunImpl implements RealGun {
       case "W":
         this.wifi.connects.push({ ssid: v[0], password: v[1] });
         break;
+      case "P":
+        this.wifi.powersave = v;
+        break;
       case "N":
         this.connects.push(`${v[0]}:${v[1]}`);
         break;
@@ -479,6 +493,13 @@ class RealGunImpl implements RealGun {
     this.cmd(`__b.f(${JSON.stringify(name)})`);
     const [, text] = (await got) as [string, string | undefined];
     return text ?? undefined;
+  }
+
+  timerAt(gunMs: number): Promise<number> {
+    const n = ++this.timers;
+    const got = this.wait("Z", (v) => v[0] === n);
+    this.cmd(`__b.z(${n},${gunMs})`);
+    return got.then((v: [number, number]) => v[1]);
   }
 
   async memory(): Promise<GunMemory> {

@@ -14,6 +14,7 @@ import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./g
 import { chipPose, ImuInputs, Mpu6050Model, rvcFrame, toChip } from "./imu.js";
 import { bodyGravity } from "./motion.js";
 import { vmPuck } from "./puck.js";
+import { POWERSAVE_MODES, POWERSAVE_REPORTED, powersaveAtBoot } from "./radio.js";
 import { vmDgram } from "./vm-dgram.js";
 
 export interface VirtualGunOptions extends GunOptions {
@@ -203,9 +204,20 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
       };
     },
   };
-  const wifi = { connects: [] as { ssid: string; password: string }[] };
+  let powersave = powersaveAtBoot(board);
+  const wifi = {
+    connects: [] as { ssid: string; password: string }[],
+    get powersave() {
+      return powersave;
+    },
+  };
   let wifiFails = o.wifiFailures ?? 0;
   const Wifi = {
+    setConfig(c: { powersave?: unknown }) {
+      if (c?.powersave === undefined) return;
+      if (!(POWERSAVE_MODES[board.chip] ?? []).includes(String(c.powersave))) throw new Error("Unknown powersave mode");
+      powersave = String(c.powersave);
+    },
     connect(ssid: string, opts: { password: string }, cb: (err: unknown) => void) {
       wifi.connects.push({ ssid, password: opts?.password });
       clock.set(() => cb(wifiFails-- > 0 ? "auth failed" : null), 100, false);
@@ -214,9 +226,13 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     getIP: () => ({ ip: "127.0.0.1" }),
     // the signal (dBm) where each chip's Espruino has it: ESP32 in getStatus, ESP8266 in getDetails
     getStatus: () =>
-      board.chip === "ESP32" ? { station: "connected", rssi: o.rssi ?? -58 } : { station: "connected" },
+      board.chip === "ESP32"
+        ? { station: "connected", rssi: o.rssi ?? -58, powersave: POWERSAVE_REPORTED.ESP32![powersave!] }
+        : { station: "connected" },
     getDetails: () =>
-      board.chip === "ESP8266" ? { status: "connected", rssi: o.rssi ?? -58 } : { status: "connected" },
+      board.chip === "ESP8266"
+        ? { status: "connected", rssi: o.rssi ?? -58, powersave: POWERSAVE_REPORTED.ESP8266![powersave!] }
+        : { status: "connected" },
   };
   const storage = new Map<string, string>();
   if (o.config !== null && o.config !== undefined) {

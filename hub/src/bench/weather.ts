@@ -1,0 +1,184 @@
+// `cng bench weather`: whole games behind the WiFi relay (sim/weather), per weather and table size over many seeds,
+// on time the bench drives (vm guns: a game in a few seconds, several side by side in worker threads), plus a row
+// on the real interpreter in real time. Per row: hold-up aims the table read right, as nobody though the player was
+// steady by "3" (the table's or the network's fault), as nobody because the player was late (a slow player: right),
+// wrong; courage verdicts that differ from a player in time; how far apart the guns played each beat and how far from
+// the hub's time; beats a gun dropped; a pull → its light; the game's length; what the relay did.
+import { Worker } from "node:worker_threads";
+import type { WeatherName } from "../sim/weather/profiles.js";
+import { WEATHER_NAMES, WEATHERS } from "../sim/weather/profiles.js";
+import type { Bench, BenchOptions } from "./index.js";
+import { type Spread, spread } from "./load/stats.js";
+import { addVerdicts, emptyVerdicts, type Verdicts } from "./verdicts.js";
+import { type WeatherGameFigures, type WeatherGameOptions, weatherGame } from "./weather-game.js";
+
+export interface WeatherRow {
+  weather: WeatherName;
+  players: number;
+  runtime: "vm" | "espruino";
+  games: number;
+  verdicts: Omit<Verdicts, "misses">;
+  /** percent of the aims meant at a player */
+  rightPct: number;
+  nobodyPct: number;
+  wrongPct: number;
+  beatSpread: Spread;
+  /** |played − hub time| per gun and beat */
+  beatOffset: Spread;
+  beatsMissed: number;
+  beats: number;
+  trigToCue: Spread;
+  gameSeconds: number;
+  up: Spread;
+  down: Spread;
+  dropouts: number;
+  reconnects: number;
+  misses: string[];
+}
+
+function row(weather: WeatherName, players: number, runtime: "vm" | "espruino", g: WeatherGameFigures[]): WeatherRow {
+  let v = emptyVerdicts();
+  for (const x of g) v = addVerdicts(v, x.verdicts);
+  const all = (f: (x: WeatherGameFigures) => number[]) => g.flatMap(f);
+  const pct = (n: number) => (v.meant === 0 ? 0 : (100 * n) / v.meant);
+  const { misses, ...counts } = v;
+  return {
+    weather,
+    players,
+    runtime,
+    games: g.length,
+    verdicts: counts,
+    rightPct: pct(v.right),
+    nobodyPct: pct(v.nobody),
+    wrongPct: pct(v.wrong),
+    beatSpread: spread(all((x) => x.spreads)),
+    beatOffset: spread(all((x) => x.offsets.map(Math.abs))),
+    beatsMissed: g.reduce((n, x) => n + x.beatsMissed, 0),
+    beats: g.reduce((n, x) => n + x.beats, 0),
+    trigToCue: spread(all((x) => x.trigToCue)),
+    gameSeconds: g.reduce((n, x) => n + x.gameMs, 0) / 1000 / Math.max(1, g.length),
+    up: spread(all((x) => x.up)),
+    down: spread(all((x) => x.down)),
+    dropouts: g.reduce((n, x) => n + x.dropouts, 0),
+    reconnects: g.reduce((n, x) => n + x.reconnects, 0),
+    misses,
+  };
+}
+
+/** Plays the games `workers` at a time, each in a worker thread of its own. */
+async function playAll(
+  games: WeatherGameOptions[],
+  workers: number,
+  done: (i: number, f: WeatherGameFigures) => void,
+): Promise<void> {
+  let next = 0;
+  const one = async (): Promise<void> => {
+    while (next < games.length) {
+      const i = next++;
+      const f = await new Promise<WeatherGameFigures>((resolve, reject) => {
+        const w = new Worker(new URL("./weather-worker.js", import.meta.url), { workerData: games[i] });
+        let got = false;
+        w.once("message", (m: WeatherGameFigures) => {
+          got = true;
+          resolve(m);
+          // whatever a library left open must not keep the thread
+          void w.terminate();
+        });
+        w.once("error", reject);
+        w.once("exit", (code) => {
+          if (!got) reject(new Error(`the game of ${JSON.stringify(games[i])} stopped (exit ${code})`));
+        });
+      });
+      done(i, f);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, workers) }, one));
+}
+
+const n1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "-");
+const n0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "-");
+
+function table(rows: WeatherRow[]): string {
+  const out = [
+    "weather  players runtime  games  aims  right %  nobody in time %  late  wrong  courage misread  " +
+      "beat spread p50/p99  |beat − hub| p99  beats dropped  trig→cue p50/p99  game s  relay up p99 / down p99  drop-outs",
+  ];
+  for (const r of rows) {
+    const v = r.verdicts;
+    out.push(
+      `${r.weather.padEnd(8)} ${String(r.players).padStart(7)} ${r.runtime.padEnd(8)} ${String(r.games).padStart(5)} ` +
+        `${String(v.meant).padStart(5)} ${r.rightPct.toFixed(2).padStart(8)} ${r.nobodyPct.toFixed(2).padStart(17)} ` +
+        `${String(v.slow).padStart(5)} ${String(v.wrong).padStart(6)} ${`${v.courageDiffers}/${v.courage}`.padStart(16)}  ` +
+        `${`${n1(r.beatSpread.p50)} / ${n1(r.beatSpread.p99)}`.padStart(19)}  ${n1(r.beatOffset.p99).padStart(16)}  ` +
+        `${`${r.beatsMissed}/${r.beats}`.padStart(13)}  ${`${n0(r.trigToCue.p50)} / ${n0(r.trigToCue.p99)}`.padStart(16)}  ` +
+        `${n0(r.gameSeconds).padStart(6)}  ${`${n0(r.up.p99)} / ${n0(r.down.p99)}`.padStart(23)}  ` +
+        `${r.dropouts} (${r.reconnects} reconnected)`,
+    );
+  }
+  out.push(
+    'aims: hold-up aims at a player, as the bots meant them; nobody in time: the player\'s gun had settled by "3" ' +
+      'and the table read nobody; late: a slow player, still moving at "3" (nobody is right). Times in ms; beat spread ' +
+      "over the guns that played a beat; a beat whose cue came after its time is dropped, not played late.",
+  );
+  for (const w of new Set(rows.map((r) => r.weather))) out.push(`  ${w}: ${WEATHERS[w].summary}`);
+  return out.join("\n");
+}
+
+export async function runWeatherBench(o: {
+  weathers: readonly WeatherName[];
+  players: readonly number[];
+  seeds: number;
+  workers: number;
+  espruino: number;
+  say: (s: string) => void;
+}): Promise<WeatherRow[]> {
+  const plan: WeatherGameOptions[] = [];
+  for (const weather of o.weathers)
+    for (const players of o.players) for (let seed = 1; seed <= o.seeds; seed++) plan.push({ weather, players, seed });
+  const figures: WeatherGameFigures[] = new Array(plan.length);
+  const t0 = Date.now();
+  let finished = 0;
+  await playAll(plan, o.workers, (i, f) => {
+    figures[i] = f;
+    finished++;
+    const g = plan[i]!;
+    const v = f.verdicts;
+    o.say(
+      `[${finished}/${plan.length}, ${((Date.now() - t0) / 1000).toFixed(0)} s] ${g.weather} ${g.players} players seed ${g.seed}: ` +
+        `${v.right}/${v.meant} right, ${v.nobody} nobody in time, ${v.slow} late, ${v.wrong} wrong`,
+    );
+  });
+  const rows: WeatherRow[] = [];
+  for (const weather of o.weathers)
+    for (const players of o.players) {
+      const g = plan.flatMap((p, i) => (p.weather === weather && p.players === players ? [figures[i]!] : []));
+      rows.push(row(weather, players, "vm", g));
+    }
+  if (o.espruino > 0) {
+    const g: WeatherGameFigures[] = [];
+    for (let seed = 1; seed <= o.espruino; seed++) {
+      o.say(`party, 6 players, seed ${seed}, guns on the real interpreter (real time)…`);
+      g.push(await weatherGame({ weather: "party", players: 6, seed, runtime: "espruino" }));
+    }
+    rows.push(row("party", 6, "espruino", g));
+  }
+  return rows;
+}
+
+export const weatherBench: Bench = {
+  name: "weather",
+  summary: "whole games behind a WiFi relay: verdicts, beat spread, trigger → cue, per weather",
+  async run(opts: BenchOptions): Promise<void> {
+    const f = opts.flags ?? {};
+    const weathers = (opts.lists?.weather as WeatherName[] | undefined) ?? [...WEATHER_NAMES];
+    const rows = await runWeatherBench({
+      weathers,
+      players: f.players !== undefined ? [f.players] : [6, 8],
+      seeds: f.seeds ?? 10,
+      workers: f.workers ?? 2,
+      espruino: f.espruino ?? 2,
+      say: (s) => process.stderr.write(`${s}\n`),
+    });
+    process.stdout.write(opts.json ? `${JSON.stringify(rows, null, 2)}\n` : `${table(rows)}\n`);
+  },
+};
