@@ -78,8 +78,8 @@ export async function hubClient(port: number): Promise<{ c: MqttClient; got: Rec
 export function answerSyncs(c: MqttClient, table: string, now: () => number = Date.now): void {
   const clocks = new Map<string, GunClock>();
   const clock = (id: string) => {
-    let k = clocks.get(id);
-    if (!k) clocks.set(id, (k = new GunClock()));
+    const k = clocks.get(id) ?? new GunClock();
+    clocks.set(id, k);
     return k;
   };
   let n = 1e6;
