@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import nodeResolve from "@rollup/plugin-node-resolve";
 import { rollup } from "rollup";
 import { minify } from "terser";
+import { pinProblems } from "../../hardware/tools/pins.mjs";
 import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -62,36 +63,42 @@ export function loadBoards() {
     .map((f) => {
       const b = JSON.parse(readFileSync(join(boardsDir, f), "utf8"));
       if (b.name !== f.slice(0, -5)) fail(`${f}: name must be ${f.slice(0, -5)}`);
-      if (!["mpu6050", "bno085", "lsm6ds3"].includes(b.imu?.kind))
-        fail(`${f}: imu.kind must be mpu6050, bno085 or lsm6ds3`);
-      // the LSM6DS3 is read through the Puck object of Espruino's Puck.js build (firmware/src/puck.ts)
-      if ((b.imu.kind === "lsm6ds3") !== (b.chip === "NRF52"))
-        fail(`${f}: imu.kind lsm6ds3 goes with chip NRF52 (Puck.js)`);
-      if (!["neopixel", "rgb"].includes(b.led?.kind)) fail(`${f}: led.kind must be neopixel or rgb`);
-      if (!b.trig?.pin || !b.bz?.pin) fail(`${f}: trig.pin and bz.pin are required`);
-      if (!(b.budget?.bytes > 0)) fail(`${f}: budget.bytes is required`);
-      const links = linksOf(b);
-      // a board without WiFi (Puck.js) carries the serial link alone, over its `con` device
-      if (
-        !Array.isArray(links) ||
-        !links.length ||
-        links.some((l) => !["wifi", "serial"].includes(l)) ||
-        new Set(links).size !== links.length
-      )
-        fail(`${f}: links must be ["wifi"], ["wifi", "serial"] or ["serial"]`);
-      if (b.con !== undefined && (!links.includes("serial") || !PIN.test(b.con)))
-        fail(`${f}: con names the serial link's device (Serial1, USB, Bluetooth), with "serial" in links`);
-      const has = featuresOf(b);
-      if (!Array.isArray(has) || has.some((f) => !FEATURES.includes(f)))
-        fail(`${f}: has must list only ${FEATURES.join(", ")}`);
-      // the IMU mounting (shared/protocol/src/mount.ts): chip axis forward, then up; other than +x+z only with "mount"
-      const m = b.imu.mount;
-      if (m !== undefined && (!/^[+-][xyz][+-][xyz]$/.test(m) || m[1] === m[3]))
-        fail(`${f}: imu.mount must be the chip axis forward then up, e.g. "+x+z" (got ${JSON.stringify(m)})`);
-      if (m !== undefined && m !== "+x+z" && !has.includes("mount"))
-        fail(`${f}: imu.mount ${m} needs "mount" in has (this bundle cannot remap the IMU)`);
+      const why = profileProblem(b);
+      if (why) fail(`${f}: ${why}`);
       return b;
     });
+}
+
+/** What stops a board profile from building a gun that works, or undefined. */
+export function profileProblem(b) {
+  if (!["mpu6050", "bno085", "lsm6ds3"].includes(b.imu?.kind)) return "imu.kind must be mpu6050, bno085 or lsm6ds3";
+  // the LSM6DS3 is read through the Puck object of Espruino's Puck.js build (firmware/src/puck.ts)
+  if ((b.imu.kind === "lsm6ds3") !== (b.chip === "NRF52")) return "imu.kind lsm6ds3 goes with chip NRF52 (Puck.js)";
+  if (!["neopixel", "rgb"].includes(b.led?.kind)) return "led.kind must be neopixel or rgb";
+  if (!b.trig?.pin || !b.bz?.pin) return "trig.pin and bz.pin are required";
+  if (!(b.budget?.bytes > 0)) return "budget.bytes is required";
+  const links = linksOf(b);
+  // a board without WiFi (Puck.js) carries the serial link alone, over its `con` device
+  if (
+    !Array.isArray(links) ||
+    !links.length ||
+    links.some((l) => !["wifi", "serial"].includes(l)) ||
+    new Set(links).size !== links.length
+  )
+    return 'links must be ["wifi"], ["wifi", "serial"] or ["serial"]';
+  if (b.con !== undefined && (!links.includes("serial") || !PIN.test(b.con)))
+    return 'con names the serial link\'s device (Serial1, USB, Bluetooth), with "serial" in links';
+  const has = featuresOf(b);
+  if (!Array.isArray(has) || has.some((f) => !FEATURES.includes(f))) return `has must list only ${FEATURES.join(", ")}`;
+  // the IMU mounting (shared/protocol/src/mount.ts): chip axis forward, then up; other than +x+z only with "mount"
+  const m = b.imu.mount;
+  if (m !== undefined && (!/^[+-][xyz][+-][xyz]$/.test(m) || m[1] === m[3]))
+    return `imu.mount must be the chip axis forward then up, e.g. "+x+z" (got ${JSON.stringify(m)})`;
+  if (m !== undefined && m !== "+x+z" && !has.includes("mount"))
+    return `imu.mount ${m} needs "mount" in has (this bundle cannot remap the IMU)`;
+  // a pin that cannot do its job on this chip (hardware/chips.json): the gun would be built, and never work
+  const pins = pinProblems(b);
+  return pins.length ? pins.join("; ") : undefined;
 }
 
 /** Optional features a profile may list in `has`; each becomes a build-time constant HAS_<NAME> (dead code elsewhere). */

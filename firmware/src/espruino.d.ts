@@ -115,6 +115,8 @@ declare var BOARD: {
     hz?: number;
     ser?: EspSerial;
     rx?: Pin;
+    /** the serial IMU's TX pin (unused by UART-RVC, named so that no default pin is taken) */
+    tx?: Pin;
     sbaud?: number;
     /** how the chip sits in the gun (boards with "mount"): forward axis, up axis, e.g. "+x-z" */
     mount?: string;

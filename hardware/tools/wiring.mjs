@@ -6,11 +6,13 @@
 //
 //   node hardware/tools/wiring.mjs           write the files
 //   node hardware/tools/wiring.mjs --check   exit 1 when a committed file is out of date
+//   node hardware/tools/wiring.mjs --help    say so; any other argument is refused and nothing is written
 //
 // A profile of a shape this script does not know stops it with the file and the field named.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { gpio, NODEMCU, PUCK, pinProblems, psramPins } from "./pins.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const BOARDS_DIR = join(here, "..", "boards");
@@ -43,6 +45,7 @@ const SHAPE = {
       hz: [false, "number"],
       ser: [false, "string"],
       rx: [false, "pin"],
+      tx: [false, "pin"],
       sbaud: [false, "number"],
       mount: [false, "string"],
     },
@@ -101,25 +104,6 @@ function checkShape(obj, shape, where, file) {
 
 // ---------------------------------------------------------------- pins per chip
 
-function gpio(pin) {
-  return pin === "A0" ? null : Number(pin.slice(1));
-}
-
-/** NodeMCU / Wemos D1 mini silkscreen labels of the ESP8266 GPIOs (they differ from Espruino's D names). */
-const NODEMCU = {
-  16: "D0",
-  5: "D1",
-  4: "D2",
-  0: "D3",
-  2: "D4",
-  14: "D5",
-  12: "D6",
-  13: "D7",
-  15: "D8",
-  3: "RX",
-  1: "TX",
-};
-
 /** What is printed next to the pin on the common boards. */
 function printed(chip, pin) {
   if (pin === "A0") return "A0";
@@ -128,73 +112,21 @@ function printed(chip, pin) {
   return `${g} (D${g}, G${g} or IO${g})`;
 }
 
-const ESP32_FLASH = [6, 7, 8, 9, 10, 11];
-const ESP32_STRAP = [0, 2, 5, 12, 15];
-const ESP32_INPUT_ONLY = [34, 35, 36, 37, 38, 39];
-const ESP8266_STRAP = [0, 2, 15];
-
-/** Puck.js v2: what is on the board (firmware/src/puck.ts, Espruino's boards/PUCKJS.py), and its pads for a piezo. */
-const PUCK = { btn: "D0", leds: ["D5", "D4", "D3"], pads: ["D1", "D2", "D28", "D29", "D30", "D31"] };
-
-/** A Puck.js profile: its own IMU, button and LEDs on their pins, the piezo on a pad, the Bluetooth link. */
-function checkPuck(b, bad) {
-  if (b.imu.kind !== "lsm6ds3") bad("imu.kind must be lsm6ds3 on a Puck.js (its own accelerometer + gyro)");
-  if (b.trig.pin !== PUCK.btn || b.trig.pressed !== 1) bad("trig must be the Puck's button: D0, pressed reads 1");
-  if (b.led.kind !== "rgb" || b.led.inv || [b.led.pr, b.led.pg, b.led.pb].join() !== PUCK.leds.join())
-    bad("led must be the Puck's own LEDs: rgb on D5 (red), D4 (green), D3 (blue)");
-  if (!PUCK.pads.includes(b.bz.pin)) bad(`bz.pin ${b.bz.pin} is not one of the Puck's pads (${PUCK.pads.join(", ")})`);
-  if (b.bat) bad("bat: a Puck.js measures its own coin cell (E.getBattery), leave bat out");
-  if (b.con !== "Bluetooth" || (b.links ?? ["wifi"]).join() !== "serial")
-    bad('a Puck.js has no WiFi: links ["serial"] with con "Bluetooth"');
-}
-
-/** Refuses pins that cannot do their job on the chip, with the reason. */
+/** Refuses pins that cannot do their job on the chip, with the reason (hardware/tools/pins.mjs). */
 function checkPins(b, file) {
-  const bad = (m) => {
-    throw new ProfileError(`${file}: ${m}`);
-  };
-  if (b.chip === "NRF52") return checkPuck(b, bad);
-  const outs = [["buzzer", b.bz.pin]];
-  if (b.led.kind === "neopixel") {
-    if (!b.led.pin) bad("led.pin is required for a neopixel LED");
-    outs.push(["LED", b.led.pin]);
-  } else {
-    for (const k of ["pr", "pg", "pb"]) if (!b.led[k]) bad(`led.${k} is required for an RGB LED`);
-    outs.push(["LED red", b.led.pr], ["LED green", b.led.pg], ["LED blue", b.led.pb]);
+  if (b.chip !== "NRF52") {
+    if (b.led.kind === "neopixel" && !b.led.pin)
+      throw new ProfileError(`${file}: led.pin is required for a neopixel LED`);
+    if (b.led.kind === "rgb")
+      for (const k of ["pr", "pg", "pb"])
+        if (!b.led[k]) throw new ProfileError(`${file}: led.${k} is required for an RGB LED`);
+    if (b.imu.kind === "mpu6050" && (!b.imu.scl || !b.imu.sda))
+      throw new ProfileError(`${file}: imu.scl and imu.sda are required for an MPU-6050`);
+    if (b.imu.kind === "bno085" && (!b.imu.rx || !b.imu.ser))
+      throw new ProfileError(`${file}: imu.ser and imu.rx are required for a BNO085 in UART-RVC mode`);
   }
-  if (b.imu.kind === "mpu6050") {
-    if (!b.imu.scl || !b.imu.sda) bad("imu.scl and imu.sda are required for an MPU-6050");
-    outs.push(["I2C SCL", b.imu.scl], ["I2C SDA", b.imu.sda]);
-  } else if (!b.imu.rx || !b.imu.ser) bad("imu.ser and imu.rx are required for a BNO085 in UART-RVC mode");
-  const ins = [["trigger", b.trig.pin]];
-  if (b.imu.kind === "bno085") ins.push(["IMU RX", b.imu.rx]);
-  const all = [...outs, ...ins, ...(b.bat ? [["battery", b.bat.pin]] : [])];
-  const seen = new Map();
-  for (const [what, pin] of all) {
-    if (seen.has(pin)) bad(`${pin} is used for both ${seen.get(pin)} and ${what}`);
-    seen.set(pin, what);
-  }
-  for (const [what, pin] of [...outs, ...ins]) {
-    const g = gpio(pin);
-    if (g === null) bad(`${what} on A0: A0 is analog input only`);
-    if (b.chip === "ESP32") {
-      if (ESP32_FLASH.includes(g)) bad(`${what} on ${pin}: GPIO6-11 belong to the flash chip`);
-      if (ESP32_STRAP.includes(g)) bad(`${what} on ${pin}: a boot strapping pin; the board may not start`);
-      if (ESP32_INPUT_ONLY.includes(g) && outs.some(([, p]) => p === pin))
-        bad(`${what} on ${pin}: GPIO34-39 are input only`);
-      if (ESP32_INPUT_ONLY.includes(g) && what === "trigger") bad(`trigger on ${pin}: GPIO34-39 have no pull-up`);
-    } else {
-      if (ESP8266_STRAP.includes(g)) bad(`${what} on ${pin}: a boot strapping pin; the board may not start`);
-      if (g === 16 && what === "trigger") bad("trigger on D16: GPIO16 has no interrupt for setWatch");
-      if (NODEMCU[g] === undefined) bad(`${what} on ${pin}: GPIO${g} is not broken out on NodeMCU / D1 mini`);
-    }
-  }
-  if (b.bat) {
-    const g = gpio(b.bat.pin);
-    if (b.chip === "ESP32" && !(g >= 32 && g <= 39))
-      bad(`battery on ${b.bat.pin}: use an ADC1 pin (32-39); ADC2 stops working with WiFi on`);
-    if (b.chip === "ESP8266" && b.bat.pin !== "A0") bad("battery: the ESP8266's only analog input is A0");
-  }
+  const p = pinProblems(b);
+  if (p.length) throw new ProfileError(`${file}: ${p.join("; ")}`);
 }
 
 export function loadBoards(dir = BOARDS_DIR) {
@@ -326,7 +258,15 @@ function bomOf(b) {
       ["piezoClip", 0, "only for sound; the LEDs give every cue without it"],
     ];
   const rows = [
-    [b.chip, 1, ""],
+    [
+      b.chip,
+      1,
+      psramPins(b).length
+        ? `**not a WROVER module**: ${psramPins(b)
+            .map((r) => r.pin)
+            .join(", ")} carry a WROVER's PSRAM`
+        : "",
+    ],
     [b.imu.kind, 1, b.imu.kind === "bno085" ? "must support UART-RVC (PS0 pin)" : ""],
     ["trigger", 1, ""],
     [b.led.kind, 1, b.led.kind === "neopixel" ? "+ 330 Ω resistor in the data line" : "+ 3 × 220 Ω resistors"],
@@ -398,6 +338,16 @@ function connections(b) {
       ["IMU (BNO085)", "GND", "GND", ""],
       ["IMU (BNO085)", "SDA/TX", b.imu.rx, `UART-RVC frames out, ${b.imu.sbaud ?? 115200} baud, read by ${b.imu.ser}`],
       ["IMU (BNO085)", "P0 (PS0)", three, "high = UART-RVC mode; P1 stays low"],
+      ...(b.imu.tx
+        ? [
+            [
+              "IMU (BNO085)",
+              "(nothing)",
+              b.imu.tx,
+              `${b.imu.ser}'s TX: leave it unconnected; named so that ${b.imu.ser} takes no default pin`,
+            ],
+          ]
+        : []),
     );
   }
   const pressedTo = b.trig.pressed === 0 ? "GND" : three;
@@ -668,8 +618,29 @@ export function outputs(dir = BOARDS_DIR) {
   return files;
 }
 
+const USAGE = `Usage: node hardware/tools/wiring.mjs [--check]
+
+Writes hardware/wiring/<board>.md (parts, pins, power, runtime) and <board>.svg (diagram) from the board
+profiles in hardware/boards/*.json.
+
+  --check   write nothing; exit 1 and name each committed file that is out of date
+  --help    show this and exit
+`;
+
 function main() {
-  const check = process.argv.includes("--check");
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const unknown = args.filter((a) => a !== "--check");
+  if (unknown.length) {
+    process.stderr.write(
+      `wiring: unknown argument ${unknown.map((a) => JSON.stringify(a)).join(", ")}; nothing written\n${USAGE}`,
+    );
+    process.exit(2);
+  }
+  const check = args.includes("--check");
   const root = join(here, "..", "..");
   let files;
   try {

@@ -19,6 +19,8 @@ export interface BoardProfile {
     hz?: number;
     ser?: string;
     rx?: string;
+    /** the serial IMU's TX pin: named, so that Serial2 takes no default one */
+    tx?: string;
     /** how the chip sits in the gun (boards with "mount"): the chip axis forward then up, e.g. "+x-z" */
     mount?: string;
   };
