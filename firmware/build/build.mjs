@@ -39,7 +39,11 @@ function fail(msg) {
 
 /** The profile as JS source, keeping only what the firmware reads. */
 export function boardSource(b) {
-  const keep = { name: b.name, imu: b.imu, trig: b.trig, led: b.led, bz: b.bz, bat: b.bat };
+  // the kinds are build-time constants (IMU_KIND, LED_KIND), and 0x68 is the driver's own default address
+  const { kind: _i, ...imu } = b.imu;
+  const { kind: _l, ...led } = b.led;
+  if (imu.addr === 0x68) imu.addr = undefined;
+  const keep = { name: b.name, imu, trig: b.trig, led, bz: b.bz, bat: b.bat };
   // the serial link's device: Serial1 on the ESP chips, USB on boards that have it, the profile's `con` (Bluetooth)
   if (linksOf(b).includes("serial")) keep.con = conOf(b);
   const lit = (v) => {

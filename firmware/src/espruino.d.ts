@@ -107,8 +107,8 @@ declare var console: { log(...a: any[]): void };
 /** The board profile, baked in by the build (hardware/boards/<board>.json, pins as Espruino pin globals). */
 declare var BOARD: {
   name: string;
+  /** the IMU's and the LED's kind are the build-time constants IMU_KIND and LED_KIND */
   imu: {
-    kind: string;
     scl?: Pin;
     sda?: Pin;
     addr?: number;
@@ -122,7 +122,7 @@ declare var BOARD: {
     mount?: string;
   };
   trig: { pin: Pin; pressed: number };
-  led: { kind: string; pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
+  led: { pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
   bz: { pin: Pin; soft?: boolean };
   bat?: { pin: Pin; mul: number };
   /** the serial link's device (`Serial1` on ESP32/ESP8266, `USB` elsewhere, `Bluetooth` on a Puck.js), with that link */

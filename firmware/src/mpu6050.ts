@@ -6,6 +6,8 @@ import { euler } from "./mahony";
 import { graw, MA } from "./mount";
 import type { Imu, Orient } from "./orient";
 
+var WHO = [0x68, 0x70, 0x71, 0x73, 0x98];
+
 export function mpu6050(hz: number): Imu {
   var cfg = BOARD.imu;
   var a = cfg.addr || 0x68;
@@ -55,9 +57,13 @@ export function mpu6050(hz: number): Imu {
     start: function () {
       var c = BOARD.imu;
       I2C1.setup({ scl: c.scl, sda: c.sda, bitrate: 400000 });
+      var id: number;
       try {
         I2C1.writeTo(a, 0x75);
-        if (I2C1.readFrom(a, 1)[0] !== 0x68) return "mpu6050 WHO_AM_I";
+        id = I2C1.readFrom(a, 1)[0];
+        // WHO_AM_I of an MPU-6050, MPU-6500, MPU-9250, MPU-9255, ICM-20689 (and GY-521 clones): the registers read here
+        // are the same on all of them (hardware/README.md)
+        if (WHO.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
         I2C1.writeTo(a, [0x6b, 1]); // wake, PLL on the gyro clock
         I2C1.writeTo(a, [0x19, 9]); // 1 kHz / 10 = 100 Hz
         I2C1.writeTo(a, [0x1a, 3]); // DLPF 44 Hz

@@ -66,6 +66,8 @@ export interface Gun {
   button: { press(): void; release(): void; isDown(): boolean };
   led: LedEvent[];
   tones: ToneEvent[];
+  /** pins two things drive at once, as the board found them (a serial port's default TX on the buzzer's pin) */
+  pinClash: string[];
   /** current LED colour, buzzer frequency */
   ledNow(): number;
   toneNow(): number;
