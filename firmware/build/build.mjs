@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import nodeResolve from "@rollup/plugin-node-resolve";
 import { rollup } from "rollup";
 import { minify } from "terser";
-import { pinProblems } from "../../hardware/tools/pins.mjs";
+import { CHIPS, pinProblems } from "../../hardware/tools/pins.mjs";
 import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -43,7 +43,7 @@ export function boardSource(b) {
   const { kind: _i, ...imu } = b.imu;
   const { kind: _l, ...led } = b.led;
   if (imu.addr === 0x68) imu.addr = undefined;
-  const keep = { name: b.name, imu, trig: b.trig, led, bz: b.bz, bat: b.bat };
+  const keep = { name: b.name, imu, trig: b.trig, led, bz: b.bz };
   // the serial link's device: Serial1 on the ESP chips, USB on boards that have it, the profile's `con` (Bluetooth)
   if (linksOf(b).includes("serial")) keep.con = conOf(b);
   const lit = (v) => {
@@ -58,6 +58,19 @@ export function boardSource(b) {
     return JSON.stringify(v);
   };
   return lit(keep);
+}
+
+/**
+ * The battery reading as the firmware computes it: volts = analogRead(pin) × a + b, the chip's ADC transfer
+ * (hardware/chips.json: an ESP32's typical one at 11 dB, uncalibrated) through the profile's divider `div`.
+ */
+export function batTransfer(b) {
+  const adc = CHIPS[b.chip]?.adc;
+  if (!adc) fail(`${b.name}: bat on a chip without an ADC in hardware/chips.json`);
+  const d = b.bat.div;
+  const a = adc.kind === "esp32" ? (adc.counts * adc.mvPerCount * d) / 1000 : adc.fullScaleV * d;
+  const off = adc.kind === "esp32" ? (adc.offsetMv * d) / 1000 : 0;
+  return { a: Number(a.toPrecision(6)), b: Number(off.toPrecision(6)) };
 }
 
 export function loadBoards() {
@@ -81,6 +94,7 @@ export function profileProblem(b) {
   if (!["neopixel", "rgb"].includes(b.led?.kind)) return "led.kind must be neopixel or rgb";
   if (!b.trig?.pin || !b.bz?.pin) return "trig.pin and bz.pin are required";
   if (!(b.budget?.bytes > 0)) return "budget.bytes is required";
+  if (b.bat && !(b.bat.div >= 1)) return "bat.div is the divider's ratio, battery volts per pin volt (≥ 1)";
   const links = linksOf(b);
   // a board without WiFi (Puck.js) carries the serial link alone, over its `con` device
   if (
@@ -106,7 +120,7 @@ export function profileProblem(b) {
 }
 
 /** Optional features a profile may list in `has`; each becomes a build-time constant HAS_<NAME> (dead code elsewhere). */
-export const FEATURES = ["ota", "find", "mount", "rssi"];
+export const FEATURES = ["ota", "find", "mount", "rssi", "batcal"];
 
 /** The optional features a board's bundle carries (profile `has`, default none). */
 export function featuresOf(b) {
@@ -158,6 +172,9 @@ export async function compile(bundle, b, version) {
         LINK_SERIAL: linksOf(b).includes("serial"),
         LINK_WIFI: linksOf(b).includes("wifi"),
         CHIP: b.chip,
+        ADC_N: b.chip === "ESP32" ? 8 : 1,
+        BAT: !!b.bat,
+        ...(b.bat ? { "@BAT_PIN": b.bat.pin, BAT_A: batTransfer(b).a, BAT_B: batTransfer(b).b } : {}),
         ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),
       },
     },

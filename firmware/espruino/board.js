@@ -145,8 +145,23 @@ global.analogWrite = function (p, v, o) {
   else __b.out(p, __b.dcLed(v, __c.cf.vf[p == __b.PR ? 0 : p == __b.PG ? 1 : 2]));
 };
 global.pinMode = function () {};
+/** the count the chip's ADC gives for `v` volts at its pin (hardware/chips.json; an ESP32's with this chip's Vref) */
+__b.adc = function (a, v, vref) {
+  var n =
+    a.kind === "esp32"
+      ? (v * 1000 - a.offsetMv) / (a.mvPerCount * ((vref || a.vrefMv) / a.vrefMv))
+      : (v / a.fullScaleV) * a.counts;
+  n = Math.round(n);
+  return n < 0 ? 0 : n > a.counts - 1 ? a.counts - 1 : n;
+};
+/** The harness sets the battery's volts (a discharge). */
+__b.bv = function (v) {
+  __b.lc = getTime();
+  __c.bat.v = v;
+};
 global.analogRead = function (p) {
-  if (__b.BAT !== undefined && p == __b.BAT) return (__c.bat.v || 3.9) / __c.bat.mul;
+  var b = __c.bat;
+  if (__b.BAT !== undefined && p == __b.BAT) return __b.adc(b.adc, (b.v || 3.9) / b.div, b.vref) / b.adc.counts;
   return Math.random() * 0.01;
 };
 Modules.addCached("neopixel", function () {

@@ -124,10 +124,19 @@ declare var BOARD: {
   trig: { pin: Pin; pressed: number };
   led: { pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
   bz: { pin: Pin; soft?: boolean };
-  bat?: { pin: Pin; mul: number };
   /** the serial link's device (`Serial1` on ESP32/ESP8266, `USB` elsewhere, `Bluetooth` on a Puck.js), with that link */
   con?: EspSerial;
 };
+/**
+ * The LiPo through the profile's divider (`bat`), as build-time constants: BAT when there is one, its pin, and the
+ * reading's transfer to volts, volts = analogRead(BAT_PIN) × BAT_A + BAT_B (the chip's ADC and the divider:
+ * firmware/build/build.mjs batTransfer). ADC_N: readings the volts are the mean of (the ESP32's ADC is the noisy one).
+ */
+declare var BAT: boolean;
+declare var BAT_PIN: Pin;
+declare var BAT_A: number;
+declare var BAT_B: number;
+declare var ADC_N: number;
 /** Firmware version, baked in by the build. */
 declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
@@ -146,3 +155,5 @@ declare var HAS_OTA: boolean;
 declare var HAS_FIND: boolean;
 declare var HAS_MOUNT: boolean;
 declare var HAS_RSSI: boolean;
+/** the battery reading calibrated from Setup (the `bat` command), boards with "batcal" */
+declare var HAS_BATCAL: boolean;

@@ -65,10 +65,8 @@ export function mpu6050(hz: number): Imu {
         // are the same on all of them (hardware/README.md)
         if (WHO.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
         I2C1.writeTo(a, [0x6b, 1]); // wake, PLL on the gyro clock
-        I2C1.writeTo(a, [0x19, 9]); // 1 kHz / 10 = 100 Hz
-        I2C1.writeTo(a, [0x1a, 3]); // DLPF 44 Hz
-        I2C1.writeTo(a, [0x1b, 0x18]); // ±2000 °/s
-        I2C1.writeTo(a, [0x1c, 8]); // ±4 g
+        // one burst from 0x19 (the register address counts up): 1 kHz / 10 = 100 Hz, DLPF 44 Hz, ±2000 °/s, ±4 g
+        I2C1.writeTo(a, [0x19, 9, 3, 0x18, 8]);
       } catch (_e) {
         return "mpu6050 not answering";
       }

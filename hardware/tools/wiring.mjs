@@ -12,7 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gpio, NODEMCU, PUCK, pinProblems, psramPins } from "./pins.mjs";
+import { CHIPS, gpio, NODEMCU, PUCK, pinProblems, psramPins } from "./pins.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const BOARDS_DIR = join(here, "..", "boards");
@@ -64,7 +64,7 @@ const SHAPE = {
     },
   ],
   bz: [true, { pin: [true, "pin"], soft: [false, "boolean"] }],
-  bat: [false, { pin: [true, "pin"], mul: [true, "number"] }],
+  bat: [false, { pin: [true, "pin"], div: [true, "number"] }],
   budget: [true, { bytes: [true, "number"], jsvars: [true, "number"] }],
 };
 
@@ -90,7 +90,7 @@ function checkShape(obj, shape, where, file) {
       if (!Array.isArray(v) || !v.length || v.some((l) => l !== "wifi" && l !== "serial"))
         fail(`${at} is ${JSON.stringify(v)}, expected a list of "wifi", "serial"`);
     } else if (rule === "features") {
-      const known = ["ota", "find", "mount", "rssi"];
+      const known = ["ota", "find", "mount", "rssi", "batcal"];
       if (!Array.isArray(v) || v.some((f) => !known.includes(f)))
         fail(`${at} is ${JSON.stringify(v)}, expected a list of ${known.map((f) => `"${f}"`).join(", ")}`);
     } else if (rule === "pin") {
@@ -294,19 +294,29 @@ function fmtEur(x) {
 
 // ---------------------------------------------------------------- connections
 
-/** The battery sense resistors that make `analogRead(pin) × mul` volts. */
+/** The battery sense resistors that make the profile's divider `div` (battery volts per pin volt). */
 function divider(b) {
   if (!b.bat) return null;
+  const d = b.bat.div;
   if (b.chip === "ESP32") {
-    // analogRead 0..1 over 0..3.3 V: mul = 3.3 × (top + bottom) / bottom
-    const top = Math.round((b.bat.mul / 3.3 - 1) * 100);
-    if (top <= 0) throw new ProfileError(`bat.mul ${b.bat.mul} is below 3.3: no divider gives that`);
+    // div = (top + bottom) / bottom, bottom 100 kΩ
+    const top = Math.round((d - 1) * 100);
+    if (top <= 0) throw new ProfileError(`bat.div ${d}: no divider gives that`);
     return { text: `${top} kΩ from BAT+ to ${b.bat.pin}, 100 kΩ from ${b.bat.pin} to GND`, top, bottom: 100 };
   }
   // D1 mini / NodeMCU have 220 k + 100 k on A0 already (3.2 V full scale); a series resistor stretches it.
-  const series = Math.round((b.bat.mul - 3.2) * 100);
-  if (series <= 0) throw new ProfileError(`bat.mul ${b.bat.mul} needs no extra resistor on a D1 mini`);
+  const series = Math.round((d - 3.2) * 100);
+  if (series <= 0) throw new ProfileError(`bat.div ${d} needs no extra resistor on a D1 mini`);
   return { text: `${series} kΩ from BAT+ to A0 (with the board's own 220 k/100 k divider)`, top: series, bottom: 0 };
+}
+
+/** How the firmware turns the battery pin's reading into volts (hardware/chips.json, firmware/build/build.mjs). */
+function batReading(b) {
+  const adc = CHIPS[b.chip].adc;
+  const d = b.bat.div;
+  return adc.kind === "esp32"
+    ? `${b.bat.pin}; volts = (count × ${adc.mvPerCount.toFixed(3)} mV + ${adc.offsetMv} mV) × ${d}: the ESP32 ADC's typical transfer at 11 dB (Espruino reads it uncalibrated; chips spread ± ${Math.round((adc.vrefSpreadMv / adc.vrefMv) * 100)} %), times this gun's calibration (Setup)`
+    : `${b.bat.pin}; volts = analogRead × ${adc.fullScaleV} V × ${d}, times this gun's calibration (Setup)`;
 }
 
 /** Rows of the pin table: [part, part pin, board pin (Espruino name) or supply, note]. */
@@ -510,11 +520,7 @@ export function renderMarkdown(b) {
         ["buzzer", `${b.bz.pin}${b.bz.soft ? ", software PWM" : ""}`],
         [
           "battery",
-          b.chip === "NRF52"
-            ? "the coin cell, E.getBattery() (percent)"
-            : b.bat
-              ? `${b.bat.pin}, volts = analogRead × ${b.bat.mul}`
-              : "not measured",
+          b.chip === "NRF52" ? "the coin cell, E.getBattery() (percent)" : b.bat ? batReading(b) : "not measured",
         ],
         ...(b.chip === "NRF52" ? [["link", `the line protocol (hardware/SERIAL.md) over ${b.con}'s Nordic UART`]] : []),
         ["code budget", `${b.budget.bytes} bytes, ${b.budget.jsvars} JsVars`],

@@ -77,7 +77,7 @@ describe("wiring pages and diagrams", () => {
     expect(() => checkBoard({ ...b, bz: { pin: "D34" } }, "x.json")).toThrow(/input only/);
     expect(() => checkBoard({ ...b, trig: { pin: "D36", pressed: 0 } }, "x.json")).toThrow(/no pull-up/);
     expect(() => checkBoard({ ...b, led: { kind: "neopixel", pin: "D7" } }, "x.json")).toThrow(/flash chip/);
-    expect(() => checkBoard({ ...b, bat: { pin: "D26", mul: 6.6 } }, "x.json")).toThrow(/ADC1/);
+    expect(() => checkBoard({ ...b, bat: { pin: "D26", div: 2 } }, "x.json")).toThrow(/ADC1/);
   });
 });
 

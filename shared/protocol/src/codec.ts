@@ -41,8 +41,10 @@ export function encInfo(
   up: number,
   hz: number,
   rs: number | undefined,
+  bv: number | undefined,
+  bk: number | undefined,
 ): string {
-  return JSON.stringify({ v: 1, fw: fw, b: board, i: imu, bat: bat, mem: mem, up: up, hz: hz, rs: rs });
+  return JSON.stringify({ v: 1, fw: fw, b: board, i: imu, bat: bat, mem: mem, up: up, hz: hz, rs: rs, bv: bv, bk: bk });
 }
 
 /** Where an update over the air stands on the gun: `{"v":1,"o":…,"n":…}`, `"ok":1` once complete and checked. */

@@ -27,10 +27,11 @@ export interface BoardProfile {
   trig: { pin: string; pressed: 0 | 1 };
   led: { kind: "neopixel" | "rgb"; pin?: string; pr?: string; pg?: string; pb?: string; inv?: boolean; max?: number };
   bz: { pin: string; soft?: boolean };
-  bat?: { pin: string; mul: number };
+  /** the LiPo on `pin` through a divider of ratio `div` (battery volts per pin volt) */
+  bat?: { pin: string; div: number };
   budget: { bytes: number; jsvars: number };
   /** optional firmware features (firmware/build/build.mjs FEATURES) */
-  has?: ("ota" | "find" | "mount" | "rssi")[];
+  has?: ("ota" | "find" | "mount" | "rssi" | "batcal")[];
   /** Storage bytes, from the board's flash layout (Espruino's boards/<BOARD>.py saved_code) */
   storage?: number;
   /** why the profile leaves updates over the air out, said by `cng ota` */

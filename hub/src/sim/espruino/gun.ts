@@ -48,6 +48,8 @@ export interface GunOptions {
   wifiFailures?: number;
   /** battery voltage */
   battery?: number;
+  /** this chip's ADC reference, mV: an ESP32's spreads 1000-1200 around the typical 1100 the firmware assumes */
+  adcVref?: number;
   /** WiFi signal the board reads, dBm (default -58) */
   rssi?: number;
   /** each console line of the gun */
@@ -77,6 +79,8 @@ export interface Gun {
   errors: unknown[];
   wifi: { connects: { ssid: string; password: string }[] };
   usb: VirtualUsbSerial;
+  /** the battery's volts from now on (a discharge); a real gun's reboot goes back to `battery` */
+  setBattery(volts: number): void;
   /** drop every open socket without a goodbye (a WiFi loss) */
   dropNetwork(): void;
   stop(): void;

@@ -98,7 +98,7 @@ export function boardSettings(board: BoardProfile, o: Omit<RealGunOptions, "boar
     bz: board.bz.pin,
     // a Puck.js measures its own coin cell (E.getBattery): its volts
     bat: board.bat
-      ? { pin: board.bat.pin, mul: board.bat.mul, v: o.battery ?? 3.9 }
+      ? { pin: board.bat.pin, div: board.bat.div, v: o.battery ?? 3.9, adc: chip.adc, vref: o.adcVref }
       : board.chip === "NRF52"
         ? { v: o.battery ?? 2.75 }
         : undefined,
@@ -479,6 +479,10 @@ class RealGunImpl implements RealGun {
 
   dropNetwork(): void {
     this.cmd("__b.d()");
+  }
+
+  setBattery(volts: number): void {
+    this.cmd(`__b.bv(${Number(volts)})`);
   }
 
   async settle(): Promise<void> {

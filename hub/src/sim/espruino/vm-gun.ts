@@ -9,7 +9,7 @@ import vm from "node:vm";
 import { crc32 } from "node:zlib";
 import type { Clock } from "../../table/clock.js";
 import { bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
-import { dacLed, LED_VF, loadChip, partPins } from "./chip.js";
+import { adcCount, dacLed, LED_VF, loadChip, partPins } from "./chip.js";
 import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { chipPose, ImuInputs, Mpu6050Model, rvcFrame, toChip } from "./imu.js";
@@ -361,8 +361,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   };
 
   const state = { rebooted: 0 };
+  let batteryV = o.battery ?? (board.chip === "NRF52" ? 2.75 : 3.9);
   // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
-  const puck = board.chip === "NRF52" ? vmPuck(inputs, seconds, clock, o.battery ?? 2.75) : undefined;
+  const puck = board.chip === "NRF52" ? vmPuck(inputs, seconds, clock, () => batteryV) : undefined;
   const sandbox: Record<string, unknown> = {
     ...P,
     ...serials,
@@ -395,8 +396,11 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     digitalRead: (p: unknown) => levels.get(pin(p)) ?? 0,
     digitalWrite: (p: unknown, v: number | boolean) => out(pin(p), v ? 1 : 0),
     analogWrite: (p: unknown, v: number, opts?: { freq?: number; soft?: boolean }) => analogOut(pin(p), v, opts),
+    // the battery pin through the divider and the chip's ADC (an ESP32's: uncalibrated, this chip's Vref)
     analogRead: (p: unknown) =>
-      board.bat && pin(p) === board.bat.pin ? (o.battery ?? 3.9) / board.bat.mul : Math.random() * 0.01,
+      board.bat && chip.adc && pin(p) === board.bat.pin
+        ? adcCount(chip.adc, batteryV / board.bat.div, o.adcVref) / chip.adc.counts
+        : Math.random() * 0.01,
     E: {
       CRC32: (d: string) => crc32(Buffer.from(String(d), "latin1")) >>> 0,
       // counted, not a restart: updates over the air run to their restart here, and end to end on the interpreter
@@ -465,6 +469,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     },
     dropNetwork() {
       for (const s of sockets) s.destroy();
+    },
+    setBattery(v: number) {
+      batteryV = v;
     },
     stop() {
       clock.stop();
