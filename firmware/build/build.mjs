@@ -15,6 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const fwDir = join(root, "firmware");
 const entry = join(fwDir, "dist", "tsc", "main.js");
 const boardsDir = join(root, "hardware", "boards");
+/** hardware/imus.json: what each IMU chip answers as its WHO_AM_I */
+export const IMUS = JSON.parse(readFileSync(join(root, "hardware", "imus.json"), "utf8"));
 
 /** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`, `USB`, `Bluetooth`) in the baked profile. */
 const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d|USB|Bluetooth)$/;
@@ -173,6 +175,8 @@ export async function compile(bundle, b, version) {
         LINK_WIFI: linksOf(b).includes("wifi"),
         CHIP: b.chip,
         ADC_N: b.chip === "ESP32" ? 8 : 1,
+        // the WHO_AM_I answers the MPU-6050 driver takes (hardware/imus.json)
+        "@MPU_IDS": JSON.stringify(IMUS.mpu6050.whoAmI.map(([id]) => id)),
         BAT: !!b.bat,
         ...(b.bat ? { "@BAT_PIN": b.bat.pin, BAT_A: batTransfer(b).a, BAT_B: batTransfer(b).b } : {}),
         ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),

@@ -495,6 +495,9 @@ __b.rvc = {
   on: function (ev, fn) {
     if (ev === "data") __b.rvc.h = fn;
   },
+  removeAllListeners: function (ev) {
+    if (!ev || ev === "data") __b.rvc.h = undefined;
+  },
   write: function () {},
 };
 if (__c.imu.kind === "bno085") eval(__c.imu.ser + " = __b.rvc");
@@ -506,6 +509,8 @@ __b.odr = [12.5, 26, 52, 104, 208];
 /** the `accel` handlers */
 __b.ah = [];
 __b.LR = new Uint8Array(128);
+// WHO_AM_I of the LSM6DS3TR-C
+__b.LR[0x0f] = 0x6a;
 __b.lsp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
 /** a count as the chip gives it: int16 (a function made per sample would be a garbage cycle, counted at the peak) */
 __b.i16 = function (v) {

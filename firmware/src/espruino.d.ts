@@ -137,6 +137,8 @@ declare var BAT_PIN: Pin;
 declare var BAT_A: number;
 declare var BAT_B: number;
 declare var ADC_N: number;
+/** The WHO_AM_I answers the MPU-6050 driver takes (hardware/imus.json), a build-time constant. */
+declare var MPU_IDS: number[];
 /** Firmware version, baked in by the build. */
 declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */

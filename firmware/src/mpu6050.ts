@@ -6,8 +6,6 @@ import { euler } from "./mahony";
 import { graw, MA } from "./mount";
 import type { Imu, Orient } from "./orient";
 
-var WHO = [0x68, 0x70, 0x71, 0x73, 0x98];
-
 export function mpu6050(hz: number): Imu {
   var cfg = BOARD.imu;
   var a = cfg.addr || 0x68;
@@ -61,9 +59,9 @@ export function mpu6050(hz: number): Imu {
       try {
         I2C1.writeTo(a, 0x75);
         id = I2C1.readFrom(a, 1)[0];
-        // WHO_AM_I of an MPU-6050, MPU-6500, MPU-9250, MPU-9255, ICM-20689 (and GY-521 clones): the registers read here
-        // are the same on all of them (hardware/README.md)
-        if (WHO.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
+        // an MPU-6050, MPU-6500, MPU-9250, MPU-9255, ICM-20689 or a GY-521 clone: the registers read here are the same
+        // on all of them (hardware/imus.json)
+        if (MPU_IDS.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
         I2C1.writeTo(a, [0x6b, 1]); // wake, PLL on the gyro clock
         // one burst from 0x19 (the register address counts up): 1 kHz / 10 = 100 Hz, DLPF 44 Hz, ±2000 °/s, ±4 g
         I2C1.writeTo(a, [0x19, 9, 3, 0x18, 8]);

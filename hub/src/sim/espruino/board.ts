@@ -21,6 +21,8 @@ export interface BoardProfile {
     rx?: string;
     /** the serial IMU's TX pin: named, so that Serial2 takes no default one */
     tx?: string;
+    /** the serial IMU's baud rate */
+    sbaud?: number;
     /** how the chip sits in the gun (boards with "mount"): the chip axis forward then up, e.g. "+x-z" */
     mount?: string;
   };

@@ -56,6 +56,27 @@ export function adcCount(adc: ChipAdc, volts: number, vref?: number): number {
 }
 
 /**
+ * The firmware's reading of a battery behind a divider of ratio `div`: volts = analogRead() × a + b, the chip's typical
+ * transfer (firmware/build/build.mjs bakes the same into each bundle).
+ */
+export function adcTransfer(adc: ChipAdc, div: number): { a: number; b: number } {
+  const a = adc.kind === "esp32" ? (adc.counts * adc.mvPerCount * div) / 1000 : adc.fullScaleV * div;
+  const b = adc.kind === "esp32" ? (adc.offsetMv * div) / 1000 : 0;
+  return { a: Number(a.toPrecision(6)), b: Number(b.toPrecision(6)) };
+}
+
+/** hardware/imus.json: each IMU kind's WHO_AM_I register and the answers of the parts sold under its name. */
+export interface ImuIds {
+  register: number;
+  whoAmI: [number, string][];
+}
+
+export function loadImuIds(kind: string): ImuIds | undefined {
+  const all = JSON.parse(readFileSync(`${projectRoot}hardware/imus.json`, "utf8")) as Record<string, ImuIds>;
+  return all[kind];
+}
+
+/**
  * How bright an LED leg on a DAC pin lights, 0..1 of a digital high: the DAC holds a DC level (`v` of 3.3 V, in 8 bits
  * as Espruino writes it: 1.0 wraps to 0), and the LED only conducts above its forward voltage `vf`.
  */

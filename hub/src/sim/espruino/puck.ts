@@ -20,6 +20,8 @@ export interface VmPuck {
 
 export function vmPuck(inputs: ImuInputs, seconds: () => number, clock: VirtualClock, volts: () => number): VmPuck {
   const regs = new Uint8Array(128);
+  // WHO_AM_I of the LSM6DS3TR-C
+  regs[0x0f] = 0x6a;
   const handlers: ((e: unknown) => void)[] = [];
   let timer: unknown;
   const sample = () => {
