@@ -168,7 +168,11 @@ const PART = {
     module: "Wemos D1 mini (recommended) or NodeMCU v2/v3 (ESP-12E/F, 4 MB)",
     eur: 3,
   },
-  mpu6050: { part: "IMU MPU-6050", module: "GY-521 breakout", eur: 2 },
+  mpu6050: {
+    part: "IMU MPU-6050",
+    module: "GY-521 breakout (it may carry an MPU-6500 or a clone: the firmware takes them; `cng check` says which)",
+    eur: 2,
+  },
   bno085: {
     part: "IMU BNO085",
     module: "Adafruit BNO085 (4754) or a GY-BNO08X breakout with the PS0/P0 pin broken out",
@@ -181,6 +185,8 @@ const PART = {
     eur: 0.5,
   },
   rgb: { part: "LED", module: "5 mm RGB LED, 4 legs, common cathode (common anode: set led.inv)", eur: 0.2 },
+  // green and blue legs drop ≈ 2.8-3.2 V, red ≈ 1.9 V: at 3.3 V one value for all three starves green and blue
+  rgbRes: { part: "LED resistors", module: "1 × 220 Ω (red), 2 × 47 Ω (green, blue), 1/4 W", eur: 0.05 },
   NRF52: {
     part: "Puck.js v2",
     module: "Puck.js v2 / v2.1 (espruino.com or its resellers): nRF52832, accelerometer + gyro, button, LEDs, CR2032",
@@ -194,18 +200,26 @@ const PART = {
   },
   piezoClip: {
     part: "buzzer (optional)",
-    module: "passive piezo disc with leads, held on the pads by the tape or a crocodile clip; not an active buzzer",
+    module: "bare piezo disc with leads (20-27 mm, no oscillator inside), soldered to the D2 and GND pads",
     eur: 0.5,
   },
   piezo: {
     part: "buzzer",
-    module: "passive piezo buzzer 12 mm (KY-006 module or bare); not an active buzzer",
-    eur: 0.4,
+    module:
+      'bare piezo disc with leads (20-27 mm piezo element, no oscillator inside); not an active buzzer, not a magnetic "passive buzzer" module',
+    eur: 0.3,
+  },
+  piezoRes: { part: "buzzer resistor", module: "330 Ω, 1/4 W, in series with the piezo", eur: 0.02 },
+  batCap: {
+    part: "battery sense capacitor",
+    module: "100 nF ceramic, from the battery pin to GND (the ADC samples the 50 kΩ divider through it)",
+    eur: 0.05,
   },
   lipo: { part: "battery", module: "1S LiPo 3.7 V 1000 mAh with JST-PH plug and protection (e.g. 603450)", eur: 6 },
   charger: {
     part: "charger",
-    module: "TP4056 USB-C charger board with protection (DW01A, 6 pads: B+ B- OUT+ OUT-)",
+    module:
+      "TP4056 USB-C charger board with protection (DW01A, 6 pads: B+ B- OUT+ OUT-); sold set to 1 A (R_PROG 1.2 kΩ): fine for 1000 mAh, for a smaller cell change R_PROG (the current is ≈ 1200 V / R_PROG: 2.4 kΩ → 0.5 A; TP4056 datasheet)",
     eur: 0.7,
   },
   regulator: {
@@ -235,8 +249,8 @@ const CURRENT = {
   mpu6050: [4, "MPU-6050 gyro + accelerometer: 3.8 mA (InvenSense datasheet) + the GY-521's power LED"],
   bno085: [12, "BNO085 in UART-RVC at 100 Hz: ≈ 10-15 mA (CEVA datasheet, varies with the fusion running)"],
   neopixel: [4, "WS2812B: ≈ 1 mA dark, ≤ 60 mA × max brightness when white; a few mA on average in a game"],
-  rgb: [5, "RGB LED through 220 Ω: ≤ 3 × 6 mA × max brightness; a few mA on average"],
-  piezo: [2, "piezo: ≈ 5-15 mA while it sounds, a small share of the time"],
+  rgb: [5, "RGB LED, 220 Ω on red, 47 Ω on green and blue: ≈ 4-6 mA a colour × max brightness; a few mA on average"],
+  piezo: [0.5, "piezo disc: under 1 mA while it sounds (it is a ≈ 20 nF capacitor)"],
   NRF52: [
     2.5,
     "nRF52832 running the firmware at 52 Hz and a Bluetooth connection streaming aim: ≈ 1.5-3 mA (Nordic datasheet, Espruino's Puck.js power figures)",
@@ -269,8 +283,10 @@ function bomOf(b) {
     ],
     [b.imu.kind, 1, b.imu.kind === "bno085" ? "must support UART-RVC (PS0 pin)" : ""],
     ["trigger", 1, ""],
-    [b.led.kind, 1, b.led.kind === "neopixel" ? "+ 330 Ω resistor in the data line" : "+ 3 × 220 Ω resistors"],
-    ["piezo", 1, "+ 100 Ω resistor"],
+    [b.led.kind, 1, b.led.kind === "neopixel" ? "+ 330 Ω resistor in the data line" : ""],
+    ...(b.led.kind === "rgb" ? [["rgbRes", 1, "≈ 4-6 mA a colour at 3.3 V, so the seat colours keep their hue"]] : []),
+    ["piezo", 1, ""],
+    ["piezoRes", 1, `limits its charging peaks to 10 mA${b.chip === "ESP8266" ? " (an ESP8266 pin gives 12 mA)" : ""}`],
     ["lipo", 1, ""],
     ["charger", 1, ""],
     b.chip === "ESP8266"
@@ -283,7 +299,7 @@ function bomOf(b) {
     ["switch", 1, ""],
     ["cap", 1, ""],
   ];
-  if (b.bat) rows.push(["divider", 1, ""]);
+  if (b.bat) rows.push(["divider", 1, ""], ["batCap", 1, ""]);
   rows.push(["misc", 1, ""]);
   return rows;
 }
@@ -329,7 +345,12 @@ function connections(b) {
       ["LED red", "on the board", b.led.pr, "LED1"],
       ["LED green", "on the board", b.led.pg, "LED2"],
       ["LED blue", "on the board", b.led.pb, "LED3"],
-      ["piezo (optional)", "+", b.bz.pin, "the pad marked on the Puck's back; no resistor needed"],
+      [
+        "piezo (optional)",
+        "+",
+        b.bz.pin,
+        "soldered to the pad: take the PCB out of its case first; no resistor needed",
+      ],
       ["piezo (optional)", "−", "GND", ""],
     ];
   const three = "3V3";
@@ -379,17 +400,26 @@ function connections(b) {
   } else {
     rows.push(
       ["LED (RGB)", "R", b.led.pr, "through 220 Ω"],
-      ["LED (RGB)", "G", b.led.pg, "through 220 Ω"],
-      ["LED (RGB)", "B", b.led.pb, "through 220 Ω"],
+      ["LED (RGB)", "G", b.led.pg, "through 47 Ω (green and blue drop ≈ 3 V)"],
+      ["LED (RGB)", "B", b.led.pb, "through 47 Ω"],
       ["LED (RGB)", b.led.inv ? "common anode (long leg)" : "common cathode (long leg)", b.led.inv ? three : "GND", ""],
     );
   }
   rows.push(
-    ["piezo", "+", b.bz.pin, `through 100 Ω${b.bz.soft ? "; software PWM on the ESP8266" : ""}`],
+    [
+      "piezo",
+      "+",
+      b.bz.pin,
+      `through 330 Ω${b.bz.soft ? "; software PWM on the ESP8266" : ""}; a magnetic buzzer instead needs a transistor and a diode (below)`,
+    ],
     ["piezo", "−", "GND", ""],
   );
   const d = divider(b);
-  if (d) rows.push(["battery sense", "divider", b.bat.pin, d.text]);
+  if (d)
+    rows.push(
+      ["battery sense", "divider", b.bat.pin, d.text],
+      ["battery sense", "100 nF", b.bat.pin, `from ${b.bat.pin} to GND, close to the board`],
+    );
   return rows;
 }
 
@@ -404,19 +434,34 @@ function table(head, rows) {
   ].join("\n");
 }
 
+/** The share of a CR2032's rated 225 mAh a Puck gets at its few mA, above its 2.2 V (see runtime). */
+const COIN_USABLE = 0.15;
+
+/** The parts' sizes, mm, roughly (their makers' or sellers' figures): what a blaster must hold. */
+const SIZE = {
+  ESP32: "ESP32 DevKitC ≈ 55 × 28 × 13 (with its pins)",
+  ESP8266: "Wemos D1 mini ≈ 35 × 26 × 8 (a NodeMCU ≈ 58 × 31)",
+  mpu6050: "GY-521 ≈ 21 × 16",
+  bno085: "BNO085 breakout ≈ 25 × 18",
+  lipo: "LiPo 603450: 50 × 34 × 6 (the name is its size: 6.0 mm thick, 34 wide, 50 long)",
+  charger: "TP4056 board ≈ 26 × 17",
+  regulator: "buck-boost module ≈ 15 × 12",
+};
+
 function runtime(b) {
   const parts = [b.chip, b.imu.kind, b.chip === "NRF52" ? "puckLeds" : b.led.kind, "piezo"];
   const total = parts.reduce((s, p) => s + CURRENT[p][0], 0);
   const regulatorLoss = b.chip === "ESP32" ? 0.9 : 1;
-  // a CR2032 holds 225 mAh, of which about 70 % at a few mA
-  const hours = b.chip === "NRF52" ? (225 * 0.7) / total : (1000 * 0.85 * regulatorLoss) / total;
+  // a CR2032 is rated 225 mAh at 0.2 mA; at several mA it sags below the Puck's 2.2 V after a small part of that
+  // (one test at 9 mA: under 2.5 V in half an hour, 1.5 V by 12 h): about 15 % of it
+  const hours = b.chip === "NRF52" ? (225 * COIN_USABLE) / total : (1000 * 0.85 * regulatorLoss) / total;
   return { parts, total: Math.round(total * 10) / 10, hours };
 }
 
 /** Where the pin is on the board, as printed. */
 function printedAt(b, pin) {
   if (b.chip !== "NRF52") return printed(b.chip, pin);
-  return PUCK.pads.includes(pin) ? `${pin} (pad on the back)` : "inside (on the board)";
+  return PUCK.pads.includes(pin) ? `${pin} (a pad on the PCB, under the silicone cover)` : "inside (on the board)";
 }
 
 export function renderMarkdown(b) {
@@ -457,7 +502,7 @@ export function renderMarkdown(b) {
     "",
     `Pin names are Espruino's (\`D14\` = GPIO14), as in the profile. ${
       b.chip === "NRF52"
-        ? "On a Puck.js everything but the piezo is on the board: there is nothing to wire, and nothing to solder."
+        ? "On a Puck.js everything but the piezo is on the board: there is nothing to wire, and nothing to solder unless you add the piezo (two wires on its pads)."
         : b.chip === "ESP8266"
           ? '**On a D1 mini or NodeMCU the printed labels are different**: use the "printed on the board" column.'
           : "ESP32 boards print the GPIO number, sometimes with a D, G or IO in front."
@@ -480,8 +525,31 @@ export function renderMarkdown(b) {
           "Solder the 470 µF capacitor across 3V3 and GND near the board.",
     "",
     b.chip === "NRF52"
-      ? "Flash it over Bluetooth (the Espruino Web IDE, or the dashboard's flow): a Puck has no USB socket."
+      ? "Flash it over Bluetooth from the Espruino Web IDE (hardware/PUCK.md): a Puck has no USB socket."
       : "Charge through the TP4056's USB socket with the switch off. Flash through the board's own USB socket (the battery may stay connected, switch off).",
+    "",
+    ...(b.chip === "NRF52"
+      ? []
+      : [
+          "### A magnetic buzzer instead of the piezo disc",
+          "",
+          `A "passive buzzer" module with a coil (≈ 16 Ω) on the pin through 100 Ω would draw ≈ 28 mA, past what a pin gives (${b.chip} ≈ ${CHIPS[b.chip].pinMa} mA), and its coil kicks back when it stops. ` +
+            `Drive it through an NPN transistor (S8050, 2N2222): 1 kΩ from \`${b.bz.pin}\` to the base, emitter to GND, the buzzer from 3V3 to the collector, and a 1N4148 diode across the buzzer (its band to 3V3). A bare piezo disc needs none of that.`,
+          "",
+        ]),
+    "## Fitting it in a blaster",
+    "",
+    b.chip === "NRF52"
+      ? "A Puck.js is 36 mm across and 12.5 mm thick in its case (Espruino's Puck.js page): it goes on the outside of any gun, the game's own solid foam ones too. Tape it where the trigger finger presses it (hardware/PUCK.md)."
+      : "The game's own foam guns are solid foam: nothing goes inside them. Buy a hollow plastic toy blaster whose two shell halves are held by screws (most Nerf-style pistols are), and check before buying that its body or grip has room for the parts below, laid side by side or stacked with foam tape between them: " +
+        [b.chip, b.imu.kind, "lipo", "charger", ...(b.chip === "ESP32" ? ["regulator"] : [])]
+          .map((k) => SIZE[k])
+          .join("; ") +
+        " (mm). " +
+        (b.chip === "ESP32"
+          ? "The ESP32 module's antenna is the end of its metal can with the zig-zag trace on the board: put that end at the shell's edge, at least 1 cm from the battery, the wires and any screw or weight, never behind metal or foil (Setup shows each gun's WiFi signal). "
+          : "The D1 mini's antenna is the zig-zag trace at its end, away from the USB socket: keep it at the shell's edge, at least 1 cm from the battery, the wires and any metal. ") +
+        "Leave the board's USB socket reachable through a slot in the shell (flashing, `cng check`, the serial link) and the charger's socket too (charging).",
     "",
     "## Expected runtime",
     "",
@@ -490,9 +558,9 @@ export function renderMarkdown(b) {
       rt.parts.map((p) => [p, CURRENT[p][0], CURRENT[p][1]]),
     ),
     "",
-    `About ${rt.total} mA in all: ${b.chip === "NRF52" ? "a CR2032 (225 mAh, about 70 % of it at this drain)" : `a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""})`} lasts **about ${rt.hours.toFixed(
+    `About ${rt.total} mA in all: ${b.chip === "NRF52" ? `a CR2032 (rated 225 mAh at 0.2 mA; at this drain its voltage sags below the Puck's 2.2 V after about ${Math.round(COIN_USABLE * 100)} % of it: one test at 9 mA saw it under 2.5 V in half an hour; carry spare cells)` : `a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""})`} lasts **about ${rt.hours.toFixed(
       1,
-    )} hours** of play. These are datasheet figures, not measurements: ${b.chip === "NRF52" ? "watch" : "check yours with a USB power meter on the board's USB socket, and watch"} \`bat\` in the gun's info on the dashboard.`,
+    )} hours** of play. These are datasheet figures, not measurements: ${b.chip === "NRF52" ? "watch" : "check yours with a USB power meter on the board's USB socket, and watch"} the battery column on the dashboard's Setup page.`,
     "",
     "## Firmware facts for this board",
     "",

@@ -163,6 +163,25 @@ describe("node hardware/tools/wiring.mjs", () => {
 });
 
 describe("docs that state numbers the code uses", () => {
+  it("README.md's wiring for the primary profile is its profile's", () => {
+    const b = JSON.parse(read("hardware/boards/esp32-mpu6050.json"));
+    const para = read("README.md").split("For the primary profile:")[1]!.split("```")[0]!;
+    expect(para).toContain(`SDA to ${b.imu.sda}, SCL to ${b.imu.scl}`);
+    expect(para).toContain(`a button from ${b.trig.pin}`);
+    expect(para).toContain(`a NeoPixel on ${b.led.pin}`);
+    expect(para).toContain(`a piezo disc on ${b.bz.pin}`);
+    expect(para).toContain(`divider on ${b.bat.pin}`);
+  });
+
+  it("hardware/README.md's profile table gives each build the price its wiring page adds up to", () => {
+    const md = read("hardware/README.md");
+    for (const b of loadBoards()) {
+      const page = /Roughly (€\d+) of parts/.exec(read(`hardware/wiring/${b.name}.md`))![1];
+      const row = md.split("\n").find((l) => l.startsWith(`| \`${b.name}\` |`));
+      expect(row, b.name).toContain(`| ${page} |`);
+    }
+  });
+
   it("TABLE_BOX.md wires the pins the table box drives", async () => {
     const { TABLE_BOX_PINS, FIRMATA_BAUD } = await import("../../hub/src/tablebox/index.js");
     const md = read("hardware/TABLE_BOX.md");
