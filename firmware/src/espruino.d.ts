@@ -92,7 +92,8 @@ interface PuckXyz {
 }
 /** Puck.js (Espruino's PUCKJS build, libs/puckjs/jswrap_puck.c): its accelerometer + gyro */
 declare var Puck: {
-  /** samples at 12.5, 26, 52, 104 or 208 Hz (accel ±4 g, gyro ±250 °/s): an `accel` event each */
+  /** samples at 12.5, 26, 52, 104 or 208 Hz (accel ±4 g, gyro at its lowest range: "±245 dps" in Espruino's reference,
+   * the LSM6DS3TR-C's 250 dps setting): an `accel` event each */
   accelOn(hz?: number): void;
   accelOff(): void;
   /** writes a register of the LSM6DS3TR-C (CTRL2_G 0x11: the gyro's rate and range) */
