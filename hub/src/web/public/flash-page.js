@@ -167,7 +167,8 @@ async function buildForm(box, link, setBusy) {
     h("option", { value: "" }, t("flash.batMeasured")),
     h("option", { value: "none", selected: saved.bat === "none" }, t("flash.batNone")),
   );
-  const batK = input("batk", { type: "number", min: 0.8, max: 1.25, step: 0.0001, placeholder: "1" });
+  // no min/max: the browser would block the form without a word; the check below says what is wrong
+  const batK = input("batk", { type: "number", step: "any", placeholder: "1" });
   const bar = h("progress", { id: "flash-bar", max: "1", value: "0", hidden: true });
   const msg = h("div", { class: "msg", id: "flash-msg", role: "status" });
   const go = h("button", { class: "primary", id: "flash-go", type: "submit" }, t("flash.go"));
