@@ -67,7 +67,7 @@ describe.each(["vm", "espruino"] as const)("on %s", (runtime) => {
         expect(Math.abs(info.bv - v), `${v} V read as ${info.bv}`).toBeLessThanOrEqual(0.02);
         expect(Math.abs(lipoPercent(info.bv) - lipoPercent(v)), `${v} V`).toBeLessThanOrEqual(1);
       }
-      // full is full, empty is empty: not 68 % and 0 % at 3.58 V as the straight line through 3.3-4.2 V had it
+      // full is full, empty is empty: a straight line from 3.3 to 4.2 V over the raw reading says 68 % and 0 % at 3.58 V
       expect(lipoPercent((await r.at(4.2)).bv)).toBe(100);
       expect(lipoPercent((await r.at(3.58)).bv)).toBeGreaterThanOrEqual(33);
       expect(lipoPercent((await r.at(3.1)).bv)).toBe(0);

@@ -20,7 +20,7 @@ afterEach(async () => {
   await sleep(50);
 });
 
-/** A profile's bundle as the build makes it, without the build's profile checks (a profile as it once was). */
+/** A profile's bundle as the build makes it, without the build's profile checks (a profile a builder might write). */
 async function bundleOf(b: BoardProfile): Promise<string> {
   const bundle = await rollBundle();
   try {
@@ -64,31 +64,34 @@ describe.each(RUNTIMES)("the board model on %s", (runtime) => {
     );
   });
 
-  describe.skipIf(skip)("ESP32 profiles as they were: buzzer on D25, LED legs on D25/D26, Serial2 without tx", () => {
-    it("the buzzer on the DAC pin D25 never sounds", async () => {
-      const b = { ...loadBoard("esp32-mpu6050"), bz: { pin: "D25", soft: false } };
-      const g = await start({ board: b, code: await bundleOf(b), config: CONFIG });
-      await waitFor(() => g.led.some((l) => green(l.c)), 4000, "the green greeting");
-      await sleep(500);
-      expect(g.tones.filter((t) => t.f > 0)).toEqual([]);
-    });
+  describe.skipIf(skip)(
+    "ESP32 profiles a builder might write: buzzer on D25, LED legs on D25/D26, Serial2 without tx",
+    () => {
+      it("the buzzer on the DAC pin D25 never sounds", async () => {
+        const b = { ...loadBoard("esp32-mpu6050"), bz: { pin: "D25", soft: false } };
+        const g = await start({ board: b, code: await bundleOf(b), config: CONFIG });
+        await waitFor(() => g.led.some((l) => green(l.c)), 4000, "the green greeting");
+        await sleep(500);
+        expect(g.tones.filter((t) => t.f > 0)).toEqual([]);
+      });
 
-    it("red and green on D25/D26 get a DC level, never lit (only blue works), and D4's buzzer is Serial2's TX", async () => {
-      const now = loadBoard("esp32-bno085");
-      const { tx: _tx, ...imu } = now.imu;
-      const b = { ...now, imu, led: { ...now.led, pr: "D25", pg: "D26", pb: "D27" } };
-      const code = await bundleOf(b);
-      const g = await start({ board: b, code, config: CONFIG });
-      const bad = await start({ board: b, code, config: null });
-      await waitFor(() => g.tones.some((t) => t.f === 2400), 4000, "the boot greeting");
-      await waitFor(() => bad.tones.some((t) => t.f === 300), 4000, "the config error beep");
-      await sleep(300);
-      // the greeting's green and the error's red blink: nothing shows
-      expect(g.led.filter((l) => l.c !== 0)).toEqual([]);
-      expect(bad.led.filter((l) => l.c !== 0)).toEqual([]);
-      expect(g.pinClash).toEqual(["D4: Serial2's default TX and the buzzer"]);
-    });
-  });
+      it("red and green on D25/D26 get a DC level, never lit (only blue works), and D4's buzzer is Serial2's TX", async () => {
+        const now = loadBoard("esp32-bno085");
+        const { tx: _tx, ...imu } = now.imu;
+        const b = { ...now, imu, led: { ...now.led, pr: "D25", pg: "D26", pb: "D27" } };
+        const code = await bundleOf(b);
+        const g = await start({ board: b, code, config: CONFIG });
+        const bad = await start({ board: b, code, config: null });
+        await waitFor(() => g.tones.some((t) => t.f === 2400), 4000, "the boot greeting");
+        await waitFor(() => bad.tones.some((t) => t.f === 300), 4000, "the config error beep");
+        await sleep(300);
+        // the greeting's green and the error's red blink: nothing shows
+        expect(g.led.filter((l) => l.c !== 0)).toEqual([]);
+        expect(bad.led.filter((l) => l.c !== 0)).toEqual([]);
+        expect(g.pinClash).toEqual(["D4: Serial2's default TX and the buzzer"]);
+      });
+    },
+  );
 
   describe.skipIf(skip)("MPU-6050 boards that carry another chip", () => {
     it.each([

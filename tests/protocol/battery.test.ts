@@ -21,7 +21,7 @@ describe("the LiPo curve", () => {
     expect(lipoPercent(Number.NaN)).toBe(0);
   });
 
-  it("is not the straight line 3.3-4.2 V the firmware had: mid-charge sits near 3.7-3.8 V", () => {
+  it("is not a straight line from 3.3 to 4.2 V: mid-charge sits near 3.7-3.8 V", () => {
     expect(lipoPercent(3.75)).toBeGreaterThan(40);
     expect(lipoPercent(3.75)).toBeLessThan(60);
     const line = (v: number) => Math.round(((v - 3.3) / 0.9) * 100);
