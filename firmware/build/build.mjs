@@ -8,12 +8,15 @@ import { fileURLToPath } from "node:url";
 import nodeResolve from "@rollup/plugin-node-resolve";
 import { rollup } from "rollup";
 import { minify } from "terser";
+import { CHIPS, pinProblems } from "../../hardware/tools/pins.mjs";
 import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const fwDir = join(root, "firmware");
 const entry = join(fwDir, "dist", "tsc", "main.js");
 const boardsDir = join(root, "hardware", "boards");
+/** hardware/imus.json: what each IMU chip answers as its WHO_AM_I */
+export const IMUS = JSON.parse(readFileSync(join(root, "hardware", "imus.json"), "utf8"));
 
 /** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`, `USB`, `Bluetooth`) in the baked profile. */
 const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d|USB|Bluetooth)$/;
@@ -38,7 +41,11 @@ function fail(msg) {
 
 /** The profile as JS source, keeping only what the firmware reads. */
 export function boardSource(b) {
-  const keep = { name: b.name, imu: b.imu, trig: b.trig, led: b.led, bz: b.bz, bat: b.bat };
+  // the kinds are build-time constants (IMU_KIND, LED_KIND), and 0x68 is the driver's own default address
+  const { kind: _i, ...imu } = b.imu;
+  const { kind: _l, ...led } = b.led;
+  if (imu.addr === 0x68) imu.addr = undefined;
+  const keep = { name: b.name, imu, trig: b.trig, led, bz: b.bz };
   // the serial link's device: Serial1 on the ESP chips, USB on boards that have it, the profile's `con` (Bluetooth)
   if (linksOf(b).includes("serial")) keep.con = conOf(b);
   const lit = (v) => {
@@ -55,6 +62,19 @@ export function boardSource(b) {
   return lit(keep);
 }
 
+/**
+ * The battery reading as the firmware computes it: volts = analogRead(pin) × a + b, the chip's ADC transfer
+ * (hardware/chips.json: an ESP32's typical one at 11 dB, uncalibrated) through the profile's divider `div`.
+ */
+export function batTransfer(b) {
+  const adc = CHIPS[b.chip]?.adc;
+  if (!adc) fail(`${b.name}: bat on a chip without an ADC in hardware/chips.json`);
+  const d = b.bat.div;
+  const a = adc.kind === "esp32" ? (adc.counts * adc.mvPerCount * d) / 1000 : adc.fullScaleV * d;
+  const off = adc.kind === "esp32" ? (adc.offsetMv * d) / 1000 : 0;
+  return { a: Number(a.toPrecision(6)), b: Number(off.toPrecision(6)) };
+}
+
 export function loadBoards() {
   return readdirSync(boardsDir)
     .filter((f) => f.endsWith(".json"))
@@ -62,40 +82,47 @@ export function loadBoards() {
     .map((f) => {
       const b = JSON.parse(readFileSync(join(boardsDir, f), "utf8"));
       if (b.name !== f.slice(0, -5)) fail(`${f}: name must be ${f.slice(0, -5)}`);
-      if (!["mpu6050", "bno085", "lsm6ds3"].includes(b.imu?.kind))
-        fail(`${f}: imu.kind must be mpu6050, bno085 or lsm6ds3`);
-      // the LSM6DS3 is read through the Puck object of Espruino's Puck.js build (firmware/src/puck.ts)
-      if ((b.imu.kind === "lsm6ds3") !== (b.chip === "NRF52"))
-        fail(`${f}: imu.kind lsm6ds3 goes with chip NRF52 (Puck.js)`);
-      if (!["neopixel", "rgb"].includes(b.led?.kind)) fail(`${f}: led.kind must be neopixel or rgb`);
-      if (!b.trig?.pin || !b.bz?.pin) fail(`${f}: trig.pin and bz.pin are required`);
-      if (!(b.budget?.bytes > 0)) fail(`${f}: budget.bytes is required`);
-      const links = linksOf(b);
-      // a board without WiFi (Puck.js) carries the serial link alone, over its `con` device
-      if (
-        !Array.isArray(links) ||
-        !links.length ||
-        links.some((l) => !["wifi", "serial"].includes(l)) ||
-        new Set(links).size !== links.length
-      )
-        fail(`${f}: links must be ["wifi"], ["wifi", "serial"] or ["serial"]`);
-      if (b.con !== undefined && (!links.includes("serial") || !PIN.test(b.con)))
-        fail(`${f}: con names the serial link's device (Serial1, USB, Bluetooth), with "serial" in links`);
-      const has = featuresOf(b);
-      if (!Array.isArray(has) || has.some((f) => !FEATURES.includes(f)))
-        fail(`${f}: has must list only ${FEATURES.join(", ")}`);
-      // the IMU mounting (shared/protocol/src/mount.ts): chip axis forward, then up; other than +x+z only with "mount"
-      const m = b.imu.mount;
-      if (m !== undefined && (!/^[+-][xyz][+-][xyz]$/.test(m) || m[1] === m[3]))
-        fail(`${f}: imu.mount must be the chip axis forward then up, e.g. "+x+z" (got ${JSON.stringify(m)})`);
-      if (m !== undefined && m !== "+x+z" && !has.includes("mount"))
-        fail(`${f}: imu.mount ${m} needs "mount" in has (this bundle cannot remap the IMU)`);
+      const why = profileProblem(b);
+      if (why) fail(`${f}: ${why}`);
       return b;
     });
 }
 
+/** What stops a board profile from building a gun that works, or undefined. */
+export function profileProblem(b) {
+  if (!["mpu6050", "bno085", "lsm6ds3"].includes(b.imu?.kind)) return "imu.kind must be mpu6050, bno085 or lsm6ds3";
+  // the LSM6DS3 is read through the Puck object of Espruino's Puck.js build (firmware/src/puck.ts)
+  if ((b.imu.kind === "lsm6ds3") !== (b.chip === "NRF52")) return "imu.kind lsm6ds3 goes with chip NRF52 (Puck.js)";
+  if (!["neopixel", "rgb"].includes(b.led?.kind)) return "led.kind must be neopixel or rgb";
+  if (!b.trig?.pin || !b.bz?.pin) return "trig.pin and bz.pin are required";
+  if (!(b.budget?.bytes > 0)) return "budget.bytes is required";
+  if (b.bat && !(b.bat.div >= 1)) return "bat.div is the divider's ratio, battery volts per pin volt (≥ 1)";
+  const links = linksOf(b);
+  // a board without WiFi (Puck.js) carries the serial link alone, over its `con` device
+  if (
+    !Array.isArray(links) ||
+    !links.length ||
+    links.some((l) => !["wifi", "serial"].includes(l)) ||
+    new Set(links).size !== links.length
+  )
+    return 'links must be ["wifi"], ["wifi", "serial"] or ["serial"]';
+  if (b.con !== undefined && (!links.includes("serial") || !PIN.test(b.con)))
+    return 'con names the serial link\'s device (Serial1, USB, Bluetooth), with "serial" in links';
+  const has = featuresOf(b);
+  if (!Array.isArray(has) || has.some((f) => !FEATURES.includes(f))) return `has must list only ${FEATURES.join(", ")}`;
+  // the IMU mounting (shared/protocol/src/mount.ts): chip axis forward, then up; other than +x+z only with "mount"
+  const m = b.imu.mount;
+  if (m !== undefined && (!/^[+-][xyz][+-][xyz]$/.test(m) || m[1] === m[3]))
+    return `imu.mount must be the chip axis forward then up, e.g. "+x+z" (got ${JSON.stringify(m)})`;
+  if (m !== undefined && m !== "+x+z" && !has.includes("mount"))
+    return `imu.mount ${m} needs "mount" in has (this bundle cannot remap the IMU)`;
+  // a pin that cannot do its job on this chip (hardware/chips.json): the gun would be built, and never work
+  const pins = pinProblems(b);
+  return pins.length ? pins.join("; ") : undefined;
+}
+
 /** Optional features a profile may list in `has`; each becomes a build-time constant HAS_<NAME> (dead code elsewhere). */
-export const FEATURES = ["ota", "find", "mount", "rssi"];
+export const FEATURES = ["ota", "find", "mount", "rssi", "batcal"];
 
 /** The optional features a board's bundle carries (profile `has`, default none). */
 export function featuresOf(b) {
@@ -147,6 +174,11 @@ export async function compile(bundle, b, version) {
         LINK_SERIAL: linksOf(b).includes("serial"),
         LINK_WIFI: linksOf(b).includes("wifi"),
         CHIP: b.chip,
+        ADC_N: b.chip === "ESP32" ? 8 : 1,
+        // the WHO_AM_I answers the MPU-6050 driver takes (hardware/imus.json)
+        "@MPU_IDS": JSON.stringify(IMUS.mpu6050.whoAmI.map(([id]) => id)),
+        BAT: !!b.bat,
+        ...(b.bat ? { "@BAT_PIN": b.bat.pin, BAT_A: batTransfer(b).a, BAT_B: batTransfer(b).b } : {}),
         ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),
       },
     },

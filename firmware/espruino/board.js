@@ -109,6 +109,21 @@ __b.ch = function (v) {
   v = Math.round(v * 255);
   return v < 0 ? 0 : v > 255 ? 255 : v;
 };
+/** an ESP32's DAC pins (D25/D26): analogWrite there holds a DC level, no PWM, no tone (hardware/chips.json) */
+__b.DAC = __c.cf.dac.map(function (g) {
+  return eval("D" + g);
+});
+__b.dac = function (p) {
+  var i;
+  for (i = 0; i < __b.DAC.length; i++) if (p == __b.DAC[i]) return true;
+  return false;
+};
+/** how bright an LED leg lights on a DC level `v` of 3.3 V written as 8 bits (1.0 wraps to 0), forward voltage `vf` */
+__b.dcLed = function (v, vf) {
+  var dc = (((v * 256) | 0) & 255) / 256;
+  v = (dc * 3.3 - vf) / (3.3 - vf);
+  return v > 0 ? v : 0;
+};
 __b.out = function (p, v, f) {
   __b.peak();
   if (p == __b.BZ) __b.tone(v > 0 && f ? f : 0);
@@ -124,11 +139,29 @@ global.digitalWrite = function (p, v) {
   __b.out(p, v ? 1 : 0);
 };
 global.analogWrite = function (p, v, o) {
-  __b.out(p, v, o && o.freq);
+  if (!__b.dac(p)) return __b.out(p, v, o && o.freq);
+  if (o && (o.soft || o.forceSoft)) console.log("ERROR: pin does not support software PWM");
+  if (p == __b.BZ || __c.led.kind !== "rgb") __b.out(p, 0);
+  else __b.out(p, __b.dcLed(v, __c.cf.vf[p == __b.PR ? 0 : p == __b.PG ? 1 : 2]));
 };
 global.pinMode = function () {};
+/** the count the chip's ADC gives for `v` volts at its pin (hardware/chips.json; an ESP32's with this chip's Vref) */
+__b.adc = function (a, v, vref) {
+  var n =
+    a.kind === "esp32"
+      ? (v * 1000 - a.offsetMv) / (a.mvPerCount * ((vref || a.vrefMv) / a.vrefMv))
+      : (v / a.fullScaleV) * a.counts;
+  n = Math.round(n);
+  return n < 0 ? 0 : n > a.counts - 1 ? a.counts - 1 : n;
+};
+/** The harness sets the battery's volts (a discharge). */
+__b.bv = function (v) {
+  __b.lc = getTime();
+  __c.bat.v = v;
+};
 global.analogRead = function (p) {
-  if (__b.BAT !== undefined && p == __b.BAT) return (__c.bat.v || 3.9) / __c.bat.mul;
+  var b = __c.bat;
+  if (__b.BAT !== undefined && p == __b.BAT) return __b.adc(b.adc, (b.v || 3.9) / b.div, b.vref) / b.adc.counts;
   return Math.random() * 0.01;
 };
 Modules.addCached("neopixel", function () {
@@ -278,7 +311,8 @@ __b.chip = function (v) {
 
 // ---- MPU-6050 at 0x68 on I2C1: the registers the firmware touches, sampled from the motion when read
 __b.RG = new Uint8Array(128);
-__b.RG[0x75] = 0x68;
+// WHO_AM_I: an MPU-6050 answers 0x68, an MPU-6500 0x70, a clone 0x98 (the harness says which chip this is)
+__b.RG[0x75] = __c.imu.who;
 __b.RG[0x6b] = 0x40; // asleep after power-on
 __b.ptr = 0;
 __b.AD = (__c.imu && __c.imu.addr) || 0x68;
@@ -450,9 +484,22 @@ __b.frame = function () {
   b.push(s & 255);
   return String.fromCharCode.apply(null, b);
 };
+/** a serial port set up without a pin takes the chip's default one (ESP32 Serial2: TX on D4): a part there clashes */
+__b.serDefaults = function (name, o) {
+  var d = __c.cf.ser[name];
+  var k;
+  var at;
+  if (!d) return;
+  for (k in { tx: 1, rx: 1 }) {
+    at = "D" + d[k];
+    if ((!o || o[k] === undefined) && __c.parts[at])
+      __b.rep("X", at + ": " + name + "'s default " + k.toUpperCase() + " and the " + __c.parts[at]);
+  }
+};
 __b.rvc = {
   h: undefined,
-  setup: function () {
+  setup: function (_baud, o) {
+    __b.serDefaults(__c.imu.ser, o);
     if (__b.rvc.t) return;
     __b.rvc.t = setInterval(function () {
       var f = __b.frame();
@@ -475,6 +522,9 @@ __b.rvc = {
   on: function (ev, fn) {
     if (ev === "data") __b.rvc.h = fn;
   },
+  removeAllListeners: function (ev) {
+    if (!ev || ev === "data") __b.rvc.h = undefined;
+  },
   write: function () {},
 };
 if (__c.imu.kind === "bno085") eval(__c.imu.ser + " = __b.rvc");
@@ -486,6 +536,8 @@ __b.odr = [12.5, 26, 52, 104, 208];
 /** the `accel` handlers */
 __b.ah = [];
 __b.LR = new Uint8Array(128);
+// WHO_AM_I of the LSM6DS3TR-C
+__b.LR[0x0f] = 0x6a;
 __b.lsp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
 /** a count as the chip gives it: int16 (a function made per sample would be a garbage cycle, counted at the peak) */
 __b.i16 = function (v) {

@@ -59,7 +59,8 @@ export function bno085(): Imu {
   return {
     start: function () {
       var c = BOARD.imu;
-      c.ser!.setup(c.sbaud || 115200, { rx: c.rx });
+      // tx named: left out, Espruino's ESP32 Serial2 would drive its default TX pin (hardware/chips.json)
+      c.ser!.setup(c.sbaud || 115200, { rx: c.rx, tx: c.tx });
       c.ser!.on("data", data);
       return undefined;
     },

@@ -17,16 +17,17 @@ export interface Cfg {
   ka: number;
   /** local click on every pull */
   click: boolean;
+  /** the battery reading's calibration factor (gun.json `bat`, 1 when not calibrated); 0: not measured */
+  bat: number;
 }
 
 function bad(m: string): string {
   return "gun.json: " + m;
 }
 
-/** `v`, or `d` when absent; NaN when it is not a number in [lo, hi] */
-function num(v: any, d: number, lo: number, hi: number): number {
-  if (v === undefined) v = d;
-  return typeof v === "number" && v >= lo && v <= hi ? v : NaN;
+/** gun.json's number `x`, `d` when it is left out, −1 when it is no number from `lo` to `hi` (none of them is < 0) */
+function inRange(x: any, d: number, lo: number, hi: number): number {
+  return x === undefined ? d : typeof x === "number" && x >= lo && x <= hi ? x : -1;
 }
 
 /** The config, or why there is none. Never throws. */
@@ -50,20 +51,24 @@ export function loadCfg(): Cfg | string {
   if (l !== undefined && l !== "wifi" && !ser)
     return bad(LINK_SERIAL ? "link must be wifi or serial" : "link must be wifi (this board has no serial)");
   if (!ser && (typeof h.host !== "string" || !h.host)) return bad("hub.host missing");
-  var port = num(h.port, 1883, 1, 65535);
-  if (!(port >= 0)) return bad("hub.port invalid");
+  var port = inRange(h.port, 1883, 1, 65535);
+  if (port < 0) return bad("hub.port invalid");
   var t = c.table === undefined ? "main" : c.table;
   if (!isName(t)) return bad("table invalid");
   if (w !== undefined && (typeof w.ssid !== "string" || typeof w.pass !== "string"))
     return bad("wifi needs ssid, pass");
-  var hz = num(c.hz, 25, 1, 50);
-  if (!(hz >= 0)) return bad("hz must be 1-50");
-  var ka = num(c.ka, 15, 5, 300);
-  if (!(ka >= 0)) return bad("ka must be 5-300");
+  var hz = inRange(c.hz, 25, 1, 50);
+  if (hz < 0) return bad("hz must be 1-50");
+  var ka = inRange(c.ka, 15, 5, 300);
+  if (ka < 0) return bad("ka must be 5-300");
   // the IMU mounting (mount.ts): gun.json's, else the profile's; taken into use here
   // (boards without "mount" read no `mount`: cng flash refuses one there, and so does the hub's wizard)
   if (HAS_MOUNT && !setMount(c.mount === undefined ? BOARD.imu.mount || "+x+z" : c.mount))
     return bad("mount must be forward then up chip axis, like +x+z");
+  // the battery: `false` with no divider fitted (a power bank), else the factor Setup calibrated the reading by
+  // (BAT_CAL_K's figures, as literals: the array costs the ESP8266 bytes it does not have)
+  var b = !BAT || c.bat === false ? 0 : inRange(c.bat, 1, 0.8, 1.25);
+  if (b < 0) return bad("bat invalid");
   // gun.json's own hub object, the port defaulted (find.ts keeps it back in gun.json as it is)
   h.port = port;
   // gun.json's own object becomes the config: no second copy in memory
@@ -73,6 +78,7 @@ export function loadCfg(): Cfg | string {
   c.hz = hz;
   c.ka = ka;
   c.click = c.click !== false;
+  c.bat = b;
   return c;
 }
 

@@ -94,7 +94,8 @@ interface PuckXyz {
 }
 /** Puck.js (Espruino's PUCKJS build, libs/puckjs/jswrap_puck.c): its accelerometer + gyro */
 declare var Puck: {
-  /** samples at 12.5, 26, 52, 104 or 208 Hz (accel ±4 g, gyro ±250 °/s): an `accel` event each */
+  /** samples at 12.5, 26, 52, 104 or 208 Hz (accel ±4 g, gyro at its lowest range: "±245 dps" in Espruino's reference,
+   * the LSM6DS3TR-C's 250 dps setting): an `accel` event each */
   accelOn(hz?: number): void;
   accelOff(): void;
   /** writes a register of the LSM6DS3TR-C (CTRL2_G 0x11: the gyro's rate and range) */
@@ -109,25 +110,38 @@ declare var console: { log(...a: any[]): void };
 /** The board profile, baked in by the build (hardware/boards/<board>.json, pins as Espruino pin globals). */
 declare var BOARD: {
   name: string;
+  /** the IMU's and the LED's kind are the build-time constants IMU_KIND and LED_KIND */
   imu: {
-    kind: string;
     scl?: Pin;
     sda?: Pin;
     addr?: number;
     hz?: number;
     ser?: EspSerial;
     rx?: Pin;
+    /** the serial IMU's TX pin (unused by UART-RVC, named so that no default pin is taken) */
+    tx?: Pin;
     sbaud?: number;
     /** how the chip sits in the gun (boards with "mount"): forward axis, up axis, e.g. "+x-z" */
     mount?: string;
   };
   trig: { pin: Pin; pressed: number };
-  led: { kind: string; pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
+  led: { pin?: Pin; pr?: Pin; pg?: Pin; pb?: Pin; inv?: boolean; max?: number };
   bz: { pin: Pin; soft?: boolean };
-  bat?: { pin: Pin; mul: number };
   /** the serial link's device (`Serial1` on ESP32/ESP8266, `USB` elsewhere, `Bluetooth` on a Puck.js), with that link */
   con?: EspSerial;
 };
+/**
+ * The LiPo through the profile's divider (`bat`), as build-time constants: BAT when there is one, its pin, and the
+ * reading's transfer to volts, volts = analogRead(BAT_PIN) × BAT_A + BAT_B (the chip's ADC and the divider:
+ * firmware/build/build.mjs batTransfer). ADC_N: readings the volts are the mean of (the ESP32's ADC is the noisy one).
+ */
+declare var BAT: boolean;
+declare var BAT_PIN: Pin;
+declare var BAT_A: number;
+declare var BAT_B: number;
+declare var ADC_N: number;
+/** The WHO_AM_I answers the MPU-6050 driver takes (hardware/imus.json), a build-time constant. */
+declare var MPU_IDS: number[];
 /** Firmware version, baked in by the build. */
 declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
@@ -146,3 +160,5 @@ declare var HAS_OTA: boolean;
 declare var HAS_FIND: boolean;
 declare var HAS_MOUNT: boolean;
 declare var HAS_RSSI: boolean;
+/** the battery reading calibrated from Setup (the `bat` command), boards with "batcal" */
+declare var HAS_BATCAL: boolean;

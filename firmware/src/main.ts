@@ -2,6 +2,7 @@
 // Starts itself when loaded (from .bootcde at boot). Nothing from the network may stop it:
 // bad input is reported on `err` and ignored.
 import {
+  BAT_CAL_K,
   type CommandMsg,
   type CueMsg,
   decIn,
@@ -71,13 +72,18 @@ function run(c: Cfg) {
     console.log("CNG " + e + ": " + m);
     send(topic("err"), encErr(e, m), 1, false);
   }
-  function bat(): number | undefined {
-    var b = BOARD.bat;
-    // a Puck.js measures its own coin cell
-    if (CHIP === "NRF52") return E.getBattery();
-    if (!b) return undefined;
-    var v = Math.round(((analogRead(b.pin) * b.mul - 3.3) / 0.9) * 100);
-    return Math.max(0, Math.min(100, v));
+  /** the LiPo's volts: the pin through the chip's ADC transfer and the divider (baked in), times this gun's calibration */
+  function volts(): number | undefined {
+    var r: number;
+    var i: number;
+    if (!BAT || !c.bat) return undefined;
+    r = analogRead(BAT_PIN);
+    // an ESP32's ADC is noisy: the mean of a few readings
+    if (ADC_N > 1) {
+      for (i = 1; i < ADC_N; i++) r += analogRead(BAT_PIN);
+      r /= ADC_N;
+    }
+    return Math.round((BAT_B ? r * BAT_A + BAT_B : r * BAT_A) * c.bat * 100) / 100;
   }
   // process.memory() collects garbage first; kept on every info, the one that answers `rate` too: on the ESP8266
   // (1,600 variables) a gun that skipped it at the switch to 50 Hz stopped taking commands on the real interpreter
@@ -88,11 +94,14 @@ function run(c: Cfg) {
         FW,
         BOARD.name,
         IMU_KIND as ImuKind,
-        bat(),
+        // a Puck.js gauges its own coin cell, in percent; a LiPo gun says its volts (the hub knows the curve)
+        CHIP === "NRF52" ? E.getBattery() : undefined,
         process.memory().free,
         Math.floor(now() / 1000),
         hz,
         HAS_RSSI && !serial ? rssi() : undefined,
+        volts(),
+        BAT && c.bat ? c.bat : undefined,
         late || undefined,
       ),
       1,
@@ -138,6 +147,12 @@ function run(c: Cfg) {
       keepCfg("secret", m.k);
       if (serial) slKey(m.k);
       else mqPass(m.k);
+    } else if (HAS_BATCAL && m.c === "bat") {
+      // the battery reading's new calibration (the hub's, from the true volts: a multimeter's, or a full cell's)
+      if (!(m.k >= BAT_CAL_K[0] && m.k <= BAT_CAL_K[1]) || !volts()) return err("cmd", "bat");
+      c.bat = m.k;
+      keepCfg("bat", m.k);
+      info();
     } else if (HAS_MOUNT && (m.c === "grav" || m.c === "mount")) {
       // the IMU mounting (mount.ts): gravity in the chip's frame, or a new mounting; answered on `imu`
       why = mcmd(m, function (s: string) {
@@ -185,7 +200,7 @@ function run(c: Cfg) {
         send(topic("otas"), m, 1, false);
       },
       err,
-      bat,
+      volts,
     );
   trigger(function (k: TriggerKind, t: number, d: number) {
     if (k === "p" && c.click) click();

@@ -55,11 +55,15 @@ export function mpu6050(hz: number): Imu {
     start: function () {
       var c = BOARD.imu;
       I2C1.setup({ scl: c.scl, sda: c.sda, bitrate: 400000 });
+      var id: number;
       try {
         I2C1.writeTo(a, 0x75);
-        if (I2C1.readFrom(a, 1)[0] !== 0x68) return "mpu6050 WHO_AM_I";
+        id = I2C1.readFrom(a, 1)[0];
+        // an MPU-6050, MPU-6500, MPU-9250, MPU-9255, ICM-20689 or a GY-521 clone: the registers read here are the same
+        // on all of them (hardware/imus.json)
+        if (MPU_IDS.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
         I2C1.writeTo(a, [0x6b, 1]); // wake, PLL on the gyro clock
-        // one burst from 0x19 (the register pointer counts up): 1 kHz / 10 = 100 Hz, DLPF 44 Hz, ±2000 °/s, ±4 g
+        // one burst from 0x19 (the register address counts up): 1 kHz / 10 = 100 Hz, DLPF 44 Hz, ±2000 °/s, ±4 g
         I2C1.writeTo(a, [0x19, 9, 3, 0x18, 8]);
       } catch (_e) {
         return "mpu6050 not answering";

@@ -5,12 +5,12 @@
 // trial until it comes online to the hub (otaOk()): each boot on trial counts, a restart comes after `w` ms
 // offline, and the third boot on trial goes back to the file before it. A damaged file is never run.
 // Resuming: the bundle is ASCII, so the first 0xFF (erased flash) in the slot is where the last write stopped.
-import { encOtas, OTA_LOW_BATTERY } from "@cng/protocol";
+import { encOtas, OTA_LOW_BATTERY, OTA_LOW_VOLTS } from "@cng/protocol";
 
 /** boots on trial before going back to the previous firmware */
 var TRIES = 2;
-/** lowest battery (percent) an update may start at */
-var LOW = OTA_LOW_BATTERY;
+/** lowest battery (volts: the LiPo curve at OTA_LOW_BATTERY percent) an update may start at */
+var LOW = OTA_LOW_VOLTS;
 
 function crc(s: string): number {
   return E.CRC32(s) >>> 0;
@@ -87,7 +87,8 @@ export function otaOk(): string | undefined {
 }
 
 /**
- * The `ota` topic's handler. `rep` sends a state message (otas), `err` an error; `bat` the battery or undefined.
+ * The `ota` topic's handler. `rep` sends a state message (otas), `err` an error; `bat` the battery's volts, or
+ * undefined when not measured.
  * The hub is trusted for the shape of what it sends (only it may publish there); each chunk's CRC and the whole
  * bundle's are checked all the same, since the link may damage them.
  */
@@ -111,7 +112,7 @@ export function ota(rep: (m: string) => void, err: (e: string, m: string) => voi
     m = JSON.parse(p);
     f = "";
     if (m.b !== BOARD.name) return no("bundle for " + m.b + ", this is " + BOARD.name);
-    if (b !== undefined && b < LOW) return no("battery " + b + "%, needs " + LOW + "%");
+    if (b !== undefined && b < LOW) return no("battery " + b + " V, needs " + LOW + " V (" + OTA_LOW_BATTERY + "%)");
     // asked again after a restart whose `ok` was lost: say so, nothing to write
     if (m.crc === (global as any).CNGC) return no("already runs this bundle");
     o = S.readJSON("ota.new", true);

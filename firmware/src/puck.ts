@@ -1,7 +1,7 @@
 // Puck.js v2's own IMU, an LSM6DS3TR-C accelerometer + gyro, through the Puck object of Espruino's Puck.js build
 // (libs/puckjs/jswrap_puck.c): `Puck.accelOn(hz)` samples both at 12.5, 26, 52, 104 or 208 Hz and emits an `accel`
-// event per sample, `{acc:{x,y,z}, gyro:{x,y,z}}` in raw int16 counts: the accelerometer at ±4 g, the gyro at
-// ±250 °/s, which a quick swing clips (a clipped turn is a yaw error for good), so the driver sets ±2000 °/s
+// event per sample, `{acc:{x,y,z}, gyro:{x,y,z}}` in raw int16 counts: the accelerometer at ±4 g, the gyro at its
+// lowest range (the chip's 250 dps setting, "±245 dps" in Espruino's reference), which a quick swing clips (a clipped turn is a yaw error for good), so the driver sets ±2000 °/s
 // (CTRL2_G through `Puck.accelWr`). Then the MPU-6050 path's fusion: the chip's axes read through the mounting into
 // the gun's frame (mount.ts: a Puck taped to a gun sits any way), the still-time gyro bias, the Mahony filter.
 import { ms } from "./clock";

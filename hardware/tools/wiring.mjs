@@ -6,11 +6,13 @@
 //
 //   node hardware/tools/wiring.mjs           write the files
 //   node hardware/tools/wiring.mjs --check   exit 1 when a committed file is out of date
+//   node hardware/tools/wiring.mjs --help    say so; any other argument is refused and nothing is written
 //
 // A profile of a shape this script does not know stops it with the file and the field named.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHIPS, gpio, NODEMCU, PUCK, pinProblems, psramPins } from "./pins.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const BOARDS_DIR = join(here, "..", "boards");
@@ -43,6 +45,7 @@ const SHAPE = {
       hz: [false, "number"],
       ser: [false, "string"],
       rx: [false, "pin"],
+      tx: [false, "pin"],
       sbaud: [false, "number"],
       mount: [false, "string"],
     },
@@ -61,7 +64,7 @@ const SHAPE = {
     },
   ],
   bz: [true, { pin: [true, "pin"], soft: [false, "boolean"] }],
-  bat: [false, { pin: [true, "pin"], mul: [true, "number"] }],
+  bat: [false, { pin: [true, "pin"], div: [true, "number"] }],
   budget: [true, { bytes: [true, "number"], jsvars: [true, "number"] }],
 };
 
@@ -87,7 +90,7 @@ function checkShape(obj, shape, where, file) {
       if (!Array.isArray(v) || !v.length || v.some((l) => l !== "wifi" && l !== "serial"))
         fail(`${at} is ${JSON.stringify(v)}, expected a list of "wifi", "serial"`);
     } else if (rule === "features") {
-      const known = ["ota", "find", "mount", "rssi"];
+      const known = ["ota", "find", "mount", "rssi", "batcal"];
       if (!Array.isArray(v) || v.some((f) => !known.includes(f)))
         fail(`${at} is ${JSON.stringify(v)}, expected a list of ${known.map((f) => `"${f}"`).join(", ")}`);
     } else if (rule === "pin") {
@@ -101,25 +104,6 @@ function checkShape(obj, shape, where, file) {
 
 // ---------------------------------------------------------------- pins per chip
 
-function gpio(pin) {
-  return pin === "A0" ? null : Number(pin.slice(1));
-}
-
-/** NodeMCU / Wemos D1 mini silkscreen labels of the ESP8266 GPIOs (they differ from Espruino's D names). */
-const NODEMCU = {
-  16: "D0",
-  5: "D1",
-  4: "D2",
-  0: "D3",
-  2: "D4",
-  14: "D5",
-  12: "D6",
-  13: "D7",
-  15: "D8",
-  3: "RX",
-  1: "TX",
-};
-
 /** What is printed next to the pin on the common boards. */
 function printed(chip, pin) {
   if (pin === "A0") return "A0";
@@ -128,73 +112,21 @@ function printed(chip, pin) {
   return `${g} (D${g}, G${g} or IO${g})`;
 }
 
-const ESP32_FLASH = [6, 7, 8, 9, 10, 11];
-const ESP32_STRAP = [0, 2, 5, 12, 15];
-const ESP32_INPUT_ONLY = [34, 35, 36, 37, 38, 39];
-const ESP8266_STRAP = [0, 2, 15];
-
-/** Puck.js v2: what is on the board (firmware/src/puck.ts, Espruino's boards/PUCKJS.py), and its pads for a piezo. */
-const PUCK = { btn: "D0", leds: ["D5", "D4", "D3"], pads: ["D1", "D2", "D28", "D29", "D30", "D31"] };
-
-/** A Puck.js profile: its own IMU, button and LEDs on their pins, the piezo on a pad, the Bluetooth link. */
-function checkPuck(b, bad) {
-  if (b.imu.kind !== "lsm6ds3") bad("imu.kind must be lsm6ds3 on a Puck.js (its own accelerometer + gyro)");
-  if (b.trig.pin !== PUCK.btn || b.trig.pressed !== 1) bad("trig must be the Puck's button: D0, pressed reads 1");
-  if (b.led.kind !== "rgb" || b.led.inv || [b.led.pr, b.led.pg, b.led.pb].join() !== PUCK.leds.join())
-    bad("led must be the Puck's own LEDs: rgb on D5 (red), D4 (green), D3 (blue)");
-  if (!PUCK.pads.includes(b.bz.pin)) bad(`bz.pin ${b.bz.pin} is not one of the Puck's pads (${PUCK.pads.join(", ")})`);
-  if (b.bat) bad("bat: a Puck.js measures its own coin cell (E.getBattery), leave bat out");
-  if (b.con !== "Bluetooth" || (b.links ?? ["wifi"]).join() !== "serial")
-    bad('a Puck.js has no WiFi: links ["serial"] with con "Bluetooth"');
-}
-
-/** Refuses pins that cannot do their job on the chip, with the reason. */
+/** Refuses pins that cannot do their job on the chip, with the reason (hardware/tools/pins.mjs). */
 function checkPins(b, file) {
-  const bad = (m) => {
-    throw new ProfileError(`${file}: ${m}`);
-  };
-  if (b.chip === "NRF52") return checkPuck(b, bad);
-  const outs = [["buzzer", b.bz.pin]];
-  if (b.led.kind === "neopixel") {
-    if (!b.led.pin) bad("led.pin is required for a neopixel LED");
-    outs.push(["LED", b.led.pin]);
-  } else {
-    for (const k of ["pr", "pg", "pb"]) if (!b.led[k]) bad(`led.${k} is required for an RGB LED`);
-    outs.push(["LED red", b.led.pr], ["LED green", b.led.pg], ["LED blue", b.led.pb]);
+  if (b.chip !== "NRF52") {
+    if (b.led.kind === "neopixel" && !b.led.pin)
+      throw new ProfileError(`${file}: led.pin is required for a neopixel LED`);
+    if (b.led.kind === "rgb")
+      for (const k of ["pr", "pg", "pb"])
+        if (!b.led[k]) throw new ProfileError(`${file}: led.${k} is required for an RGB LED`);
+    if (b.imu.kind === "mpu6050" && (!b.imu.scl || !b.imu.sda))
+      throw new ProfileError(`${file}: imu.scl and imu.sda are required for an MPU-6050`);
+    if (b.imu.kind === "bno085" && (!b.imu.rx || !b.imu.ser))
+      throw new ProfileError(`${file}: imu.ser and imu.rx are required for a BNO085 in UART-RVC mode`);
   }
-  if (b.imu.kind === "mpu6050") {
-    if (!b.imu.scl || !b.imu.sda) bad("imu.scl and imu.sda are required for an MPU-6050");
-    outs.push(["I2C SCL", b.imu.scl], ["I2C SDA", b.imu.sda]);
-  } else if (!b.imu.rx || !b.imu.ser) bad("imu.ser and imu.rx are required for a BNO085 in UART-RVC mode");
-  const ins = [["trigger", b.trig.pin]];
-  if (b.imu.kind === "bno085") ins.push(["IMU RX", b.imu.rx]);
-  const all = [...outs, ...ins, ...(b.bat ? [["battery", b.bat.pin]] : [])];
-  const seen = new Map();
-  for (const [what, pin] of all) {
-    if (seen.has(pin)) bad(`${pin} is used for both ${seen.get(pin)} and ${what}`);
-    seen.set(pin, what);
-  }
-  for (const [what, pin] of [...outs, ...ins]) {
-    const g = gpio(pin);
-    if (g === null) bad(`${what} on A0: A0 is analog input only`);
-    if (b.chip === "ESP32") {
-      if (ESP32_FLASH.includes(g)) bad(`${what} on ${pin}: GPIO6-11 belong to the flash chip`);
-      if (ESP32_STRAP.includes(g)) bad(`${what} on ${pin}: a boot strapping pin; the board may not start`);
-      if (ESP32_INPUT_ONLY.includes(g) && outs.some(([, p]) => p === pin))
-        bad(`${what} on ${pin}: GPIO34-39 are input only`);
-      if (ESP32_INPUT_ONLY.includes(g) && what === "trigger") bad(`trigger on ${pin}: GPIO34-39 have no pull-up`);
-    } else {
-      if (ESP8266_STRAP.includes(g)) bad(`${what} on ${pin}: a boot strapping pin; the board may not start`);
-      if (g === 16 && what === "trigger") bad("trigger on D16: GPIO16 has no interrupt for setWatch");
-      if (NODEMCU[g] === undefined) bad(`${what} on ${pin}: GPIO${g} is not broken out on NodeMCU / D1 mini`);
-    }
-  }
-  if (b.bat) {
-    const g = gpio(b.bat.pin);
-    if (b.chip === "ESP32" && !(g >= 32 && g <= 39))
-      bad(`battery on ${b.bat.pin}: use an ADC1 pin (32-39); ADC2 stops working with WiFi on`);
-    if (b.chip === "ESP8266" && b.bat.pin !== "A0") bad("battery: the ESP8266's only analog input is A0");
-  }
+  const p = pinProblems(b);
+  if (p.length) throw new ProfileError(`${file}: ${p.join("; ")}`);
 }
 
 export function loadBoards(dir = BOARDS_DIR) {
@@ -236,7 +168,11 @@ const PART = {
     module: "Wemos D1 mini (recommended) or NodeMCU v2/v3 (ESP-12E/F, 4 MB)",
     eur: 3,
   },
-  mpu6050: { part: "IMU MPU-6050", module: "GY-521 breakout", eur: 2 },
+  mpu6050: {
+    part: "IMU MPU-6050",
+    module: "GY-521 breakout (it may carry an MPU-6500 or a clone: the firmware takes them; `cng check` says which)",
+    eur: 2,
+  },
   bno085: {
     part: "IMU BNO085",
     module: "Adafruit BNO085 (4754) or a GY-BNO08X breakout with the PS0/P0 pin broken out",
@@ -249,6 +185,8 @@ const PART = {
     eur: 0.5,
   },
   rgb: { part: "LED", module: "5 mm RGB LED, 4 legs, common cathode (common anode: set led.inv)", eur: 0.2 },
+  // green and blue legs drop ≈ 2.8-3.2 V, red ≈ 1.9 V: at 3.3 V one value for all three starves green and blue
+  rgbRes: { part: "LED resistors", module: "1 × 220 Ω (red), 2 × 47 Ω (green, blue), 1/4 W", eur: 0.05 },
   NRF52: {
     part: "Puck.js v2",
     module: "Puck.js v2 / v2.1 (espruino.com or its resellers): nRF52832, accelerometer + gyro, button, LEDs, CR2032",
@@ -262,18 +200,26 @@ const PART = {
   },
   piezoClip: {
     part: "buzzer (optional)",
-    module: "passive piezo disc with leads, held on the pads by the tape or a crocodile clip; not an active buzzer",
+    module: "bare piezo disc with leads (20-27 mm, no oscillator inside), soldered to the D2 and GND pads",
     eur: 0.5,
   },
   piezo: {
     part: "buzzer",
-    module: "passive piezo buzzer 12 mm (KY-006 module or bare); not an active buzzer",
-    eur: 0.4,
+    module:
+      'bare piezo disc with leads (20-27 mm piezo element, no oscillator inside); not an active buzzer, not a magnetic "passive buzzer" module',
+    eur: 0.3,
+  },
+  piezoRes: { part: "buzzer resistor", module: "330 Ω, 1/4 W, in series with the piezo", eur: 0.02 },
+  batCap: {
+    part: "battery sense capacitor",
+    module: "100 nF ceramic, from the battery pin to GND (the ADC samples the 50 kΩ divider through it)",
+    eur: 0.05,
   },
   lipo: { part: "battery", module: "1S LiPo 3.7 V 1000 mAh with JST-PH plug and protection (e.g. 603450)", eur: 6 },
   charger: {
     part: "charger",
-    module: "TP4056 USB-C charger board with protection (DW01A, 6 pads: B+ B- OUT+ OUT-)",
+    module:
+      "TP4056 USB-C charger board with protection (DW01A, 6 pads: B+ B- OUT+ OUT-); sold set to 1 A (R_PROG 1.2 kΩ): fine for 1000 mAh, for a smaller cell change R_PROG (the current is ≈ 1200 V / R_PROG: 2.4 kΩ → 0.5 A; TP4056 datasheet)",
     eur: 0.7,
   },
   regulator: {
@@ -303,8 +249,8 @@ const CURRENT = {
   mpu6050: [4, "MPU-6050 gyro + accelerometer: 3.8 mA (InvenSense datasheet) + the GY-521's power LED"],
   bno085: [12, "BNO085 in UART-RVC at 100 Hz: ≈ 10-15 mA (CEVA datasheet, varies with the fusion running)"],
   neopixel: [4, "WS2812B: ≈ 1 mA dark, ≤ 60 mA × max brightness when white; a few mA on average in a game"],
-  rgb: [5, "RGB LED through 220 Ω: ≤ 3 × 6 mA × max brightness; a few mA on average"],
-  piezo: [2, "piezo: ≈ 5-15 mA while it sounds, a small share of the time"],
+  rgb: [5, "RGB LED, 220 Ω on red, 47 Ω on green and blue: ≈ 4-6 mA a colour × max brightness; a few mA on average"],
+  piezo: [0.5, "piezo disc: under 1 mA while it sounds (it is a ≈ 20 nF capacitor)"],
   NRF52: [
     2.5,
     "nRF52832 running the firmware at 52 Hz and a Bluetooth connection streaming aim: ≈ 1.5-3 mA (Nordic datasheet, Espruino's Puck.js power figures)",
@@ -326,11 +272,21 @@ function bomOf(b) {
       ["piezoClip", 0, "only for sound; the LEDs give every cue without it"],
     ];
   const rows = [
-    [b.chip, 1, ""],
+    [
+      b.chip,
+      1,
+      psramPins(b).length
+        ? `**not a WROVER module**: ${psramPins(b)
+            .map((r) => r.pin)
+            .join(", ")} carry a WROVER's PSRAM`
+        : "",
+    ],
     [b.imu.kind, 1, b.imu.kind === "bno085" ? "must support UART-RVC (PS0 pin)" : ""],
     ["trigger", 1, ""],
-    [b.led.kind, 1, b.led.kind === "neopixel" ? "+ 330 Ω resistor in the data line" : "+ 3 × 220 Ω resistors"],
-    ["piezo", 1, "+ 100 Ω resistor"],
+    [b.led.kind, 1, b.led.kind === "neopixel" ? "+ 330 Ω resistor in the data line" : ""],
+    ...(b.led.kind === "rgb" ? [["rgbRes", 1, "≈ 4-6 mA a colour at 3.3 V, so the seat colours keep their hue"]] : []),
+    ["piezo", 1, ""],
+    ["piezoRes", 1, `limits its charging peaks to 10 mA${b.chip === "ESP8266" ? " (an ESP8266 pin gives 12 mA)" : ""}`],
     ["lipo", 1, ""],
     ["charger", 1, ""],
     b.chip === "ESP8266"
@@ -343,7 +299,7 @@ function bomOf(b) {
     ["switch", 1, ""],
     ["cap", 1, ""],
   ];
-  if (b.bat) rows.push(["divider", 1, ""]);
+  if (b.bat) rows.push(["divider", 1, ""], ["batCap", 1, ""]);
   rows.push(["misc", 1, ""]);
   return rows;
 }
@@ -354,19 +310,29 @@ function fmtEur(x) {
 
 // ---------------------------------------------------------------- connections
 
-/** The battery sense resistors that make `analogRead(pin) × mul` volts. */
+/** The battery sense resistors that make the profile's divider `div` (battery volts per pin volt). */
 function divider(b) {
   if (!b.bat) return null;
+  const d = b.bat.div;
   if (b.chip === "ESP32") {
-    // analogRead 0..1 over 0..3.3 V: mul = 3.3 × (top + bottom) / bottom
-    const top = Math.round((b.bat.mul / 3.3 - 1) * 100);
-    if (top <= 0) throw new ProfileError(`bat.mul ${b.bat.mul} is below 3.3: no divider gives that`);
+    // div = (top + bottom) / bottom, bottom 100 kΩ
+    const top = Math.round((d - 1) * 100);
+    if (top <= 0) throw new ProfileError(`bat.div ${d}: no divider gives that`);
     return { text: `${top} kΩ from BAT+ to ${b.bat.pin}, 100 kΩ from ${b.bat.pin} to GND`, top, bottom: 100 };
   }
   // D1 mini / NodeMCU have 220 k + 100 k on A0 already (3.2 V full scale); a series resistor stretches it.
-  const series = Math.round((b.bat.mul - 3.2) * 100);
-  if (series <= 0) throw new ProfileError(`bat.mul ${b.bat.mul} needs no extra resistor on a D1 mini`);
+  const series = Math.round((d - 3.2) * 100);
+  if (series <= 0) throw new ProfileError(`bat.div ${d} needs no extra resistor on a D1 mini`);
   return { text: `${series} kΩ from BAT+ to A0 (with the board's own 220 k/100 k divider)`, top: series, bottom: 0 };
+}
+
+/** How the firmware turns the battery pin's reading into volts (hardware/chips.json, firmware/build/build.mjs). */
+function batReading(b) {
+  const adc = CHIPS[b.chip].adc;
+  const d = b.bat.div;
+  return adc.kind === "esp32"
+    ? `${b.bat.pin}; volts = (count × ${adc.mvPerCount.toFixed(3)} mV + ${adc.offsetMv} mV) × ${d}: the ESP32 ADC's typical transfer at 11 dB (Espruino reads it uncalibrated; chips spread ± ${Math.round((adc.vrefSpreadMv / adc.vrefMv) * 100)} %), times this gun's calibration (Setup)`
+    : `${b.bat.pin}; volts = analogRead × ${adc.fullScaleV} V × ${d}, times this gun's calibration (Setup)`;
 }
 
 /** Rows of the pin table: [part, part pin, board pin (Espruino name) or supply, note]. */
@@ -379,7 +345,12 @@ function connections(b) {
       ["LED red", "on the board", b.led.pr, "LED1"],
       ["LED green", "on the board", b.led.pg, "LED2"],
       ["LED blue", "on the board", b.led.pb, "LED3"],
-      ["piezo (optional)", "+", b.bz.pin, "the pad marked on the Puck's back; no resistor needed"],
+      [
+        "piezo (optional)",
+        "+",
+        b.bz.pin,
+        "soldered to the pad: take the PCB out of its case first; no resistor needed",
+      ],
       ["piezo (optional)", "−", "GND", ""],
     ];
   const three = "3V3";
@@ -398,6 +369,16 @@ function connections(b) {
       ["IMU (BNO085)", "GND", "GND", ""],
       ["IMU (BNO085)", "SDA/TX", b.imu.rx, `UART-RVC frames out, ${b.imu.sbaud ?? 115200} baud, read by ${b.imu.ser}`],
       ["IMU (BNO085)", "P0 (PS0)", three, "high = UART-RVC mode; P1 stays low"],
+      ...(b.imu.tx
+        ? [
+            [
+              "IMU (BNO085)",
+              "(nothing)",
+              b.imu.tx,
+              `${b.imu.ser}'s TX: leave it unconnected; named so that ${b.imu.ser} takes no default pin`,
+            ],
+          ]
+        : []),
     );
   }
   const pressedTo = b.trig.pressed === 0 ? "GND" : three;
@@ -419,17 +400,26 @@ function connections(b) {
   } else {
     rows.push(
       ["LED (RGB)", "R", b.led.pr, "through 220 Ω"],
-      ["LED (RGB)", "G", b.led.pg, "through 220 Ω"],
-      ["LED (RGB)", "B", b.led.pb, "through 220 Ω"],
+      ["LED (RGB)", "G", b.led.pg, "through 47 Ω (green and blue drop ≈ 3 V)"],
+      ["LED (RGB)", "B", b.led.pb, "through 47 Ω"],
       ["LED (RGB)", b.led.inv ? "common anode (long leg)" : "common cathode (long leg)", b.led.inv ? three : "GND", ""],
     );
   }
   rows.push(
-    ["piezo", "+", b.bz.pin, `through 100 Ω${b.bz.soft ? "; software PWM on the ESP8266" : ""}`],
+    [
+      "piezo",
+      "+",
+      b.bz.pin,
+      `through 330 Ω${b.bz.soft ? "; software PWM on the ESP8266" : ""}; a magnetic buzzer instead needs a transistor and a diode (below)`,
+    ],
     ["piezo", "−", "GND", ""],
   );
   const d = divider(b);
-  if (d) rows.push(["battery sense", "divider", b.bat.pin, d.text]);
+  if (d)
+    rows.push(
+      ["battery sense", "divider", b.bat.pin, d.text],
+      ["battery sense", "100 nF", b.bat.pin, `from ${b.bat.pin} to GND, close to the board`],
+    );
   return rows;
 }
 
@@ -444,19 +434,34 @@ function table(head, rows) {
   ].join("\n");
 }
 
+/** The share of a CR2032's rated 225 mAh a Puck gets at its few mA, above its 2.2 V (see runtime). */
+const COIN_USABLE = 0.15;
+
+/** The parts' sizes, mm, roughly (their makers' or sellers' figures): what a blaster must hold. */
+const SIZE = {
+  ESP32: "ESP32 DevKitC ≈ 55 × 28 × 13 (with its pins)",
+  ESP8266: "Wemos D1 mini ≈ 35 × 26 × 8 (a NodeMCU ≈ 58 × 31)",
+  mpu6050: "GY-521 ≈ 21 × 16",
+  bno085: "BNO085 breakout ≈ 25 × 18",
+  lipo: "LiPo 603450: 50 × 34 × 6 (the name is its size: 6.0 mm thick, 34 wide, 50 long)",
+  charger: "TP4056 board ≈ 26 × 17",
+  regulator: "buck-boost module ≈ 15 × 12",
+};
+
 function runtime(b) {
   const parts = [b.chip, b.imu.kind, b.chip === "NRF52" ? "puckLeds" : b.led.kind, "piezo"];
   const total = parts.reduce((s, p) => s + CURRENT[p][0], 0);
   const regulatorLoss = b.chip === "ESP32" ? 0.9 : 1;
-  // a CR2032 holds 225 mAh, of which about 70 % at a few mA
-  const hours = b.chip === "NRF52" ? (225 * 0.7) / total : (1000 * 0.85 * regulatorLoss) / total;
+  // a CR2032 is rated 225 mAh at 0.2 mA; at several mA it sags below the Puck's 2.2 V after a small part of that
+  // (one test at 9 mA: under 2.5 V in half an hour, 1.5 V by 12 h): about 15 % of it
+  const hours = b.chip === "NRF52" ? (225 * COIN_USABLE) / total : (1000 * 0.85 * regulatorLoss) / total;
   return { parts, total: Math.round(total * 10) / 10, hours };
 }
 
 /** Where the pin is on the board, as printed. */
 function printedAt(b, pin) {
   if (b.chip !== "NRF52") return printed(b.chip, pin);
-  return PUCK.pads.includes(pin) ? `${pin} (pad on the back)` : "inside (on the board)";
+  return PUCK.pads.includes(pin) ? `${pin} (a pad on the PCB, under the silicone cover)` : "inside (on the board)";
 }
 
 export function renderMarkdown(b) {
@@ -497,7 +502,7 @@ export function renderMarkdown(b) {
     "",
     `Pin names are Espruino's (\`D14\` = GPIO14), as in the profile. ${
       b.chip === "NRF52"
-        ? "On a Puck.js everything but the piezo is on the board: there is nothing to wire, and nothing to solder."
+        ? "On a Puck.js everything but the piezo is on the board: there is nothing to wire, and nothing to solder unless you add the piezo (two wires on its pads)."
         : b.chip === "ESP8266"
           ? '**On a D1 mini or NodeMCU the printed labels are different**: use the "printed on the board" column.'
           : "ESP32 boards print the GPIO number, sometimes with a D, G or IO in front."
@@ -520,8 +525,31 @@ export function renderMarkdown(b) {
           "Solder the 470 µF capacitor across 3V3 and GND near the board.",
     "",
     b.chip === "NRF52"
-      ? "Flash it over Bluetooth (the Espruino Web IDE, or the dashboard's flow): a Puck has no USB socket."
+      ? "Flash it over Bluetooth from the Espruino Web IDE (hardware/PUCK.md): a Puck has no USB socket."
       : "Charge through the TP4056's USB socket with the switch off. Flash through the board's own USB socket (the battery may stay connected, switch off).",
+    "",
+    ...(b.chip === "NRF52"
+      ? []
+      : [
+          "### A magnetic buzzer instead of the piezo disc",
+          "",
+          `A "passive buzzer" module with a coil (≈ 16 Ω) on the pin through 100 Ω would draw ≈ 28 mA, past what a pin gives (${b.chip} ≈ ${CHIPS[b.chip].pinMa} mA), and its coil kicks back when it stops. ` +
+            `Drive it through an NPN transistor (S8050, 2N2222): 1 kΩ from \`${b.bz.pin}\` to the base, emitter to GND, the buzzer from 3V3 to the collector, and a 1N4148 diode across the buzzer (its band to 3V3). A bare piezo disc needs none of that.`,
+          "",
+        ]),
+    "## Fitting it in a blaster",
+    "",
+    b.chip === "NRF52"
+      ? "A Puck.js is 36 mm across and 12.5 mm thick in its case (Espruino's Puck.js page): it goes on the outside of any gun, the game's own solid foam ones too. Tape it where the trigger finger presses it (hardware/PUCK.md)."
+      : "The game's own foam guns are solid foam: nothing goes inside them. Buy a hollow plastic toy blaster whose two shell halves are held by screws (most Nerf-style pistols are), and check before buying that its body or grip has room for the parts below, laid side by side or stacked with foam tape between them: " +
+        [b.chip, b.imu.kind, "lipo", "charger", ...(b.chip === "ESP32" ? ["regulator"] : [])]
+          .map((k) => SIZE[k])
+          .join("; ") +
+        " (mm). " +
+        (b.chip === "ESP32"
+          ? "The ESP32 module's antenna is the end of its metal can with the zig-zag trace on the board: put that end at the shell's edge, at least 1 cm from the battery, the wires and any screw or weight, never behind metal or foil (Setup shows each gun's WiFi signal). "
+          : "The D1 mini's antenna is the zig-zag trace at its end, away from the USB socket: keep it at the shell's edge, at least 1 cm from the battery, the wires and any metal. ") +
+        "Leave the board's USB socket reachable through a slot in the shell (flashing, `cng check`, the serial link) and the charger's socket too (charging).",
     "",
     "## Expected runtime",
     "",
@@ -530,9 +558,9 @@ export function renderMarkdown(b) {
       rt.parts.map((p) => [p, CURRENT[p][0], CURRENT[p][1]]),
     ),
     "",
-    `About ${rt.total} mA in all: ${b.chip === "NRF52" ? "a CR2032 (225 mAh, about 70 % of it at this drain)" : `a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""})`} lasts **about ${rt.hours.toFixed(
+    `About ${rt.total} mA in all: ${b.chip === "NRF52" ? `a CR2032 (rated 225 mAh at 0.2 mA; at this drain its voltage sags below the Puck's 2.2 V after about ${Math.round(COIN_USABLE * 100)} % of it: one test at 9 mA saw it under 2.5 V in half an hour; carry spare cells)` : `a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""})`} lasts **about ${rt.hours.toFixed(
       1,
-    )} hours** of play. These are datasheet figures, not measurements: ${b.chip === "NRF52" ? "watch" : "check yours with a USB power meter on the board's USB socket, and watch"} \`bat\` in the gun's info on the dashboard.`,
+    )} hours** of play. These are datasheet figures, not measurements: ${b.chip === "NRF52" ? "watch" : "check yours with a USB power meter on the board's USB socket, and watch"} the battery column on the dashboard's Setup page.`,
     "",
     "## Firmware facts for this board",
     "",
@@ -560,11 +588,7 @@ export function renderMarkdown(b) {
         ["buzzer", `${b.bz.pin}${b.bz.soft ? ", software PWM" : ""}`],
         [
           "battery",
-          b.chip === "NRF52"
-            ? "the coin cell, E.getBattery() (percent)"
-            : b.bat
-              ? `${b.bat.pin}, volts = analogRead × ${b.bat.mul}`
-              : "not measured",
+          b.chip === "NRF52" ? "the coin cell, E.getBattery() (percent)" : b.bat ? batReading(b) : "not measured",
         ],
         ...(b.chip === "NRF52" ? [["link", `the line protocol (hardware/SERIAL.md) over ${b.con}'s Nordic UART`]] : []),
         ["code budget", `${b.budget.bytes} bytes, ${b.budget.jsvars} JsVars`],
@@ -668,8 +692,29 @@ export function outputs(dir = BOARDS_DIR) {
   return files;
 }
 
+const USAGE = `Usage: node hardware/tools/wiring.mjs [--check]
+
+Writes hardware/wiring/<board>.md (parts, pins, power, runtime) and <board>.svg (diagram) from the board
+profiles in hardware/boards/*.json.
+
+  --check   write nothing; exit 1 and name each committed file that is out of date
+  --help    show this and exit
+`;
+
 function main() {
-  const check = process.argv.includes("--check");
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const unknown = args.filter((a) => a !== "--check");
+  if (unknown.length) {
+    process.stderr.write(
+      `wiring: unknown argument ${unknown.map((a) => JSON.stringify(a)).join(", ")}; nothing written\n${USAGE}`,
+    );
+    process.exit(2);
+  }
+  const check = args.includes("--check");
   const root = join(here, "..", "..");
   let files;
   try {

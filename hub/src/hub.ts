@@ -16,6 +16,7 @@ import { type HubConfig, resolveConfig } from "./config.js";
 import { type GameEngine, rulesEngine } from "./game/engine.js";
 import { GameHost } from "./game/host.js";
 import { GameSession } from "./game/session.js";
+import { BatteryCalibration } from "./guns/battery.js";
 import { otaBundle } from "./guns/bundles.js";
 import { MountWizard } from "./guns/mount.js";
 import { type OtaBundle, type OtaOptions, OtaService } from "./guns/ota.js";
@@ -252,6 +253,10 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     const mount = new MountWizard(bus, config.table, guns, log.child({ part: "mount" }));
     await mount.start();
     cleanups.push(() => mount.close());
+    // a gun's battery reading calibrated from the true volts (gun.battery)
+    const battery = new BatteryCalibration(bus, config.table, guns, log.child({ part: "battery" }));
+    await battery.start();
+    cleanups.push(() => battery.close());
     // embedded: the hot streams come straight from the broker; external: through the hub's client
     const ota = new OtaService(bus, config.table, registry, log.child({ part: "ota" }), otaOptions, clock);
     await ota.start();
@@ -304,7 +309,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
 
     const commands = new CommandServer(
       bus,
-      { table: config.table, guns, secrets, game, play, mount, ota, otaBundle: givenBundle ?? otaBundle },
+      { table: config.table, guns, secrets, game, play, mount, battery, ota, otaBundle: givenBundle ?? otaBundle },
       new RequestAuth(secrets, () => pin, limiter),
       log.child({ part: "commands" }),
       (client) => broker?.sourceOf(client) ?? `client:${client}`,
@@ -364,7 +369,8 @@ function firmwareSource() {
     boards: () =>
       boardNames().map((name) => {
         const b = loadBoard(name);
-        return { name, chip: b.chip, links: b.links ?? ["wifi"], has: b.has ?? [], con: b.con };
+        // bat: the profile measures a LiPo through a divider (gun.json may say "bat": false, or a factor)
+        return { name, chip: b.chip, links: b.links ?? ["wifi"], has: b.has ?? [], con: b.con, bat: !!b.bat };
       }),
     bundle: (board: string) => {
       if (!boardNames().includes(board)) return null;

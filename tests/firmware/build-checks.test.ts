@@ -1,9 +1,14 @@
 // The build's static checks, on the real bundles and on code Espruino would not run.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM build script without types
 import { checkBundle, checkMissing, checkUseBeforeDefine, parseEs5 } from "../../firmware/build/checks.mjs";
+import { checkSnippet } from "../../hub/src/check/index.js";
 import { boardNames, bundlePathFor, loadBoard, projectRoot } from "../../hub/src/sim/espruino/index.js";
+
+const cng = fileURLToPath(new URL("../../bin/cng.js", import.meta.url));
 
 describe.each(boardNames())("flashed bundle %s", (board) => {
   const code = readFileSync(bundlePathFor(board), "utf8");
@@ -62,4 +67,23 @@ it("finds what Espruino lacks", () => {
   expect(checkMissing(ast("p.finally(function(){});"))[0]).toMatch(/finally/);
   expect(checkMissing(ast("Promise.race([]);"))[0]).toMatch(/race/);
   expect(checkMissing(ast("var o = {Map: 1}; o.Map;"))).toEqual([]);
+});
+
+describe.each(boardNames())("the builder's check for %s (cng check)", (board) => {
+  it("is ES5 that Espruino runs: the build's own checks pass it", () => {
+    const code = checkSnippet(loadBoard(board));
+    expect(checkBundle(code, 8192)).toEqual([]);
+    expect([...code].every((ch) => ch >= " " && ch <= "~")).toBe(true);
+  });
+  it("cng check --print gives it, to paste into the Espruino Web IDE", () => {
+    const r = spawnSync(process.execPath, [cng, "check", "-b", board, "--print"], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${checkSnippet(loadBoard(board))}\n`);
+  });
+});
+
+it("cng check refuses a board it does not know", () => {
+  const r = spawnSync(process.execPath, [cng, "check", "-b", "esp99", "--print"], { encoding: "utf8" });
+  expect(r.status).toBe(1);
+  expect(r.stderr).toMatch(/cng check: unknown board "esp99"/);
 });

@@ -1,10 +1,13 @@
 // `cng flash` uploads through EspruinoTools (the espruino npm package) in a child process, which
 // opens the serial device by path: so the board here is a fake Espruino console on a
 // pseudo-terminal (fake_espruino_pty.py), and what it stored is compared with the bundle.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { gunConfigProblem } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
 import { FlashError, flash, planFlash } from "../../hub/src/flash/flash.js";
-import { bundlePathFor } from "../../hub/src/sim/espruino/index.js";
+import { bundlePathFor, loadBoard } from "../../hub/src/sim/espruino/index.js";
 import { fakeEspruinoPty, hasPython } from "./fake-espruino-pty.js";
 
 const config = {
@@ -14,6 +17,8 @@ const config = {
   hub: { host: "192.168.1.10", port: 1883 },
   wifi: { ssid: "party", pass: 'pa"ss' },
 };
+
+const cng = fileURLToPath(new URL("../../bin/cng.js", import.meta.url));
 
 const python = hasPython();
 if (!python) console.warn("flash tests skipped: python3 (with its pty module) is needed for the fake board");
@@ -92,4 +97,29 @@ it("plans a gun for the serial link without a hub address, only where the firmwa
   const plan = planFlash("esp32-mpu6050", serial);
   expect(JSON.parse(plan.configText)).toEqual(serial);
   expect(plan.boardJson).toMatch(/hardware\/boards\/espruino\/ESP32\.json$/);
+});
+
+it("cng flash --bat: a factor Setup gave, or none (no divider: not measured); refused where it cannot be", () => {
+  const c = { id: "g1", secret: "s", hub: { host: "10.0.0.2" } };
+  expect(JSON.parse(planFlash("esp8266-mpu6050", { ...c, bat: 1.0412 }).configText).bat).toBe(1.0412);
+  expect(JSON.parse(planFlash("esp32-mpu6050", { ...c, bat: false }).configText).bat).toBe(false);
+  expect(() => planFlash("esp32-mpu6050", { ...c, bat: 1.4 })).toThrow(/--bat is the battery reading's calibration/);
+  expect(() => planFlash("esp32-mpu6050", { ...c, bat: Number.NaN })).toThrow(/--bat/);
+  // a Puck.js gauges its own coin cell (and is flashed over Bluetooth anyway)
+  expect(gunConfigProblem({ ...c, bat: 1 }, loadBoard("puckjs"))).toBe("no-usb");
+  expect(gunConfigProblem({ ...c, bat: 1 }, { ...loadBoard("puckjs"), con: undefined })).toBe("no-bat");
+  // the command line: "none", a factor, nonsense
+  const cli = (bat: string) =>
+    spawnSync(
+      process.execPath,
+      [cng, "flash", "-b", "esp32-mpu6050", "--id", "g1", "--hub", "h", "--bat", bat, "--dry-run"],
+      {
+        encoding: "utf8",
+      },
+    );
+  expect(cli("none").stdout).toMatch(/config +\{.*"bat":false\}/);
+  expect(cli("1.02").stdout).toMatch(/config +\{.*"bat":1\.02\}/);
+  const bad = cli("lots");
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toMatch(/cng flash: --bat is the battery reading's calibration/);
 });

@@ -156,6 +156,29 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     await shot(host, "setup");
   });
 
+  it("setup: a LiPo gun's battery shows its charge and volts, one with no divider 'not measured'; the host calibrates it to a multimeter's volts", async () => {
+    guns[2]!.battery = { bv: 3.8, bk: 1 };
+    guns[3]!.battery = null;
+    await guns[2]!.sendInfo();
+    await guns[3]!.sendInfo();
+    const lipo = host.locator('tr[data-gun="gun2"] td.bat');
+    const none = host.locator('tr[data-gun="gun3"] td.bat');
+    await expect.poll(() => lipo.textContent()).toMatch(/^60% · 3\.80 V/);
+    await expect.poll(() => none.textContent()).toBe("not measured");
+    expect(await none.locator("button").count()).toBe(0);
+    host.once("dialog", (d) => void d.accept("3.92"));
+    await lipo.locator("button.bat-volts").click();
+    await expect.poll(() => lipo.textContent()).toMatch(/^73% · 3\.92 V/);
+    expect(guns[2]!.battery).toEqual({ bv: 3.92, bk: 1.0316 });
+    await expect.poll(() => host.locator("#pair-msg").textContent()).toBe("gun2: 3.92 V, 73% now (it read 3.80 V)");
+    // a viewer sees the figures, not the buttons
+    const was = viewer.url();
+    await viewer.goto(`${hub.urls.dashboard}#/setup`);
+    await expect.poll(() => viewer.locator('tr[data-gun="gun2"] td.bat').textContent()).toBe("73% · 3.92 V");
+    expect(await viewer.locator('tr[data-gun="gun2"] td.bat button').count()).toBe(0);
+    await viewer.goto(was);
+  });
+
   it("calibration wizard: each gun aims at the named seat and pulls; the residual error shows", async () => {
     const pulled = new Set<string>();
     onState = (s) => {

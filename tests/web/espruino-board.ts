@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { espruinoBoardFile } from "../../hub/src/flash/flash.js";
 import { loadBoard } from "../../hub/src/sim/espruino/board.js";
 import { boardShimPath, findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
-import { POWERSAVE_MODES, POWERSAVE_REPORTED } from "../../hub/src/sim/espruino/radio.js";
+import { boardSettings } from "../../hub/src/sim/espruino/real-gun.js";
 
 export interface TestBoard {
   /** bytes to the board's USB serial (latin1) */
@@ -47,29 +47,10 @@ fs.readdirSync(".").forEach(function(f){if(f.indexOf("storage-")===0)s.write(f.s
 print("cng-ready "+s.list().join(","));
 quit();`;
 
-/** `__c` of firmware/espruino/board.js for a profile (as real-gun.ts's bootFile builds it, the gun held still). */
-function boardSettings(name: string): object {
-  const b = loadBoard(name);
-  const L = b.led;
-  return {
-    chip: b.chip,
-    trig: b.trig,
-    bz: b.bz.pin,
-    bat: b.bat ? { pin: b.bat.pin, mul: b.bat.mul, v: 3.9 } : undefined,
-    led: { kind: L.kind, pin: L.pin, pr: L.pr, pg: L.pg, pb: L.pb, inv: !!L.inv },
-    imu: { kind: b.imu.kind, addr: b.imu.addr ?? 0x68, ser: b.imu.ser },
-    pose: [0, 0, 0],
-    bias: [0, 0, 0],
-    gn: 0,
-    an: 0,
-    wf: 0,
-    rs: -58,
-    ps: POWERSAVE_MODES[b.chip],
-    psr: POWERSAVE_REPORTED[b.chip],
-    prof: false,
-    // no harness keepalives here: the interpreter stops when its stdin closes
-    wd: 3600,
-  };
+/** `__c` of firmware/espruino/board.js for a profile, the gun held still. */
+function boardSettingsOf(name: string): object {
+  // no harness keepalives here: the interpreter stops when its stdin closes
+  return { ...boardSettings(loadBoard(name), {}, { yaw: 0, pitch: 0, roll: 0 }), wd: 3600 };
 }
 
 export async function startBoard(o: TestBoardOptions = {}): Promise<TestBoard> {
@@ -84,7 +65,7 @@ export async function startBoard(o: TestBoardOptions = {}): Promise<TestBoard> {
   ).info.builtin_modules;
   const env = `var __e=process.env;__e.MODULES=${JSON.stringify(modules.join(","))};process.env=__e;\n`;
   const files: Record<string, string> = {
-    ".boot0": `var __c=${JSON.stringify(boardSettings(profile.name))};\n${readFileSync(boardShimPath, "utf8")}\n${env}`,
+    ".boot0": `var __c=${JSON.stringify(boardSettingsOf(profile.name))};\n${readFileSync(boardShimPath, "utf8")}\n${env}`,
     ...o.files,
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, `storage-${name}`), text, "latin1");

@@ -404,6 +404,15 @@ describe
       await page.fill("#flash-hub", "");
       await page.click("#flash-go");
       await page.locator("#flash-msg.error", { hasText: "give the hub's address" }).waitFor();
+      await page.fill("#flash-hub", "127.0.0.1");
+      await page.fill("#flash-batk", "1.4");
+      await page.click("#flash-go");
+      await page
+        .locator("#flash-msg.error", { hasText: "the battery calibration is a factor from 0.8 to 1.25" })
+        .waitFor();
+      // no divider (a power bank): no factor to give
+      await page.selectOption("#flash-bat", "none");
+      expect(await page.locator("#flash-batk").isVisible()).toBe(false);
       expect(port.opened).toBe(0);
     });
 

@@ -19,6 +19,11 @@ export class TestGun {
   /** what its IMU chip reads as gravity now (its own frame, g), and the mounting it runs (`grav`, `mount`) */
   gravity: [number, number, number] = [0, 0, 1];
   mount = "+x+z";
+  /**
+   * its battery as its info says it: a percent it gauges itself (the default, 80), a LiPo's volts and calibration
+   * (the `bat` command rescales them, as the firmware does), or nothing (no divider: not measured)
+   */
+  battery: { bat: number } | { bv: number; bk: number } | null = { bat: 80 };
 
   constructor(
     private readonly url: string,
@@ -37,11 +42,7 @@ export class TestGun {
       });
     });
     await c.subscribeAsync(gunTopic(this.table, this.id, "cmd"), { qos: 1 });
-    await c.publishAsync(
-      gunTopic(this.table, this.id, "info"),
-      JSON.stringify({ v: 1, fw: "0.1.0", b: "sim", i: "sim", bat: 80, up: 5, rs: -55 }),
-      { qos: 1, retain: true },
-    );
+    await c.publishAsync(gunTopic(this.table, this.id, "info"), this.info(5), { qos: 1, retain: true });
     this.pending = { client: c, key };
   }
 
@@ -83,6 +84,10 @@ export class TestGun {
     c.on("message", (_t, p) => {
       const m = JSON.parse(p.toString());
       if (m.c === "rate") this.rate(m.hz);
+      if (m.c === "bat" && this.battery && "bv" in this.battery) {
+        this.battery = { bv: Math.round((this.battery.bv / this.battery.bk) * m.k * 100) / 100, bk: m.k };
+      }
+      if (m.c === "info" || m.c === "bat") void this.sendInfo();
       // the IMU mounting commands, answered on `imu` as the firmware does
       if (m.c === "mount") this.mount = m.m;
       if (m.c === "grav" || m.c === "mount") {
@@ -93,12 +98,17 @@ export class TestGun {
       }
     });
     await c.subscribeAsync([gunTopic(this.table, this.id, "cmd"), gunTopic(this.table, this.id, "cue")], { qos: 1 });
-    await c.publishAsync(
-      gunTopic(this.table, this.id, "info"),
-      JSON.stringify({ v: 1, fw: "0.1.0", b: "sim", i: "sim", bat: 80, up: 6, rs: -55 }),
-      { qos: 1, retain: true },
-    );
+    await this.sendInfo();
     this.rate(10);
+  }
+
+  private info(up: number): string {
+    return JSON.stringify({ v: 1, fw: "0.1.0", b: "sim", i: "sim", ...this.battery, up, rs: -55 });
+  }
+
+  /** Its info, as a gun sends it on connecting, every minute and when asked. */
+  async sendInfo(): Promise<void> {
+    await this.client?.publishAsync(gunTopic(this.table, this.id, "info"), this.info(6), { qos: 1, retain: true });
   }
 
   private rate(hz: number): void {

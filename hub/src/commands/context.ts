@@ -1,5 +1,6 @@
 // What op handlers may reach.
 import type { GameHost } from "../game/host.js";
+import type { BatteryCalibration } from "../guns/battery.js";
 import type { MountWizard } from "../guns/mount.js";
 import type { OtaBundle, OtaService } from "../guns/ota.js";
 import type { GunService } from "../guns/service.js";
@@ -14,6 +15,8 @@ export interface OpContext {
   play: PlayService;
   /** the IMU mounting step of the calibration wizard */
   mount: MountWizard;
+  /** a gun's battery reading calibrated from the true volts */
+  battery: BatteryCalibration;
   ota: OtaService;
   /** the bundle the hub sends to a board's guns, or why it cannot */
   otaBundle: (board: string) => OtaBundle | string;

@@ -1,5 +1,6 @@
 // Every op the hub answers, by name.
 import type { OpContext } from "./context.js";
+import { gunBattery } from "./ops/battery.js";
 import { gameDecide, gameHistory, gameList, gameNew, gameState } from "./ops/game.js";
 import { gunForget, gunSeat, gunsList, pairAccept, pairListen, pairReject } from "./ops/guns.js";
 import { calibrateMount } from "./ops/mount.js";
@@ -50,6 +51,7 @@ export const OPS: AnyOp[] = [
   calibrateCancel,
   calibrateStatus,
   calibrateMount,
+  gunBattery,
   gamePause,
   gameResume,
   gameUndo,

@@ -56,6 +56,7 @@ const CONFIG_MESSAGES: Record<string, string> = {
   hz: "--hz must be 1-50",
   wifi: "--wifi needs an SSID",
   mount: "--mount is the chip axis along the barrel then the chip axis up, e.g. +x+z, +x-z (upside down), +x+y",
+  bat: "--bat is the battery reading's calibration, 0.8-1.25 (Setup says it), or none: no divider fitted",
 };
 
 export function checkConfig(c: GunConfig): void {
@@ -79,6 +80,9 @@ export function planFlash(boardName: string, config: GunConfig, bundlePath?: str
       "config",
       `--mount: the ${board.name} firmware cannot turn its IMU (left out for room): mount the chip x along the barrel, z up`,
     );
+  }
+  if (why === "no-bat") {
+    throw new FlashError("config", `--bat: the ${board.name} has no battery divider (its profile measures no LiPo)`);
   }
   const path = bundlePath ?? bundlePathFor(board.name);
   let bundle: string;

@@ -152,7 +152,8 @@ export class OtaService {
     if (this.jobs.has(gun)) return `${gun} is already being updated`;
     if (g.info && g.info.b !== bundle.board) return `${gun} is a ${g.info.b}, the bundle is for ${bundle.board}`;
     if (g.info?.bat !== undefined && g.info.bat < this.opts.lowBattery) {
-      return `${gun}'s battery is at ${g.info.bat}%: charge it to ${this.opts.lowBattery}% first`;
+      const v = g.info.bv !== undefined ? ` (${g.info.bv} V)` : "";
+      return `${gun}'s battery is at ${g.info.bat}%${v}: charge it to ${this.opts.lowBattery}% first`;
     }
     return bundleProblem(bundle);
   }

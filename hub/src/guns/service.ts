@@ -12,6 +12,7 @@ import {
   parseTopic,
   RESERVED_USERNAMES,
   SEAT_USER_RE,
+  withCharge,
 } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import { type Logger, OncePerKey } from "../log.js";
@@ -160,10 +161,12 @@ export class GunService {
       this.keyFor.delete(gun);
       void this.command(gun, { c: "key", k: key }).catch(() => {});
     }
-    this.registry.setInfo(gun, d.value);
+    // a LiPo gun says its volts: its charge level comes from the cell's curve (shared/protocol/src/battery.ts)
+    const info = withCharge(d.value);
+    this.registry.setInfo(gun, info);
     for (const fn of this.infoListeners) {
       try {
-        fn(gun, d.value);
+        fn(gun, info);
       } catch (e) {
         this.log.error({ err: e, gun }, "info listener failed");
       }

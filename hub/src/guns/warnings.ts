@@ -6,7 +6,9 @@ export const WEAK_WIFI = -80;
 
 export function infoWarnings(info: InfoMsg, lowBattery: number): string[] {
   const w: string[] = [];
-  if (info.bat !== undefined && info.bat <= lowBattery) w.push(`low battery: ${Math.round(info.bat)}%`);
+  // no battery figure (no divider: a power bank), no warning
+  if (info.bat !== undefined && info.bat <= lowBattery)
+    w.push(`low battery: ${Math.round(info.bat)}%${info.bv !== undefined ? ` (${info.bv} V)` : ""}`);
   if (info.mem !== undefined && info.mem < 200) w.push(`low memory: ${info.mem} JsVars free`);
   // below about -80 dBm, ESP WiFi drops packets: aim stutters and cues come late
   if (info.rs !== undefined && info.rs <= WEAK_WIFI)

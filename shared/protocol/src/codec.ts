@@ -42,9 +42,24 @@ export function encInfo(
   up: number,
   hz: number,
   rs: number | undefined,
+  bv: number | undefined,
+  bk: number | undefined,
   lc: number | undefined,
 ): string {
-  return JSON.stringify({ v: 1, fw: fw, b: board, i: imu, bat: bat, mem: mem, up: up, hz: hz, rs: rs, lc: lc });
+  return JSON.stringify({
+    v: 1,
+    fw: fw,
+    b: board,
+    i: imu,
+    bat: bat,
+    mem: mem,
+    up: up,
+    hz: hz,
+    rs: rs,
+    bv: bv,
+    bk: bk,
+    lc: lc,
+  });
 }
 
 /** Where an update over the air stands on the gun: `{"v":1,"o":…,"n":…}`, `"ok":1` once complete and checked. */

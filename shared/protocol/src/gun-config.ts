@@ -2,6 +2,7 @@
 // dashboard's browser flasher (hub/src/web/public/flash-page.js, which imports this module's build from the hub) check
 // it with the same rules and write the same text. Not imported by the firmware: the gun checks its gun.json itself
 // (firmware/src/config.ts), and the bundles stay as small as they are.
+import { BAT_CAL_K } from "./battery.js";
 import { mountAxes } from "./mount.js";
 import { isName } from "./topics.js";
 
@@ -20,6 +21,11 @@ export interface GunConfig {
   click?: boolean;
   /** how the IMU sits in the gun: the chip axis forward then up (./mount.ts), boards with "mount" */
   mount?: string;
+  /**
+   * the battery reading: its calibration factor (BAT_CAL_K; Setup sets it over the network on boards with "batcal",
+   * says it for the others), or false when no divider is fitted (a power bank): not measured
+   */
+  bat?: number | false;
 }
 
 /** What a board profile (hardware/boards/<name>.json) says about what its firmware can take. */
@@ -30,12 +36,15 @@ export interface GunBoard {
   has?: string[];
   /** the console's device when not the USB serial port: "Bluetooth" (a Puck.js, no USB) */
   con?: string;
+  /** the LiPo's divider, when the board has one */
+  bat?: unknown;
 }
 
 /**
  * What is wrong with a gun.json, first found, or undefined: "id", "secret", "link", "hub" (no hub host on the WiFi
- * link), "hub-port", "table", "hz", "wifi" (no SSID), "mount"; with a board: "no-usb" (flashed over Bluetooth),
- * "no-serial-link" (its firmware is WiFi only), "no-mount" (its firmware cannot turn the IMU).
+ * link), "hub-port", "table", "hz", "wifi" (no SSID), "mount", "bat"; with a board: "no-usb" (flashed over
+ * Bluetooth), "no-serial-link" (its firmware is WiFi only), "no-mount" (its firmware cannot turn the IMU), "no-bat"
+ * (no divider on it: a Puck.js gauges its own cell).
  */
 export function gunConfigProblem(c: GunConfig, board?: GunBoard): string | undefined {
   if (!isName(c.id)) return "id";
@@ -47,14 +56,16 @@ export function gunConfigProblem(c: GunConfig, board?: GunBoard): string | undef
   if (c.hz !== undefined && !(c.hz >= 1 && c.hz <= 50)) return "hz";
   if (c.wifi && !c.wifi.ssid) return "wifi";
   if (c.mount !== undefined && !mountAxes(c.mount)) return "mount";
+  if (c.bat !== undefined && c.bat !== false && !(c.bat >= BAT_CAL_K[0] && c.bat <= BAT_CAL_K[1])) return "bat";
   if (!board) return undefined;
   if (board.con === "Bluetooth") return "no-usb";
   if (c.link === "serial" && (board.links || ["wifi"]).indexOf("serial") < 0) return "no-serial-link";
   if (c.mount !== undefined && c.mount !== "+x+z" && (board.has || []).indexOf("mount") < 0) return "no-mount";
+  if (c.bat !== undefined && !board.bat) return "no-bat";
   return undefined;
 }
 
-/** The text of gun.json: its fields in one order (id, secret, table, link, hub, wifi, hz, ka, click, mount). */
+/** The text of gun.json: its fields in one order (id, secret, table, link, hub, wifi, hz, ka, click, mount, bat). */
 export function gunConfigText(c: GunConfig): string {
   var o: { [k: string]: unknown } = { id: c.id, secret: c.secret };
   var hub: { [k: string]: unknown };
@@ -70,5 +81,6 @@ export function gunConfigText(c: GunConfig): string {
   if (c.ka !== undefined) o.ka = c.ka;
   if (c.click !== undefined) o.click = c.click;
   if (c.mount !== undefined) o.mount = c.mount;
+  if (c.bat !== undefined) o.bat = c.bat;
   return JSON.stringify(o);
 }

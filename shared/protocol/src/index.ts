@@ -1,3 +1,4 @@
+export * from "./battery.js";
 export * from "./codec.js";
 export * from "./errors.js";
 export * from "./gun-config.js";

@@ -50,8 +50,15 @@ export interface InfoMsg {
   b: string;
   /** IMU kind */
   i: ImuKind;
-  /** battery, percent 0–100 (absent when the board cannot measure it) */
+  /**
+   * battery, percent 0–100: said by a board that gauges its own cell (a Puck.js); for a LiPo gun the hub fills it in
+   * from `bv` (battery.ts). Absent with `bv`: the battery is not measured.
+   */
   bat?: number;
+  /** the LiPo's volts as the gun reads them (its divider, its chip's ADC transfer, its calibration) */
+  bv?: number;
+  /** the calibration factor in `bv` (gun.json `bat`; 1 until the host calibrated it) */
+  bk?: number;
   /** free memory, in JsVars */
   mem?: number;
   /** uptime, seconds */
@@ -139,10 +146,13 @@ export type CommandMsg =
   /** measure gravity in the IMU chip's own frame (≈ 0.5 s held still): the answer comes on `imu` with `g`, `sd` */
   | { v: Version; n: number; c: "grav" }
   /** the IMU mounting (mount.ts: "+x+z" …): stored as `mount` in gun.json and used at once; answered on `imu` */
-  | { v: Version; n: number; c: "mount"; m: string };
+  | { v: Version; n: number; c: "mount"; m: string }
+  /** the battery reading's calibration factor `k` (the hub works it out from the true volts and the gun's `bv`, `bk`):
+   * kept as `bat` in gun.json, used at once, answered with an `info`; boards with "batcal" */
+  | { v: Version; n: number; c: "bat"; k: number };
 
 export type CommandName = CommandMsg["c"];
-export const COMMAND_NAMES: CommandName[] = ["rate", "time", "info", "still", "reboot", "key", "grav", "mount"];
+export const COMMAND_NAMES: CommandName[] = ["rate", "time", "info", "still", "reboot", "key", "grav", "mount", "bat"];
 
 /** `gun/<id>/imu`, QoS 1: the answer to a `grav` or `mount` command. */
 export interface ImuMsg {

@@ -1,4 +1,5 @@
 // Strict decoders for the hub: any payload becomes a value or a typed error, never a throw.
+import { BAT_CAL_K } from "./battery.js";
 import { type Decoded, fail } from "./errors.js";
 import {
   type AimMsg,
@@ -85,6 +86,8 @@ const INFO: Schema = {
   b: [true, str(32, LABEL)],
   i: [true, oneOf(["mpu6050", "bno085", "lsm6ds3", "sim"])],
   bat: [false, num(0, 100)],
+  bv: [false, num(0, 10)],
+  bk: [false, num(BAT_CAL_K[0], BAT_CAL_K[1])],
   mem: [false, int(0, 1000000)],
   up: [true, num(0, 1e9)],
   hz: [false, num(0, 200)],
@@ -117,6 +120,7 @@ const CMD: { [c: string]: Schema } = {
   key: { n: [true, SEQ], c: [true, oneOf(["key"])], k: [true, str(64, /^[A-Za-z0-9_-]+$/, 16)] },
   grav: { n: [true, SEQ], c: [true, oneOf(["grav"])] },
   mount: { n: [true, SEQ], c: [true, oneOf(["mount"])], m: [true, { t: "mount" }] },
+  bat: { n: [true, SEQ], c: [true, oneOf(["bat"])], k: [true, num(BAT_CAL_K[0], BAT_CAL_K[1])] },
 };
 /** A gun's answer to `grav` / `mount`: the mounting in use; for `grav` the chip-frame gravity (g) and its spread. */
 const IMU: Schema = {

@@ -23,9 +23,15 @@ interface FlashOpts {
   secret?: string;
   hz?: number;
   mount?: string;
+  bat?: number | false;
   baud?: number;
   dryRun: boolean;
   verbose: boolean;
+}
+
+/** `--bat`: "none" (no divider: not measured) or a factor; anything else is left for the config check to refuse. */
+function batOption(v: string): number | false {
+  return v === "none" ? false : Number(v);
 }
 
 export function registerFlash(program: Command): void {
@@ -44,6 +50,11 @@ export function registerFlash(program: Command): void {
     .option("--secret <s>", "the gun's MQTT password (default: a new random one, printed)")
     .option("--hz <n>", "aim rate, 1-50 Hz", int)
     .option("--mount <m>", "how the IMU sits: chip axis along the barrel, then up (+x+z; +x-z upside down)")
+    .option(
+      "--bat <k>",
+      "the battery reading's calibration factor (Setup says it, 0.8-1.25), or none: no divider fitted (a power bank)",
+      batOption,
+    )
     .option("--baud <n>", "serial baud rate (default: the board's, 115200)", int)
     .option("--dry-run", "print what would be sent, send nothing", false)
     .option("--verbose", "show EspruinoTools' own messages", false)
@@ -84,6 +95,7 @@ async function run(o: FlashOpts): Promise<void> {
   if (o.wifi) config.wifi = { ssid: o.wifi, pass: o.password ?? "" };
   if (o.hz) config.hz = o.hz;
   if (o.mount) config.mount = o.mount;
+  if (o.bat !== undefined) config.bat = o.bat;
   const plan = planFlash(o.board, config);
   const shown = JSON.stringify({
     ...config,

@@ -3,6 +3,7 @@ import { benches } from "../../bench/index.js";
 import { registerAcl } from "./acl.js";
 import { registerBench } from "./bench.js";
 import { registerBroker } from "./broker.js";
+import { registerCheck } from "./check.js";
 import { registerDemo } from "./demo.js";
 import { registerFlash } from "./flash.js";
 import { registerHub } from "./hub.js";
@@ -25,6 +26,7 @@ export const commands: RegisterCommand[] = [
   registerAcl,
   registerBroker,
   registerFlash,
+  registerCheck,
   registerOta,
   registerSim,
   registerDemo,

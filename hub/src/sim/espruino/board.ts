@@ -19,16 +19,21 @@ export interface BoardProfile {
     hz?: number;
     ser?: string;
     rx?: string;
+    /** the serial IMU's TX pin: named, so that Serial2 takes no default one */
+    tx?: string;
+    /** the serial IMU's baud rate */
+    sbaud?: number;
     /** how the chip sits in the gun (boards with "mount"): the chip axis forward then up, e.g. "+x-z" */
     mount?: string;
   };
   trig: { pin: string; pressed: 0 | 1 };
   led: { kind: "neopixel" | "rgb"; pin?: string; pr?: string; pg?: string; pb?: string; inv?: boolean; max?: number };
   bz: { pin: string; soft?: boolean };
-  bat?: { pin: string; mul: number };
+  /** the LiPo on `pin` through a divider of ratio `div` (battery volts per pin volt) */
+  bat?: { pin: string; div: number };
   budget: { bytes: number; jsvars: number };
   /** optional firmware features (firmware/build/build.mjs FEATURES) */
-  has?: ("ota" | "find" | "mount" | "rssi")[];
+  has?: ("ota" | "find" | "mount" | "rssi" | "batcal")[];
   /** Storage bytes, from the board's flash layout (Espruino's boards/<BOARD>.py saved_code) */
   storage?: number;
   /** why the profile leaves updates over the air out, said by `cng ota` */

@@ -55,6 +55,8 @@ export interface GunOptions {
   wifiFailures?: number;
   /** battery voltage */
   battery?: number;
+  /** this chip's ADC reference, mV: an ESP32's spreads 1000-1200 around the typical 1100 the firmware assumes */
+  adcVref?: number;
   /** WiFi signal the board reads, dBm (default -58) */
   rssi?: number;
   /** each console line of the gun */
@@ -73,6 +75,8 @@ export interface Gun {
   button: { press(): void; release(): void; isDown(): boolean };
   led: LedEvent[];
   tones: ToneEvent[];
+  /** pins two things drive at once, as the board found them (a serial port's default TX on the buzzer's pin) */
+  pinClash: string[];
   /** current LED colour, buzzer frequency */
   ledNow(): number;
   toneNow(): number;
@@ -82,6 +86,8 @@ export interface Gun {
   errors: unknown[];
   wifi: GunWifi;
   usb: VirtualUsbSerial;
+  /** the battery's volts from now on (a discharge); a real gun's reboot goes back to `battery` */
+  setBattery(volts: number): void;
   /** drop every open socket without a goodbye (a WiFi loss) */
   dropNetwork(): void;
   stop(): void;

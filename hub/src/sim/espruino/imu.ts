@@ -19,6 +19,11 @@ export interface ImuModelOptions {
    * barrel, then the chip axis up; default "+x+z". The chip then reads the gun's motion turned by it.
    */
   mount?: string;
+  /**
+   * what the MPU-6050's WHO_AM_I register (0x75) answers: 0x68 (an MPU-6050, the default); GY-521 boards sold today
+   * often carry an MPU-6500 (0x70) or a clone (0x98) with the same registers otherwise
+   */
+  whoAmI?: number;
 }
 
 /** A vector in the gun's body frame → the same vector in the chip's frame, for mounting axes `m` (mountAxes). */
@@ -64,6 +69,8 @@ export class ImuInputs {
   /** the mounting (`ImuModelOptions.mount`) and its axes */
   readonly mount: string;
   readonly axes: number[];
+  /** the MPU-6050 model's WHO_AM_I (`ImuModelOptions.whoAmI`) */
+  readonly whoAmI: number;
   private readonly rnd: () => number;
 
   constructor(o: ImuModelOptions = {}) {
@@ -73,6 +80,7 @@ export class ImuInputs {
     this.accelNoise = o.accelNoise ?? 0;
     this.rnd = rng(o.seed ?? 1);
     this.mount = o.mount ?? MOUNT_DEFAULT;
+    this.whoAmI = o.whoAmI ?? 0x68;
     const a = mountAxes(this.mount);
     if (!a) throw new Error(`imu.mount ${JSON.stringify(o.mount)}: the chip axis forward then up, e.g. "+x-z"`);
     this.axes = a;
@@ -93,7 +101,10 @@ function int16(v: number): number {
   return Math.max(-32768, Math.min(32767, Math.round(v)));
 }
 
-/** MPU-6050 at I2C address 0x68: the registers the firmware touches, sampled from the motion at read time. */
+/**
+ * MPU-6050 at I2C address 0x68: the registers the firmware touches, sampled from the motion at read time; WHO_AM_I
+ * is the chip's the inputs name (an MPU-6500 or a clone answers another id from the same register map).
+ */
 export class Mpu6050Model {
   readonly addr = 0x68;
   readonly regs = new Uint8Array(128);
@@ -104,7 +115,7 @@ export class Mpu6050Model {
     readonly inputs: ImuInputs,
     private readonly seconds: () => number,
   ) {
-    this.regs[0x75] = 0x68;
+    this.regs[0x75] = inputs.whoAmI;
     this.regs[0x6b] = 0x40; // asleep after power-on
   }
 

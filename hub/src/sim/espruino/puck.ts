@@ -18,8 +18,10 @@ export interface VmPuck {
   getBattery(): number;
 }
 
-export function vmPuck(inputs: ImuInputs, seconds: () => number, clock: VirtualClock, volts: number): VmPuck {
+export function vmPuck(inputs: ImuInputs, seconds: () => number, clock: VirtualClock, volts: () => number): VmPuck {
   const regs = new Uint8Array(128);
+  // WHO_AM_I of the LSM6DS3TR-C
+  regs[0x0f] = 0x6a;
   const handlers: ((e: unknown) => void)[] = [];
   let timer: unknown;
   const sample = () => {
@@ -62,6 +64,6 @@ export function vmPuck(inputs: ImuInputs, seconds: () => number, clock: VirtualC
     },
     getBatteryPercentage: () => getBattery(),
   };
-  const getBattery = () => Math.max(0, Math.min(100, Math.trunc(((volts - 2.2) * 100) / 0.6)));
+  const getBattery = () => Math.max(0, Math.min(100, Math.trunc(((volts() - 2.2) * 100) / 0.6)));
   return { Puck, getBattery };
 }

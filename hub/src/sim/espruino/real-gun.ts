@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BoardProfile, bundlePathFor, consoleDevice, loadBoard } from "./board.js";
+import { LED_VF, loadChip, partPins } from "./chip.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { boardShimPath, findInterpreter } from "./interpreter.js";
@@ -90,20 +91,35 @@ process.once("exit", () => {
 
 /** The board for `.boot0`: its settings, then the board code. */
 function bootFile(board: BoardProfile, o: RealGunOptions, pose: Pose): string {
+  return `var __c=${JSON.stringify(boardSettings(board, o, pose))};\n${readFileSync(boardShimPath, "utf8")}`;
+}
+
+/** `__c` of firmware/espruino/board.js: the board's pins, IMU, battery and model settings. */
+export function boardSettings(board: BoardProfile, o: Omit<RealGunOptions, "board">, pose: Pose): object {
   const L = board.led;
-  const cfg = {
+  const chip = loadChip(board.chip);
+  return {
     chip: board.chip,
     trig: board.trig,
     bz: board.bz.pin,
     // a Puck.js measures its own coin cell (E.getBattery): its volts
     bat: board.bat
-      ? { pin: board.bat.pin, mul: board.bat.mul, v: o.battery ?? 3.9 }
+      ? { pin: board.bat.pin, div: board.bat.div, v: o.battery ?? 3.9, adc: chip.adc, vref: o.adcVref }
       : board.chip === "NRF52"
         ? { v: o.battery ?? 2.75 }
         : undefined,
     led: { kind: L.kind, pin: L.pin, pr: L.pr, pg: L.pg, pb: L.pb, inv: !!L.inv },
     // the chip's mounting in the simulated gun (imu.mount): the board turns what the chip reads by it
-    imu: { kind: board.imu.kind, addr: board.imu.addr ?? 0x68, ser: board.imu.ser, mount: o.imu?.mount },
+    imu: {
+      kind: board.imu.kind,
+      addr: board.imu.addr ?? 0x68,
+      ser: board.imu.ser,
+      mount: o.imu?.mount,
+      who: o.imu?.whoAmI ?? 0x68,
+    },
+    // what the chip's Espruino does with its pins (hardware/chips.json): DAC pins, serial ports' default pins
+    cf: { dac: chip.dac?.pins ?? [], ser: chip.serial ?? {}, vf: [LED_VF.r, LED_VF.g, LED_VF.b] },
+    parts: partPins(board),
     pose: [pose.yaw, pose.pitch, pose.roll],
     bias: o.imu?.gyroBias ?? [0, 0, 0],
     gn: o.imu?.gyroNoise ?? 0,
@@ -116,7 +132,6 @@ function bootFile(board: BoardProfile, o: RealGunOptions, pose: Pose): string {
     prof: !!o.profile,
     wd: 5,
   };
-  return `var __c=${JSON.stringify(cfg)};\n${readFileSync(boardShimPath, "utf8")}`;
 }
 
 const SETUP = `var fs=require("fs"),s=require("Storage");
@@ -187,6 +202,7 @@ class RealGunImpl implements RealGun {
   readonly leadMs = LEAD_MS;
   readonly led: LedEvent[] = [];
   readonly tones: ToneEvent[] = [];
+  readonly pinClash: string[] = [];
   readonly console: string[] = [];
   readonly errors: unknown[] = [];
   readonly wifi: { connects: { ssid: string; password: string }[]; powersave: string | null };
@@ -421,6 +437,9 @@ class RealGunImpl implements RealGun {
       case "E":
         this.errors.push(new Error(`board: ${v}`));
         break;
+      case "X":
+        this.pinClash.push(v);
+        break;
     }
     const ws = this.waiters;
     this.waiters = [];
@@ -474,6 +493,10 @@ class RealGunImpl implements RealGun {
 
   dropNetwork(): void {
     this.cmd("__b.d()");
+  }
+
+  setBattery(volts: number): void {
+    this.cmd(`__b.bv(${Number(volts)})`);
   }
 
   async settle(): Promise<void> {

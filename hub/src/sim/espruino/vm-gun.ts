@@ -9,6 +9,7 @@ import vm from "node:vm";
 import { crc32 } from "node:zlib";
 import type { Clock } from "../../table/clock.js";
 import { bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
+import { adcCount, dacLed, LED_VF, loadChip, partPins } from "./chip.js";
 import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { chipPose, ImuInputs, Mpu6050Model, rvcFrame, toChip } from "./imu.js";
@@ -145,6 +146,18 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     if (p === board.bz.pin) setTone(v > 0 && freq ? freq : 0);
     else rgbFromPins();
   };
+  // an ESP32's D25/D26 under analogWrite: the DAC's DC level, no PWM and no tone (hardware/chips.json)
+  const chip = loadChip(board.chip);
+  const isDac = (p: string) => !!chip.dac?.pins.includes(Number(p.slice(1)));
+  const analogOut = (p: string, v: number, o?: { freq?: number; soft?: boolean }) => {
+    if (!isDac(p)) return out(p, v, o?.freq);
+    if (o?.soft) log("ERROR: pin does not support software PWM");
+    const vf = p === L.pr ? LED_VF.r : p === L.pg ? LED_VF.g : LED_VF.b;
+    out(p, L.kind === "rgb" && p !== board.bz.pin ? dacLed(v, vf) : 0);
+  };
+  /** pins a board part drives or reads, from the profile: what a serial port's default pin would take over */
+  const parts = partPins(board);
+  const pinClash: string[] = [];
 
   // trigger button
   const trig = board.trig;
@@ -293,7 +306,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
 
   // serial devices: the USB console port, the serial line of a BNO085 in UART-RVC mode, the loopback
   interface EspSerial {
-    setup(): void;
+    setup(baud?: number, opts?: { rx?: unknown; tx?: unknown }): void;
     on(ev: string, fn: (d: string) => void): void;
     write(d: unknown): void;
     setConsole(force?: boolean): void;
@@ -305,7 +318,13 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     if ((name === "USB" || name === "Bluetooth") && usbDevice !== name) continue;
     const em = name === usbDevice ? usbEvents : new Emitter();
     serials[name] = {
-      setup: () => {
+      setup: (_baud, opts) => {
+        // a pin left out is the chip's default for that port (ESP32 Serial2: TX on D4), driven from now on
+        const d = chip.serial?.[name];
+        for (const k of ["tx", "rx"] as const) {
+          const at = d && opts?.[k] === undefined ? `D${d[k]}` : undefined;
+          if (at && parts[at]) pinClash.push(`${at}: ${name}'s default ${k.toUpperCase()} and the ${parts[at]}`);
+        }
         if (board.imu.kind !== "bno085" || board.imu.ser !== name) return;
         clock.set(
           () => {
@@ -358,8 +377,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   };
 
   const state = { rebooted: 0 };
+  let batteryV = o.battery ?? (board.chip === "NRF52" ? 2.75 : 3.9);
   // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
-  const puck = board.chip === "NRF52" ? vmPuck(inputs, seconds, clock, o.battery ?? 2.75) : undefined;
+  const puck = board.chip === "NRF52" ? vmPuck(inputs, seconds, clock, () => batteryV) : undefined;
   const sandbox: Record<string, unknown> = {
     ...P,
     ...serials,
@@ -391,9 +411,12 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     pinMode() {},
     digitalRead: (p: unknown) => levels.get(pin(p)) ?? 0,
     digitalWrite: (p: unknown, v: number | boolean) => out(pin(p), v ? 1 : 0),
-    analogWrite: (p: unknown, v: number, opts?: { freq?: number }) => out(pin(p), v, opts?.freq),
+    analogWrite: (p: unknown, v: number, opts?: { freq?: number; soft?: boolean }) => analogOut(pin(p), v, opts),
+    // the battery pin through the divider and the chip's ADC (an ESP32's: uncalibrated, this chip's Vref)
     analogRead: (p: unknown) =>
-      board.bat && pin(p) === board.bat.pin ? (o.battery ?? 3.9) / board.bat.mul : Math.random() * 0.01,
+      board.bat && chip.adc && pin(p) === board.bat.pin
+        ? adcCount(chip.adc, batteryV / board.bat.div, o.adcVref) / chip.adc.counts
+        : Math.random() * 0.01,
     E: {
       CRC32: (d: string) => crc32(Buffer.from(String(d), "latin1")) >>> 0,
       // counted, not a restart: updates over the air run to their restart here, and end to end on the interpreter
@@ -448,6 +471,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     },
     led,
     tones,
+    pinClash,
     ledNow: () => ledC,
     toneNow: () => toneF,
     console: lines,
@@ -461,6 +485,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     },
     dropNetwork() {
       for (const s of sockets) s.destroy();
+    },
+    setBattery(v: number) {
+      batteryV = v;
     },
     stop() {
       clock.stop();

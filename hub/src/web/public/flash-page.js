@@ -63,6 +63,8 @@ const problemText = (code, board) =>
     hz: t("flash.badHz"),
     wifi: t("flash.needSsid"),
     mount: t("flash.badMount"),
+    bat: t("flash.badBat"),
+    "no-bat": t("flash.noBat", { board }),
     "no-usb": t("flash.noUsb", { board }),
     "no-serial-link": t("flash.noSerialLink", { board }),
     "no-mount": t("flash.noMount", { board }),
@@ -158,6 +160,15 @@ async function buildForm(box, link, setBusy) {
     { id: "flash-mount" },
     mountNames(p).map((m) => h("option", { value: m, selected: (saved.mount ?? "+x+z") === m }, m)),
   );
+  // the battery: measured through the profile's divider, or not (a power bank in the grip); a factor Setup gave
+  const batSel = h(
+    "select",
+    { id: "flash-bat" },
+    h("option", { value: "" }, t("flash.batMeasured")),
+    h("option", { value: "none", selected: saved.bat === "none" }, t("flash.batNone")),
+  );
+  // no min/max: the browser would block the form without a word; the check below says what is wrong
+  const batK = input("batk", { type: "number", step: "any", placeholder: "1" });
   const bar = h("progress", { id: "flash-bar", max: "1", value: "0", hidden: true });
   const msg = h("div", { class: "msg", id: "flash-msg", role: "status" });
   const go = h("button", { class: "primary", id: "flash-go", type: "submit" }, t("flash.go"));
@@ -177,7 +188,10 @@ async function buildForm(box, link, setBusy) {
     for (const el of [ssid, pass, hubHost, hubPort]) /** @type {HTMLElement} */ (el.closest("label")).hidden = !wifi;
     mount.disabled = !(b?.has ?? []).includes("mount");
     if (mount.disabled) mount.value = "+x+z";
+    /** @type {HTMLElement} */ (batSel.closest("label")).hidden = !b?.bat;
+    /** @type {HTMLElement} */ (batK.closest("label")).hidden = !b?.bat || batSel.value === "none";
   };
+  batSel.addEventListener("change", showFields);
   board.addEventListener("change", showFields);
   linkSel.addEventListener("change", showFields);
 
@@ -190,6 +204,10 @@ async function buildForm(box, link, setBusy) {
       if (ssid.value) c.wifi = { ssid: ssid.value, pass: pass.value };
     }
     if (mount.value !== "+x+z") c.mount = mount.value;
+    if (profile()?.bat) {
+      if (batSel.value === "none") c.bat = false;
+      else if (batK.value.trim()) c.bat = Number(batK.value);
+    }
     const why = p.gunConfigProblem(c, profile());
     return why ? problemText(why, board.value) : c;
   };
@@ -211,6 +229,7 @@ async function buildForm(box, link, setBusy) {
             ssid: ssid.value,
             hub: hubHost.value,
             mount: mount.value,
+            bat: batSel.value,
           }),
         );
         const b = profile();
@@ -266,6 +285,8 @@ async function buildForm(box, link, setBusy) {
     field(t("flash.hub"), hubHost),
     field(t("flash.hubPort"), hubPort),
     field(t("flash.mount"), mount),
+    field(t("flash.bat"), batSel),
+    field(t("flash.batK"), batK),
     go,
     bar,
     msg,

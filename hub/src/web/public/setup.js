@@ -356,6 +356,51 @@ function otaCell(p) {
   return "";
 }
 
+/**
+ * A gun's battery: its charge and the volts it reads, or "not measured" (no divider: a power bank); for the host, the
+ * one-time calibration (`gun.battery`): "full" just off the charger, or the volts a multimeter shows across the cell.
+ * The volts are asked in a prompt: the list redraws on every gun status, and an input in it would lose what is typed.
+ */
+function batteryCell(id, g, info, host, act, msg) {
+  if (info.bat === undefined) return info.fw ? t("bat.none") : "–";
+  const text =
+    info.bv !== undefined ? t("bat.reads", { pct: percent(info.bat), v: num(info.bv, 2) }) : percent(info.bat);
+  if (!host || !g.paired || !g.on || info.bv === undefined) return text;
+  const said = (res) => {
+    if (!res?.ok) return;
+    const r = res.r;
+    if (r.flash) flash(msg, t("bat.flash", { gun: id, k: r.flash.bat }), "error");
+    else
+      flash(msg, t("bat.done", { gun: id, v: num(r.now.bv, 2), pct: percent(r.now.bat), was: num(r.was.bv, 2) }), "ok");
+  };
+  return [
+    text,
+    " ",
+    h(
+      "button",
+      {
+        class: "bat-full",
+        title: t("bat.fullWhy"),
+        onclick: async (e) => said(await act("gun.battery", { gun: id, full: true }, e.target)),
+      },
+      t("bat.full"),
+    ),
+    h(
+      "button",
+      {
+        class: "bat-volts",
+        title: t("bat.voltsWhy"),
+        onclick: async (e) => {
+          const v = Number(String(window.prompt(t("bat.prompt", { gun: id })) ?? "").replace(",", "."));
+          if (!(v > 0)) return;
+          said(await act("gun.battery", { gun: id, volts: v }, e.target));
+        },
+      },
+      t("bat.volts"),
+    ),
+  ];
+}
+
 /** `msg` outlives each redraw (the list redraws on every gun status, an update's progress too): what an action
  * said stays on screen.
  * @param {Link} link
@@ -514,7 +559,7 @@ function gunsSection(link, d, msg) {
           { class: g.on ? "on" : "off" },
           g.on ? t("guns.isOnline") : g.why ? t("guns.offlineWhy", { why: g.why }) : t("guns.offline"),
         ),
-        h("td", {}, info.bat !== undefined ? percent(info.bat) : "–"),
+        h("td", { class: "bat" }, batteryCell(id, g, info, host, act, msg)),
         h("td", {}, info.rs !== undefined ? t("guns.dbm", { n: info.rs }) : "–"),
         h("td", { class: "fw" }, info.fw ?? "–", otaCell(g.ota)),
         h("td", {}, cal && typeof cal.off === "number" ? t("degrees", { n: num(cal.off, 1) }) : t("guns.no")),

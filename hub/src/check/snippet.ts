@@ -1,0 +1,130 @@
+// The builder's check: one piece of JavaScript for a board's REPL (pasted into the Espruino Web IDE, or sent by
+// `cng check`), made from the board's profile, that prints what no simulator can know of the board in hand — the
+// IMU's WHO_AM_I and its read time, the battery as the ADC reads it, the LED's colours and the buzzer's tones in turn
+// (watch and listen), and the gun firmware's own work per IMU sample on this chip — then restarts the gun (`load()`).
+// ES5 for Espruino: the build's checks pass it (tests/espruino/check.test.ts runs it on the interpreter).
+import type { BoardProfile } from "../sim/espruino/board.js";
+import { adcTransfer, loadChip, loadImuIds } from "../sim/espruino/chip.js";
+
+/** Every line the check prints starts with this. */
+export const CHECK_MARK = "CHECK ";
+
+/** Each colour the LED shows in turn, and each tone the buzzer plays: what the builder looks and listens for. */
+export const CHECK_COLOURS: [number, string][] = [
+  [0xff0000, "red"],
+  [0x00ff00, "green"],
+  [0x0000ff, "blue"],
+];
+export const CHECK_TONES = [1000, 2000, 4000];
+/** how long the gun firmware runs under the stopwatch: under the 2 s after which a serial gun moves its console */
+export const CHECK_RUN_MS = 1500;
+
+/** A pin or a serial device as Espruino names it (a global), anything else as a JS literal. */
+const js = (v: unknown): string =>
+  typeof v === "string" && /^(D\d{1,2}|A\d|Serial\d)$/.test(v) ? v : JSON.stringify(v);
+
+export function checkSnippet(b: BoardProfile): string {
+  const L = b.led;
+  const m = L.max ?? 1;
+  const imu = b.imu;
+  const ids = loadImuIds(imu.kind);
+  const names = Object.fromEntries((ids?.whoAmI ?? []).map(([id, n]) => [id, n]));
+  const adc = loadChip(b.chip).adc;
+  const bat = b.bat && adc ? { pin: b.bat.pin, ...adcTransfer(adc, b.bat.div), counts: adc.counts } : undefined;
+  const imuHz = imu.hz ?? (imu.kind === "lsm6ds3" ? 52 : 50);
+  const part: string[] = [];
+  const step = (ms: number, body: string) => part.push(`at(${ms},function(){${body}});`);
+
+  step(0, `P("board ${b.name} (${b.chip}), Espruino "+process.env.VERSION+", "+process.memory().free+" JsVars free");`);
+  // the IMU: who it says it is, and how long one read takes
+  if (imu.kind === "mpu6050") {
+    const a = imu.addr ?? 0x68;
+    step(
+      100,
+      `var id,i,t;I2C1.setup({scl:${js(imu.scl)},sda:${js(imu.sda)},bitrate:400000});` +
+        `try{I2C1.writeTo(${a},${ids!.register});id=I2C1.readFrom(${a},1)[0];` +
+        `P("imu WHO_AM_I 0x"+id.toString(16)+" "+(N[id]?N[id]+": the firmware takes it":"unknown: the firmware refuses it"));` +
+        `t=getTime();for(i=0;i<20;i++){I2C1.writeTo(${a},59);I2C1.readFrom(${a},14);}` +
+        `P("imu read "+Math.round((getTime()-t)*5e4)+" us for 14 bytes at 400 kHz");` +
+        `}catch(e){P("imu not answering on I2C ("+e+"): check SCL, SDA, VCC, GND and AD0");}`,
+    );
+  } else if (imu.kind === "bno085") {
+    const ser = imu.ser!;
+    step(
+      100,
+      `var buf="",f=0,bad=0;${ser}.setup(${imu.sbaud ?? 115200},{rx:${js(imu.rx)},tx:${js(imu.tx)}});` +
+        `${ser}.on("data",function(d){var i,k,s;buf+=d;for(;;){i=buf.indexOf("\\xaa\\xaa");if(i<0||buf.length<i+19)return;` +
+        `s=0;for(k=2;k<18;k++)s+=buf.charCodeAt(i+k);if((s&255)===buf.charCodeAt(i+18))f++;else bad++;buf=buf.substr(i+19);}});` +
+        `setTimeout(function(){${ser}.removeAllListeners("data");` +
+        `P("imu BNO085 UART-RVC: "+f+" frames in 1 s"+(bad?", "+bad+" with a wrong checksum":"")+(f?"":": check its TX to ${imu.rx}, P0 (PS0) high, VIN, GND"));},1000);`,
+    );
+  } else {
+    step(100, `var id=Puck.accelRd(${ids!.register});P("imu WHO_AM_I 0x"+id.toString(16)+" "+(N[id]||"unknown"));`);
+  }
+  // the battery as the ADC reads it, through the divider, with the calibration gun.json keeps
+  if (bat) {
+    const n = b.chip === "ESP32" ? 8 : 1;
+    step(
+      1200,
+      `var s=0,i,v,j=require("Storage").readJSON("gun.json",1)||{},k=j.bat===false?0:j.bat||1;` +
+        `for(i=0;i<${n};i++)s+=analogRead(${js(bat.pin)});s/=${n};v=s*${bat.a}+${bat.b};` +
+        // (no toFixed: Espruino rounds it its own way)
+        `P("battery ${bat.pin}: count "+Math.round(s*${bat.counts})+" of ${bat.counts}, "+Math.round(v*100)/100+" V as read"+` +
+        `(k?", "+Math.round(v*k*100)/100+" V with gun.json's calibration "+k:", but gun.json says none is fitted (bat false)")+` +
+        `": compare with a multimeter across the cell");`,
+    );
+  } else if (b.chip === "NRF52") step(1200, `P("battery "+E.getBattery()+" % (the coin cell, as the chip reads it)");`);
+  else step(1200, `P("battery: not measured (no divider on this board)");`);
+  // the LED, each colour in turn, then off
+  const show = (c: number) => {
+    const ch = [(c >> 16) & 255, (c >> 8) & 255, c & 255].map((x) => (x * m) / 255);
+    if (L.kind === "neopixel") {
+      const [r, g, bl] = ch.map((x) => Math.round(x * 255));
+      return `require("neopixel").write(${js(L.pin)},[${g},${r},${bl}]);`;
+    }
+    return [L.pr, L.pg, L.pb]
+      .map((p, i) => {
+        const v = L.inv ? 1 - ch[i]! : ch[i]!;
+        return v <= 0
+          ? `digitalWrite(${js(p)},0);`
+          : v >= 1
+            ? `digitalWrite(${js(p)},1);`
+            : `analogWrite(${js(p)},${v});`;
+      })
+      .join("");
+  };
+  for (const [c, name] of CHECK_COLOURS) step(1000, `${show(c)}P("led ${name} now: is it ${name}, and bright?");`);
+  step(1000, `${show(0)}P("led off");`);
+  // the buzzer, each tone in turn, then quiet
+  for (const f of CHECK_TONES) {
+    step(
+      600,
+      `analogWrite(${js(b.bz.pin)},0.5,{freq:${f}${b.bz.soft ? ",soft:true" : ""}});P("buzzer ${f} Hz now: do you hear it?");`,
+    );
+  }
+  step(600, `digitalWrite(${js(b.bz.pin)},0);P("buzzer off");`);
+  // the gun firmware's own work per IMU sample, timed while it runs; then the gun restarts clean
+  const hook =
+    imu.kind === "mpu6050"
+      ? // its sampling is the interval at the IMU's rate
+        `var si=setInterval;global.setInterval=function(f,ms){return si(ms===${1000 / imuHz}?function(){var t=getTime();f();H.n++;H.s+=getTime()-t;}:f,ms);};`
+      : `var o=${imu.kind === "bno085" ? imu.ser : "Puck"},on=o.on;o.on=function(ev,f){return on.call(o,ev,ev==="${
+          imu.kind === "bno085" ? "data" : "accel"
+        }"?function(d){var t=getTime();f(d);H.n++;H.s+=getTime()-t;}:f);};`;
+  step(
+    300,
+    `var S=require("Storage"),c=S.read(".bootcde");` +
+      `if(!c||!S.read("gun.json")){P("imu work: not timed (no gun firmware or gun.json here: cng flash it, then check again)");P("done");return;}` +
+      `global.H={n:0,s:0};try{${hook}}catch(e){P("imu work: not timed ("+e+")");P("done");return;}` +
+      `setTimeout(c,0);` +
+      `setTimeout(function(){P("imu work "+(H.n?Math.round(H.s/H.n*1e6):0)+" us per sample, "+H.n+" samples in ${CHECK_RUN_MS / 1000} s, ${
+        imu.kind === "bno085" ? "per UART data event" : `at ${imuHz} Hz`
+      }");P("done");setTimeout(load,300);},${CHECK_RUN_MS});`,
+  );
+  return (
+    `(function(){var T=0,N=${JSON.stringify(names)};` +
+    `function P(s){print(${JSON.stringify(CHECK_MARK)}+s);}` +
+    `function at(ms,f){T+=ms;setTimeout(f,T);}` +
+    `${part.join("")}})();`
+  );
+}

@@ -1,0 +1,108 @@
+// What a chip's Espruino build does with its pins (hardware/chips.json), for the board models: the DAC pins, the
+// serial ports' default pins, the ADC's transfer.
+import { readFileSync } from "node:fs";
+import { type BoardProfile, projectRoot } from "./board.js";
+
+interface PinSet {
+  pins: number[];
+  why: string;
+}
+
+/** An ADC as Espruino reads it: analogRead() = count / counts. */
+export type ChipAdc =
+  | {
+      /** ESP32 at 11 dB: mV = count × mvPerCount × (vref / vrefMv) + offsetMv, up to linearToMv */
+      kind: "esp32";
+      counts: number;
+      mvPerCount: number;
+      offsetMv: number;
+      vrefMv: number;
+      vrefSpreadMv: number;
+      linearToMv: number;
+    }
+  /** count = volts / fullScaleV × counts */
+  | { kind: "linear"; counts: number; fullScaleV: number };
+
+export interface Chip {
+  dac?: PinSet;
+  flash?: PinSet;
+  inputOnly?: PinSet;
+  psram?: PinSet;
+  /** per serial device, the pins its setup takes when not given */
+  serial?: Record<string, { tx: number; rx: number }>;
+  adc?: ChipAdc;
+}
+
+let chips: Record<string, Chip> | undefined;
+
+export function loadChip(name: string): Chip {
+  chips ??= JSON.parse(readFileSync(`${projectRoot}hardware/chips.json`, "utf8")) as Record<string, Chip>;
+  const c = chips[name] ?? {};
+  const serial = c.serial ? Object.fromEntries(Object.entries(c.serial).filter(([k]) => k !== "why")) : undefined;
+  return { ...c, serial: serial as Chip["serial"] };
+}
+
+/**
+ * The count a chip's ADC gives for `volts` at its pin: its transfer inverted, rounded, clamped to the counts (linear:
+ * above `linearToMv` a real ESP32 bends towards 4095, past anything a battery divider gives). `vref` (mV) is this
+ * chip's own reference on an ESP32 (the typical 1100 mV when not given: chips spread ±100 mV).
+ */
+export function adcCount(adc: ChipAdc, volts: number, vref?: number): number {
+  const n =
+    adc.kind === "esp32"
+      ? (volts * 1000 - adc.offsetMv) / (adc.mvPerCount * ((vref ?? adc.vrefMv) / adc.vrefMv))
+      : (volts / adc.fullScaleV) * adc.counts;
+  return Math.max(0, Math.min(adc.counts - 1, Math.round(n)));
+}
+
+/**
+ * The firmware's reading of a battery behind a divider of ratio `div`: volts = analogRead() × a + b, the chip's typical
+ * transfer (firmware/build/build.mjs bakes the same into each bundle).
+ */
+export function adcTransfer(adc: ChipAdc, div: number): { a: number; b: number } {
+  const a = adc.kind === "esp32" ? (adc.counts * adc.mvPerCount * div) / 1000 : adc.fullScaleV * div;
+  const b = adc.kind === "esp32" ? (adc.offsetMv * div) / 1000 : 0;
+  return { a: Number(a.toPrecision(6)), b: Number(b.toPrecision(6)) };
+}
+
+/** hardware/imus.json: each IMU kind's WHO_AM_I register and the answers of the parts sold under its name. */
+export interface ImuIds {
+  register: number;
+  whoAmI: [number, string][];
+}
+
+export function loadImuIds(kind: string): ImuIds | undefined {
+  const all = JSON.parse(readFileSync(`${projectRoot}hardware/imus.json`, "utf8")) as Record<string, ImuIds>;
+  return all[kind];
+}
+
+/**
+ * How bright an LED leg on a DAC pin lights, 0..1 of a digital high: the DAC holds a DC level (`v` of 3.3 V, in 8 bits
+ * as Espruino writes it: 1.0 wraps to 0), and the LED only conducts above its forward voltage `vf`.
+ */
+export function dacLed(v: number, vf: number): number {
+  const dc = (((v * 256) | 0) & 255) / 256;
+  return Math.max(0, (dc * 3.3 - vf) / (3.3 - vf));
+}
+
+/** Forward voltage of each leg of an RGB LED at a few mA, volts (typical 5 mm common-cathode parts). */
+export const LED_VF = { r: 1.9, g: 2.8, b: 2.8 };
+
+/** Each pin the profile gives a part, and which part. */
+export function partPins(b: BoardProfile): Record<string, string> {
+  const r: Record<string, string> = {};
+  const add = (p: string | undefined, what: string) => {
+    if (p) r[p] = what;
+  };
+  add(b.bz.pin, "buzzer");
+  add(b.led.pin, "LED");
+  add(b.led.pr, "LED red");
+  add(b.led.pg, "LED green");
+  add(b.led.pb, "LED blue");
+  add(b.trig.pin, "trigger");
+  add(b.imu.scl, "I2C SCL");
+  add(b.imu.sda, "I2C SDA");
+  add(b.imu.rx, "IMU RX");
+  add(b.bat?.pin, "battery");
+  return r;
+}
