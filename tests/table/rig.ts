@@ -18,6 +18,7 @@ import {
   type State,
 } from "../../hub/src/rules/index.js";
 import {
+  type AimInput,
   FAST_TIMING,
   ManualClock,
   type SecretSource,
@@ -139,6 +140,13 @@ export interface RigOptions {
   timing?: Partial<TableTiming>;
   /** seats whose guns go silent (and offline) from `from` for `ms` */
   drop?: { seat: number; round: number; during: "aim" | "courage"; ms: number };
+  /**
+   * a seat's stream held by the network from `beforeGoMs` before the count's "3" for `ms` (online all the while),
+   * then delivered at once, in order: a stall on the WiFi. `times`: that many counts of the round (default 1)
+   */
+  stall?: { seat: number; round: number; during: "aim" | "courage"; beforeGoMs: number; ms: number; times?: number };
+  /** a player who moves only this long after "3" (really too slow) */
+  late?: { seat: number; round: number; ms: number };
   records?: TableRecord[];
   state?: State;
   /** extra pulls: seat pulls in every bang window whatever its card (to test refusals) */
@@ -160,6 +168,11 @@ export class Rig {
   private readonly acted = new Set<string>();
   private pickAt = new Map<number, number>();
   private dropUntil = -1;
+  /** the stall now: until when a seat's samples are held, and the held ones */
+  private stalled: { seat: number; until: number; held: [AimInput, number][] } | null = null;
+  private stalls = 0;
+  /** hub ms the late player moves at */
+  private lateAt = -1;
   /** degrees added to a seat's aim (a hand between two targets) */
   readonly skew = new Map<number, number>();
 
@@ -277,6 +290,28 @@ export class Rig {
         else if (a.purpose === "reaim") this.poses[seat] = this.aimPose(this.seatOf(round.privilege?.aim));
         else if (round.lieDown.includes(name(seat))) this.poses[seat] = { kind: "lowered" };
       }
+      const sl = this.opts.stall;
+      if (
+        sl &&
+        sl.round === st.round &&
+        sl.during === a.purpose &&
+        a.goAt !== null &&
+        a.seats.includes(sl.seat) &&
+        this.stalls < (sl.times ?? 1) &&
+        once(`stall:${a.goAt}`)
+      ) {
+        this.stalls++;
+        const from = a.goAt - sl.beforeGoMs;
+        this.clock.setTimer(from - this.clock.now(), () => {
+          this.stalled = { seat: sl.seat, until: from + sl.ms, held: [] };
+        });
+      }
+      const lt = this.opts.late;
+      if (lt && lt.round === st.round && a.purpose === "aim" && a.goAt !== null && once("late")) {
+        this.lateAt = a.goAt + lt.ms;
+        this.poses[lt.seat] = { kind: "away" };
+      }
+      if (lt && this.lateAt >= 0 && this.clock.now() < this.lateAt) this.poses[lt.seat] = { kind: "away" };
       const d = this.opts.drop;
       if (d && d.round === st.round && d.during === a.purpose && a.goAt !== null && once("drop")) {
         this.online[d.seat] = false;
@@ -317,8 +352,22 @@ export class Rig {
       const wrapped = ((((yaw + 180) % 360) + 360) % 360) - 180;
       const pitch = pose.kind === "lowered" ? -70 : 2;
       const t = now - this.latency(seat) - this.gunDelta(seat);
-      this.table.aim(seat, { t, yaw: wrapped, pitch, roll: 0, still: false }, now);
+      const sample: AimInput = { t, yaw: wrapped, pitch, roll: 0, still: false };
+      const st = this.stalled;
+      if (st?.seat === seat) {
+        st.held.push([sample, now]);
+        continue;
+      }
+      this.table.aim(seat, sample, now);
     }
+  }
+
+  /** A stall ends: what the network held arrives at once, in order. */
+  private unstall(): void {
+    const st = this.stalled;
+    if (st === null || this.clock.now() < st.until) return;
+    this.stalled = null;
+    for (const [s] of st.held) this.table.aim(st.seat, s, this.clock.now());
   }
 
   /** Runs until the game is over, `until` says stop, or `maxMs` of table time has passed. */
@@ -334,6 +383,7 @@ export class Rig {
         this.table.presence(d.seat, true);
       }
       this.act();
+      this.unstall();
       if (tick++ % 2 === 0) this.sample();
       this.clock.advance(10);
     }

@@ -47,6 +47,8 @@ export interface WeatherGameFigures {
 interface Beat {
   at: number;
   hz: number;
+  /** the count's pace: a beat is looked for within half of it, so a dropped one is not mistaken for the next */
+  paceMs: number;
   seats: number[];
 }
 
@@ -62,20 +64,47 @@ function beatsOf(states: TableState[]): Beat[] {
     if (a?.kind !== "count" || a.goAt === null || seen.has(a.goAt)) continue;
     const p = a.paceMs;
     seen.set(a.goAt, [
-      { at: a.goAt - 2 * p, hz: BEAT_HZ, seats: a.seats },
-      { at: a.goAt - p, hz: BEAT_HZ, seats: a.seats },
-      { at: a.goAt, hz: GO_HZ, seats: a.seats },
+      { at: a.goAt - 2 * p, hz: BEAT_HZ, paceMs: p, seats: a.seats },
+      { at: a.goAt - p, hz: BEAT_HZ, paceMs: p, seats: a.seats },
+      { at: a.goAt, hz: GO_HZ, paceMs: p, seats: a.seats },
     ]);
   }
   return [...seen.values()].flat();
 }
 
-/** When the gun started playing `hz` within a window after `at` (hub ms), or null. */
-function played(g: SimGun, hz: number, at: number): number | null {
+/** How the guns played each count's beats: spread across guns, each gun's offset from the hub's time, misses. */
+export function beatFigures(
+  states: TableState[],
+  guns: readonly SimGun[],
+): { spreads: number[]; offsets: number[]; beatsMissed: number; beats: number } {
+  const spreads: number[] = [];
+  const offsets: number[] = [];
+  let beatsMissed = 0;
+  let beats = 0;
+  for (const b of beatsOf(states)) {
+    const times: number[] = [];
+    for (const seat of b.seats) {
+      const g = guns[seat];
+      if (!g) continue;
+      beats++;
+      const t = played(g, b.hz, b.at, b.paceMs / 2);
+      if (t === null) beatsMissed++;
+      else {
+        times.push(t);
+        offsets.push(t - b.at);
+      }
+    }
+    if (times.length >= 2) spreads.push(Math.max(...times) - Math.min(...times));
+  }
+  return { spreads, offsets, beatsMissed, beats };
+}
+
+/** When the gun started playing `hz` within `withinMs` of `at` (hub ms), or null. */
+function played(g: SimGun, hz: number, at: number, withinMs: number): number | null {
   const toHub = g.hand.hubMs(0);
   for (const e of g.gun.tones) {
     const t = e.t + toHub;
-    if (e.f === hz && t >= at - 60 && t <= at + 400) return t;
+    if (e.f === hz && Math.abs(t - at) <= withinMs) return t;
   }
   return null;
 }
@@ -115,7 +144,8 @@ export async function weatherGame(o: WeatherGameOptions): Promise<WeatherGameFig
   const driven = o.runtime === "espruino" ? null : new DrivenTime();
   try {
     const game = runDemo({
-      edition: "classic",
+      // the classic edition seats 4-6
+      edition: o.players > 6 ? "second" : "classic",
       players: o.players,
       seed: o.seed,
       speed: o.speed ?? "normal",
@@ -132,25 +162,7 @@ export async function weatherGame(o: WeatherGameOptions): Promise<WeatherGameFig
     const r = driven ? await driven.run(game, 3_600_000, "the game") : await game;
     const fleet = fleetRef!;
     const log = gameLog(data);
-    const spreads: number[] = [];
-    const offsets: number[] = [];
-    let beatsMissed = 0;
-    let beats = 0;
-    for (const b of beatsOf(states)) {
-      const times: number[] = [];
-      for (const seat of b.seats) {
-        const g = fleet.guns[seat];
-        if (!g) continue;
-        beats++;
-        const t = played(g, b.hz, b.at);
-        if (t === null) beatsMissed++;
-        else {
-          times.push(t);
-          offsets.push(t - b.at);
-        }
-      }
-      if (times.length >= 2) spreads.push(Math.max(...times) - Math.min(...times));
-    }
+    const beats = beatFigures(states, fleet.guns);
     const guns = (r.weather ?? []).filter((s) => fleet.guns.some((g) => g.id === s.name));
     const up: number[] = [];
     const down: number[] = [];
@@ -160,10 +172,7 @@ export async function weatherGame(o: WeatherGameOptions): Promise<WeatherGameFig
     }
     return {
       verdicts: verdicts(log.records, r.players),
-      spreads,
-      offsets,
-      beatsMissed,
-      beats,
+      ...beats,
       trigToCue,
       gameMs: r.ms,
       up,

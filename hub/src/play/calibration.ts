@@ -66,6 +66,8 @@ export function poseTargets(shooter: Seat, seats: number, poses: number): Seat[]
 export class CalibrationWizard {
   private jobs: Job[] = [];
   private rows: Bearings = [];
+  /** a pull whose samples are still on the way: read once the gun's stream reaches it (a newer pull replaces it) */
+  private readonly pending = new Map<Seat, TriggerMsg>();
 
   constructor(
     private readonly opts: AimOptions,
@@ -77,6 +79,7 @@ export class CalibrationWizard {
     const n = layout.seats.length;
     const fresh = guns.filter((g) => g.seat < n);
     this.jobs = this.jobs.filter((j) => !fresh.some((g) => g.seat === j.seat));
+    for (const g of fresh) this.pending.delete(g.seat);
     for (const g of fresh) {
       const job: Job = {
         seat: g.seat,
@@ -98,6 +101,7 @@ export class CalibrationWizard {
   cancel(seat: Seat | null): Seat[] {
     const gone = this.jobs.filter((j) => this.active(j.seat) && (seat === null || j.seat === seat));
     this.jobs = this.jobs.filter((j) => !gone.includes(j));
+    for (const j of gone) this.pending.delete(j.seat);
     this.events.changed();
     return gone.map((j) => j.seat);
   }
@@ -110,12 +114,26 @@ export class CalibrationWizard {
 
   aim(seat: Seat, m: AimMsg): void {
     const j = this.job(seat);
-    if (j && this.active(seat)) j.window.push(m.t, m.y, m.p, m.r, m.s === 1);
+    if (!j || !this.active(seat)) return;
+    j.window.push(m.t, m.y, m.p, m.r, m.s === 1);
+    const p = this.pending.get(seat);
+    if (p !== undefined && m.t >= p.t) {
+      this.pending.delete(seat);
+      this.read(seat, p);
+    }
   }
 
   pull(seat: Seat, m: TriggerMsg): void {
     const j = this.job(seat);
     if (!j || !this.active(seat) || m.k !== "p") return;
+    // the samples up to the pull travel on the same connection, before it or just after: wait for them
+    if (j.window.size === 0 || j.window.t(0) < m.t) this.pending.set(seat, m);
+    else this.read(seat, m);
+  }
+
+  private read(seat: Seat, m: TriggerMsg): void {
+    const j = this.job(seat);
+    if (!j || !this.active(seat)) return;
     const target = j.targets[j.poses.length]!;
     const r = readWindow(j.window, m.t, this.opts);
     if (r.kind !== "reading") {

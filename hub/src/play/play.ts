@@ -89,7 +89,9 @@ export class PlayService {
   private calLayout: LayoutSpec | null = null;
 
   constructor(private readonly d: PlayDeps) {
-    this.rates = new AimRates(d.guns);
+    this.rates = new AimRates(d.guns, () => d.clock.now());
+    // a gun's info answers each rate command: one saying another rate than it was told makes it be told again
+    d.guns.onGunInfo(() => this.updateRates());
     this.cals = new GunCalibrations(d.calibrations, d.bus, d.table, d.log);
     this.publisher = new TablePublisher({
       bus: d.bus,

@@ -1,6 +1,7 @@
 // Aim rates: 50 Hz for the guns whose aim matters now (a count, the Godfather's privilege, the re-centre pose, the
 // calibration wizard), a few Hz for the others. Only a change is sent to a gun: a `rate` command each time would
-// cost every gun a message per table/state.
+// cost every gun a message per table/state. The gun's own word (its `info`, which answers every `rate`) is checked
+// too: a command sent while it was between two sessions is lost, and is sent again.
 import type { GunId } from "@cng/protocol";
 import type { GunService } from "../guns/service.js";
 import type { Seat } from "../rules/index.js";
@@ -17,11 +18,17 @@ export function fastSeats(activity: TableActivity | null): Set<Seat> {
   return fast;
 }
 
-export class AimRates {
-  /** what each gun was last told */
-  private readonly sent = new Map<GunId, number>();
+/** a gun whose info still says another rate this long after it was told: told again */
+const RESEND_MS = 1500;
 
-  constructor(private readonly guns: GunService) {}
+export class AimRates {
+  /** what each gun was last told, and when */
+  private readonly sent = new Map<GunId, { hz: number; at: number }>();
+
+  constructor(
+    private readonly guns: GunService,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** A gun back online starts at its own default: tell it again. */
   forget(gun: GunId): void {
@@ -33,8 +40,11 @@ export class AimRates {
     for (const g of this.guns.registry.all()) {
       if (!g.paired || !g.on || g.seat === null) continue;
       const hz = fast.has(g.seat) ? FAST_HZ : SLOW_HZ;
-      if (this.sent.get(g.id) === hz) continue;
-      this.sent.set(g.id, hz);
+      const sent = this.sent.get(g.id);
+      const now = this.clock();
+      const says = g.info?.hz;
+      if (sent?.hz === hz && (says === undefined || says === hz || now - sent.at < RESEND_MS)) continue;
+      this.sent.set(g.id, { hz, at: now });
       this.guns.command(g.id, { c: "rate", hz }).catch(() => {});
     }
   }

@@ -15,7 +15,7 @@ import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
 import { gaussian, type Random, seededRandom } from "./prng.js";
 import type { CalibrationInfo, GunStatus, TableState } from "./table-view.js";
 import { everyOn, waitOn } from "./wait.js";
-import type { WeatherRelay } from "./weather/relay.js";
+import type { Station, WeatherRelay } from "./weather/relay.js";
 
 export interface FleetOptions {
   /** the hub's MQTT broker, mqtt://host:port */
@@ -84,6 +84,8 @@ export class Fleet {
   private readonly timers: (() => void)[] = [];
   /** the serial bridges of guns without WiFi (a Puck.js on Bluetooth), as the hub's laptop would run them */
   private readonly bridges: SerialGunBridge[] = [];
+  /** each gun's station in the weather, by gun id */
+  readonly stations = new Map<string, Station>();
 
   private constructor(
     readonly host: CommandClient,
@@ -176,6 +178,7 @@ export class Fleet {
         },
       });
       made = gun;
+      if (station) this.stations.set(id, station);
       if (needsBridge(gun)) this.bridges.push(await bridgeGun(gun, { mqttUrl: this.o.url, table: this.table }));
       const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
       this.guns.push({ seat, id, gun, hand, bearings: rows[seat]!, centre, random });
@@ -231,6 +234,10 @@ export class Fleet {
         void g.hand.pull(wait).then(() => {
           // the next pose shows up in the state once the hub took this pull
           this.clock.setTimer(150, () => acting.delete(c.seat));
+          // no news in a while (the gun blinked amber: no steady reading): aim and pull again, as a person would
+          this.clock.setTimer(3000, () => {
+            if (done.get(c.seat) === key) done.delete(c.seat);
+          });
         });
       }
       return cal.every((c) => c.result?.verdict === "ok") ? cal : null;

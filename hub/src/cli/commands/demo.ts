@@ -4,11 +4,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
+import { spread } from "../../bench/load/stats.js";
 import type { Edition } from "../../rules/index.js";
 import { runDemo, type Speed } from "../../sim/demo.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
 import type { SecretMode } from "../../sim/player.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
+import { WEATHER_NAMES, WEATHERS, type WeatherName, weatherNamed } from "../../sim/weather/profiles.js";
 import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 
 interface DemoFlags {
@@ -34,6 +36,7 @@ interface DemoFlags {
   broker?: string;
   brokerUser?: string;
   dynsec: boolean;
+  weather: WeatherName;
 }
 
 const HELP = `
@@ -46,6 +49,9 @@ Open the dashboard URL it prints to watch. Progress goes round by round; the sta
 with \`npm run espruino:build\`); without it the guns run in Node's vm, and the demo says so.
 --speed fast shortens the counts (a game takes about 20-30 s); the default pace is a real table's.
 --json prints only the result on stdout, in the shape of \`cng rules play\` (progress goes to stderr).
+--weather puts a WiFi between the guns and the hub: a relay that delays, jitters and stalls their TCP, makes a
+sleeping radio wait for its access point's DTIM beacons (the firmware keeps its radio awake), and drops stations
+for seconds (\`dropout\`). Profiles: ${WEATHER_NAMES.map((n) => `${n} (${WEATHERS[n].summary})`).join("; ")}.
 The game log stays in the data folder (default: a new temporary folder): \`cng replay DATA\` replays it.
 
 Examples:
@@ -53,6 +59,7 @@ Examples:
   cng demo --players 5 --edition second --http-port 8080
   cng demo --edition classic --powers --cop --strategies aggressive,cautious --json
   cng demo --players 4 --speed fast --runtime espruino
+  cng demo --players 8 --weather party
   CNG_BROKER_PASSWORD=… cng demo --broker mqtt://127.0.0.1:1883 --broker-user cng-admin --dynsec --table t1
 
 --broker plays on an external mosquitto set up by \`cng broker init\` (with --dynsec: the hub makes each gun's
@@ -96,6 +103,11 @@ export function registerDemo(program: Command): void {
     .option("--broker <url>", "play on an external broker (mosquitto with --dynsec) instead of the embedded one")
     .option("--broker-user <name>", "the hub's username there (with --dynsec: the plugin's admin, cng-admin)")
     .option("--dynsec", "the broker runs mosquitto's dynamic-security plugin (cng broker init)", false)
+    .addOption(
+      new Option("--weather <name>", "the WiFi between the guns and the hub (below)")
+        .choices([...WEATHER_NAMES])
+        .default("clean"),
+    )
     .addHelpText("after", HELP)
     .action(async (f: DemoFlags) => {
       const players = Number(f.players);
@@ -123,6 +135,7 @@ export function registerDemo(program: Command): void {
         secrets: f.secrets,
         board: f.board,
         runtime,
+        ...(f.weather !== "clean" ? { weather: weatherNamed(f.weather) } : {}),
         hub: {
           mqttPort: Number(f.mqttPort),
           httpPort: Number(f.httpPort),
@@ -165,6 +178,17 @@ export function registerDemo(program: Command): void {
           `  ${res.winners.includes(name) ? "★" : " "} ${name.padEnd(4)} ${String(p.score).padStart(7)}` +
             `${p.alive ? "" : "  (dead)"}${p.wounds && p.alive ? `  ${p.wounds} wound${p.wounds > 1 ? "s" : ""}` : ""}`,
         );
+      if (r.weather) {
+        const s = (xs: number[]) => spread(xs);
+        const guns = r.weather;
+        const up = s(guns.flatMap((g) => g.delays.up));
+        const down = s(guns.flatMap((g) => g.delays.down));
+        const drops = guns.reduce((n, g) => n + g.dropouts, 0);
+        say(
+          `WiFi (${f.weather}): one way to the hub p50 ${up.p50.toFixed(0)} / p99 ${up.p99.toFixed(0)} ms, from it ` +
+            `p50 ${down.p50.toFixed(0)} / p99 ${down.p99.toFixed(0)} ms; ${drops} drop-outs`,
+        );
+      }
       say(`Replay the log: cng replay ${r.hub.data}`);
       if (f.json) process.stdout.write(`${JSON.stringify(r.result, null, 2)}\n`);
       // the guns' and clients' timers are gone; leave no straggler keeping the process up

@@ -134,6 +134,10 @@ export default {
     one: "waiting for the gun of seat {seats}",
     other: "waiting for the guns of seats {seats}",
   },
+  "count.lagging": {
+    one: "the WiFi is slow for seat {seats}: waiting for its aim",
+    other: "the WiFi is slow for seats {seats}: waiting for their aims",
+  },
   "count.ready": "{purpose}: get ready",
   "count.stayOrLie": "stay up or lie down",
   "count.reveal": "REVEAL: {card} — pull now",

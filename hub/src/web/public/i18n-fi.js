@@ -135,6 +135,10 @@ export default {
     one: "odotetaan paikan {seats} asetta",
     other: "odotetaan paikkojen {seats} aseita",
   },
+  "count.lagging": {
+    one: "WiFi on hidas paikalle {seats}: odotetaan sen tähtäystä",
+    other: "WiFi on hidas paikoille {seats}: odotetaan niiden tähtäyksiä",
+  },
   "count.ready": "{purpose}: valmiina",
   "count.stayOrLie": "pysy pystyssä tai heittäydy maahan",
   "count.reveal": "PALJASTUS: {card} — vedä liipaisimesta nyt",

@@ -139,6 +139,11 @@ export default {
     many: "on attend les pistolets des places {seats}",
     other: "on attend les pistolets des places {seats}",
   },
+  "count.lagging": {
+    one: "le WiFi est lent pour la place {seats} : on attend sa visée",
+    many: "le WiFi est lent pour les places {seats} : on attend leurs visées",
+    other: "le WiFi est lent pour les places {seats} : on attend leurs visées",
+  },
   "count.ready": "{purpose} : tenez-vous prêts",
   "count.stayOrLie": "restez debout ou couchez-vous",
   "count.reveal": "RÉVÉLATION : {card} — tirez maintenant",

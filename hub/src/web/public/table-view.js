@@ -321,7 +321,9 @@ function drawCount(svg, link) {
       big = "…";
       small = act.waitingGun?.length
         ? t("count.waitingGun", { n: act.waitingGun.length, seats: list(act.waitingGun.map((x) => x + 1)) })
-        : purpose;
+        : act.lagging?.length
+          ? t("count.lagging", { n: act.lagging.length, seats: list(act.lagging.map((x) => x + 1)) })
+          : purpose;
     } else {
       const p = act.paceMs || 1000;
       const since = now - (act.goAt - 2 * p);
