@@ -83,3 +83,53 @@ describe("a stream held at the snapshot", () => {
     expect(aims(rig, 1).find((a) => a.seat === seat)!.target).toBeNull();
   });
 });
+
+describe("a reveal window's close", () => {
+  const physical = [61, 62, 63, 64, 65, 66, 67, 68]
+    .map((seed) => randomScenario("classic", 5, seed, { physical: true }))
+    .find((s) => Object.values(s.rounds[0]!.bullets).includes("bang"))!;
+  // a player whose card is a Bang! in round 1: their pull goes out near the close, and the WiFi holds it
+  const shooter = physical.players.findIndex((n) => physical.rounds[0]!.bullets[n] === "bang");
+
+  it("waits for a held stream: a pull made in the window counts when it lands after the close", () => {
+    expect(shooter).toBeGreaterThanOrEqual(0);
+    const rig = new Rig(physical, {
+      secrets: "physical",
+      // from just before its pull (100 ms into the window) to well after the close
+      revealStall: { seat: shooter, round: 1, beforeCloseMs: FAST_TIMING.revealWindowMs - 50, ms: 900 },
+    });
+    rig.table.begin();
+    rig.run({ until: () => rig.table.state.round === 2 });
+    const pulls = rig.records.find((r) => r.kind === "pulls" && r.round === 1 && r.window === "bang") as
+      | { seats: number[] }
+      | undefined;
+    expect(pulls?.seats).toContain(shooter);
+  });
+});
+
+describe("the lead-in", () => {
+  it("grows with the slowest gun's measured downlink, so every gun has its beats before they play", () => {
+    const rig = new Rig(scenario, { secrets: "console" });
+    rig.table.begin();
+    const t0 = rig.clock.now();
+    let probed = false;
+    rig.run({
+      until: () => {
+        if (!probed && rig.clock.now() > t0 + 500) {
+          probed = true;
+          // seat 3's gun says the hub's last answer (sent 400 ms before the gun's now, on the hub's clock) just came
+          const h = rig.clock.now() - 400;
+          rig.table.probe(3, h, rig.gunNow(3));
+        }
+        return rig.table.state.round === 2 && rig.cues.some((c) => c.name === "go" && c.at > t0 + 600);
+      },
+    });
+    const beats = rig.cues.filter((c) => c.name === "beat");
+    const first = beats[0]!;
+    const later = beats.find((c) => c.at > t0 + 600)!;
+    // before: the timing's own lead-in; after: 400 ms (plus the gun's uplink the offset carries) and the margin
+    expect(first.opts!.at! - first.at).toBe(FAST_TIMING.leadInMs);
+    expect(later.opts!.at! - later.at).toBeGreaterThanOrEqual(400 + FAST_TIMING.leadMarginMs);
+    expect(later.opts!.at! - later.at).toBeLessThan(400 + FAST_TIMING.leadMarginMs + 60);
+  });
+});

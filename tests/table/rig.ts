@@ -25,6 +25,7 @@ import {
   Table,
   type TableRecord,
   type TableTiming,
+  type TriggerInput,
 } from "../../hub/src/table/index.js";
 
 export interface ScenarioRound {
@@ -145,6 +146,8 @@ export interface RigOptions {
    * then delivered at once, in order: a stall on the WiFi. `times`: that many counts of the round (default 1)
    */
   stall?: { seat: number; round: number; during: "aim" | "courage"; beforeGoMs: number; ms: number; times?: number };
+  /** the same in a reveal window: the seat's stream (its pulls with it) held from `beforeCloseMs` before the close */
+  revealStall?: { seat: number; round: number; beforeCloseMs: number; ms: number };
   /** a player who moves only this long after "3" (really too slow) */
   late?: { seat: number; round: number; ms: number };
   records?: TableRecord[];
@@ -169,7 +172,7 @@ export class Rig {
   private pickAt = new Map<number, number>();
   private dropUntil = -1;
   /** the stall now: until when a seat's samples are held, and the held ones */
-  private stalled: { seat: number; until: number; held: [AimInput, number][] } | null = null;
+  private stalled: { seat: number; until: number; held: (AimInput | TriggerInput)[] } | null = null;
   private stalls = 0;
   /** hub ms the late player moves at */
   private lateAt = -1;
@@ -238,7 +241,10 @@ export class Rig {
   }
 
   pull(seat: number, k: "p" | "2" = "p"): void {
-    this.table.trigger(seat, { n: ++this.trigN[seat]!, k, t: this.gunNow(seat) });
+    const e: TriggerInput = { n: ++this.trigN[seat]!, k, t: this.gunNow(seat) };
+    // on one connection with the aim: a stall holds it too
+    if (this.stalled?.seat === seat) this.stalled.held.push(e);
+    else this.table.trigger(seat, e);
   }
 
   private round(): ScenarioRound | undefined {
@@ -329,6 +335,13 @@ export class Rig {
           this.pull(a.godfather);
       }
     } else if (a.kind === "reveal") {
+      const rs = this.opts.revealStall;
+      if (rs && rs.round === st.round && a.seats.includes(rs.seat) && once(`rstall:${a.window}`)) {
+        const from = a.closesAt - rs.beforeCloseMs;
+        this.clock.setTimer(from - this.clock.now(), () => {
+          this.stalled = { seat: rs.seat, until: from + rs.ms, held: [] };
+        });
+      }
       if (this.clock.now() < a.opensAt + 100) return;
       for (let seat = 0; seat < this.names.length; seat++) {
         const card = round.bullets[name(seat)];
@@ -355,7 +368,7 @@ export class Rig {
       const sample: AimInput = { t, yaw: wrapped, pitch, roll: 0, still: false };
       const st = this.stalled;
       if (st?.seat === seat) {
-        st.held.push([sample, now]);
+        st.held.push(sample);
         continue;
       }
       this.table.aim(seat, sample, now);
@@ -367,7 +380,9 @@ export class Rig {
     const st = this.stalled;
     if (st === null || this.clock.now() < st.until) return;
     this.stalled = null;
-    for (const [s] of st.held) this.table.aim(st.seat, s, this.clock.now());
+    for (const s of st.held)
+      if ("k" in s) this.table.trigger(st.seat, s);
+      else this.table.aim(st.seat, s, this.clock.now());
   }
 
   /** Runs until the game is over, `until` says stop, or `maxMs` of table time has passed. */

@@ -13,6 +13,9 @@ export function infoWarnings(info: InfoMsg, lowBattery: number): string[] {
   // below about -80 dBm, ESP WiFi drops packets: aim stutters and cues come late
   if (info.rs !== undefined && info.rs <= WEAK_WIFI)
     w.push(`weak WiFi: ${info.rs} dBm (move the hub or the access point closer)`);
+  // beats that came after their time stay silent on that gun: its WiFi was slower than the count's lead-in
+  if (info.lc !== undefined && info.lc > 0)
+    w.push(`${info.lc} late cue${info.lc === 1 ? "" : "s"} dropped since it started (a slow WiFi to this gun)`);
   return w;
 }
 
