@@ -51,6 +51,9 @@ export class GunService {
    */
   private readonly keyFor = new Map<GunId, string>();
 
+  /** the last aim rate each gun was told, by whichever part of the hub told it */
+  private readonly rates = new Map<GunId, number>();
+
   constructor(
     private readonly bus: Bus,
     private readonly table: string,
@@ -78,6 +81,11 @@ export class GunService {
   /** Tells `fn` whenever a gun comes or goes (paired or not). */
   onPresence(fn: (gun: GunId, on: boolean) => void): void {
     this.presenceListeners.push(fn);
+  }
+
+  /** The aim rate this gun was last told (none since the hub started). */
+  toldRate(gun: GunId): number | undefined {
+    return this.rates.get(gun);
   }
 
   /** Tells `fn` each info a known gun sends. */
@@ -208,6 +216,7 @@ export class GunService {
   }
 
   async command(gun: GunId, body: CommandBody): Promise<void> {
+    if (body.c === "rate") this.rates.set(gun, body.hz);
     this.seq = (this.seq + 1) % 4294967296;
     const msg = { v: 1, n: this.seq, ...body };
     await this.bus.publish(gunTopic(this.table, gun, "cmd"), msg, { qos: 1 });

@@ -1,7 +1,8 @@
 // Aim rates: 50 Hz for the guns whose aim matters now (a count, the Godfather's privilege, the re-centre pose, the
 // calibration wizard), a few Hz for the others. Only a change is sent to a gun: a `rate` command each time would
 // cost every gun a message per table/state. The gun's own word (its `info`, which answers every `rate`) is checked
-// too: a command sent while it was between two sessions is lost, and is sent again.
+// too: a command sent while it was between two sessions is lost, and is sent again. A rate given by hand (a bench, a
+// test) stands until the table's activity changes the rate: the gun then says what it was last told.
 import type { GunId } from "@cng/protocol";
 import type { GunService } from "../guns/service.js";
 import type { Seat } from "../rules/index.js";
@@ -43,7 +44,8 @@ export class AimRates {
       const sent = this.sent.get(g.id);
       const now = this.clock();
       const says = g.info?.hz;
-      if (sent?.hz === hz && (says === undefined || says === hz || now - sent.at < RESEND_MS)) continue;
+      const heard = says === undefined || says === hz || says === this.guns.toldRate(g.id);
+      if (sent?.hz === hz && (heard || now - sent.at < RESEND_MS)) continue;
       this.sent.set(g.id, { hz, at: now });
       this.guns.command(g.id, { c: "rate", hz }).catch(() => {});
     }

@@ -1,0 +1,65 @@
+// Aim rates: only changes are sent, a lost command is sent again, and a rate given by hand stands until the
+// table's activity changes it.
+import { describe, expect, it } from "vitest";
+import type { GunService } from "../../hub/src/guns/service.js";
+import { AimRates, FAST_HZ, SLOW_HZ } from "../../hub/src/play/rates.js";
+
+function rig() {
+  let now = 0;
+  const sent: { gun: string; hz: number }[] = [];
+  const told = new Map<string, number>();
+  const gun = { id: "g1", paired: true, on: true, seat: 1, info: undefined as { hz: number } | undefined };
+  const guns = {
+    registry: { all: () => [gun] },
+    toldRate: (id: string) => told.get(id),
+    command: async (id: string, body: { c: string; hz: number }) => {
+      told.set(id, body.hz);
+      sent.push({ gun: id, hz: body.hz });
+    },
+  } as unknown as GunService;
+  const rates = new AimRates(guns, () => now);
+  return { rates, sent, gun, guns, tick: (ms: number) => (now += ms) };
+}
+
+describe("aim rates", () => {
+  it("sends a gun its rate once, and again only when the activity changes it", () => {
+    const r = rig();
+    r.rates.update(new Set());
+    r.rates.update(new Set());
+    r.rates.update(new Set([1]));
+    r.rates.update(new Set([1]));
+    expect(r.sent.map((s) => s.hz)).toEqual([SLOW_HZ, FAST_HZ]);
+  });
+
+  it("tells a gun again when, well after, it still says another rate (the command was lost)", () => {
+    const r = rig();
+    r.rates.update(new Set([1]));
+    r.gun.info = { hz: SLOW_HZ };
+    r.tick(500);
+    r.rates.update(new Set([1]));
+    expect(r.sent).toHaveLength(1);
+    r.tick(1500);
+    r.rates.update(new Set([1]));
+    expect(r.sent.map((s) => s.hz)).toEqual([FAST_HZ, FAST_HZ]);
+  });
+
+  it("leaves a rate given by hand until the table's activity changes the rate", async () => {
+    const r = rig();
+    r.rates.update(new Set());
+    await r.guns.command("g1", { c: "rate", hz: 10 } as never);
+    r.gun.info = { hz: 10 };
+    r.tick(5000);
+    r.rates.update(new Set());
+    expect(r.sent.map((s) => s.hz)).toEqual([SLOW_HZ, 10]);
+    r.rates.update(new Set([1]));
+    expect(r.sent.map((s) => s.hz)).toEqual([SLOW_HZ, 10, FAST_HZ]);
+  });
+
+  it("tells a gun back online again: it starts at its own default", () => {
+    const r = rig();
+    r.rates.update(new Set());
+    r.rates.forget("g1");
+    r.rates.update(new Set());
+    expect(r.sent.map((s) => s.hz)).toEqual([SLOW_HZ, SLOW_HZ]);
+  });
+});
