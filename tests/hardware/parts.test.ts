@@ -3,9 +3,11 @@
 // go in a blaster, how long a Puck's coin cell lasts, and how to get a Puck back and flash it.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM build script without types
+import { batTransfer } from "../../firmware/build/build.mjs";
 // @ts-expect-error plain ESM script without types
 import { loadBoards } from "../../hardware/tools/wiring.mjs";
-import { LED_VF } from "../../hub/src/sim/espruino/chip.js";
+import { adcCount, adcTransfer, LED_VF, loadChip } from "../../hub/src/sim/espruino/chip.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (rel: string) => readFileSync(new URL(rel, root), "utf8");
@@ -16,7 +18,7 @@ interface Board {
   name: string;
   chip: string;
   led: { kind: string };
-  bat?: { pin: string };
+  bat?: { pin: string; div: number };
 }
 
 /** The rows of the page's table that starts with `head`: its cells, trimmed. */
@@ -143,5 +145,20 @@ describe("the Puck.js pages", () => {
     const repl = flash.indexOf('`repl {"v":1}`');
     expect(repl).toBeGreaterThan(0);
     expect(repl).toBeLessThan(flash.indexOf("upload `firmware/dist/puckjs/gun.js` as `.bootcde`"));
+  });
+});
+
+describe("the battery reading: one transfer for the firmware, the builder's check and the board models", () => {
+  it.each(esp.filter((b) => b.bat).map((b) => [b.name, b] as const))("%s", (_name, b) => {
+    const adc = loadChip(b.chip).adc!;
+    const div = b.bat!.div;
+    const baked = batTransfer(b) as { a: number; b: number };
+    expect(adcTransfer(adc, div)).toEqual(baked);
+    // the models' ADC gives the count the transfer reads back, to within a count, across a LiPo's range
+    const lsb = (baked.a / adc.counts) * 1.01;
+    for (let v = 3; v <= 4.2001; v += 0.05) {
+      const read = (adcCount(adc, v / div) / adc.counts) * baked.a + baked.b;
+      expect(Math.abs(read - v), `${v.toFixed(2)} V`).toBeLessThanOrEqual(lsb);
+    }
   });
 });
