@@ -17,7 +17,7 @@ const LOGIC = [
   "tests/play/{gun-input,calibration,pause,game,target-blink}.test.ts",
   "tests/hub/{acl,discovery,firmware-gun,fuzz,game,history-undo,ota,pair-listen,pairing,restart,specialist-op,units,web}.test.ts",
   "tests/security/{client-ids,files,ota,pairing-twin,pending-guns}.test.ts",
-  "tests/hardware/{hub-attachments,serial-lines,wiring}.test.ts",
+  "tests/hardware/{hub-attachments,parts,serial-lines,wiring}.test.ts",
   "tests/web/{server,i18n}.test.ts",
   "tests/espruino/{language,protocol}.test.ts",
   "tests/firmware/{build-checks,fusion,mount-vm}.test.ts",

@@ -212,7 +212,7 @@ const PART = {
   piezoRes: { part: "buzzer resistor", module: "330 Ω, 1/4 W, in series with the piezo", eur: 0.02 },
   batCap: {
     part: "battery sense capacitor",
-    module: "100 nF ceramic, from the battery pin to GND (the ADC samples the 50 kΩ divider through it)",
+    module: "100 nF ceramic, from the battery pin to GND",
     eur: 0.05,
   },
   lipo: { part: "battery", module: "1S LiPo 3.7 V 1000 mAh with JST-PH plug and protection (e.g. 603450)", eur: 6 },
@@ -299,7 +299,7 @@ function bomOf(b) {
     ["switch", 1, ""],
     ["cap", 1, ""],
   ];
-  if (b.bat) rows.push(["divider", 1, ""], ["batCap", 1, ""]);
+  if (b.bat) rows.push(["divider", 1, ""], ["batCap", 1, capNote(b)]);
   rows.push(["misc", 1, ""]);
   return rows;
 }
@@ -324,6 +324,13 @@ function divider(b) {
   const series = Math.round((d - 3.2) * 100);
   if (series <= 0) throw new ProfileError(`bat.div ${d} needs no extra resistor on a D1 mini`);
   return { text: `${series} kΩ from BAT+ to A0 (with the board's own 220 k/100 k divider)`, top: series, bottom: 0 };
+}
+
+/** Why the battery pin has a capacitor: the ADC's sampling draws on it, not on the divider's high resistance. */
+function capNote(b) {
+  const d = divider(b);
+  if (b.chip === "ESP8266") return "it holds A0 steady behind the divider while the ADC samples";
+  return `the ADC samples the ${Math.round((d.top * d.bottom) / (d.top + d.bottom))} kΩ divider through it`;
 }
 
 /** How the firmware turns the battery pin's reading into volts (hardware/chips.json, firmware/build/build.mjs). */
@@ -453,7 +460,8 @@ function runtime(b) {
   const total = parts.reduce((s, p) => s + CURRENT[p][0], 0);
   const regulatorLoss = b.chip === "ESP32" ? 0.9 : 1;
   // a CR2032 is rated 225 mAh at 0.2 mA; at several mA it sags below the Puck's 2.2 V after a small part of that
-  // (one test at 9 mA: under 2.5 V in half an hour, 1.5 V by 12 h): about 15 % of it
+  // (one test at 9 mA: under 2.5 V in half an hour, 1.5 V by 12 h, https://embeddedcomputing.com/technology/open-source/
+  // development-kits/cr2032-maximum-current-capacity-datasheet-reality-and-alternatives): about 15 % of it
   const hours = b.chip === "NRF52" ? (225 * COIN_USABLE) / total : (1000 * 0.85 * regulatorLoss) / total;
   return { parts, total: Math.round(total * 10) / 10, hours };
 }

@@ -4,7 +4,9 @@
 // whose Vref is off reads off; the host's calibration (the `bat` command) puts it right and gun.json keeps it.
 import { BAT_CAL_K, batFactor, gunTopic, LIPO_FULL_V, lipoPercent } from "@cng/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { createGun, type Gun, type RealGun } from "../../hub/src/sim/espruino/index.js";
+// @ts-expect-error: plain ESM build script without types
+import { compile, rollBundle } from "../../firmware/build/build.mjs";
+import { type BoardProfile, createGun, type Gun, loadBoard, type RealGun } from "../../hub/src/sim/espruino/index.js";
 import { hubClient, startBroker } from "../firmware/broker.js";
 import { interpreter, sleep, waitFor } from "./rig.js";
 
@@ -20,7 +22,11 @@ afterEach(async () => {
 /** 3.0 to 4.2 V by 0.1 V */
 const DISCHARGE = Array.from({ length: 13 }, (_, i) => Math.round((4.2 - i * 0.1) * 10) / 10);
 
-async function rig(runtime: "vm" | "espruino", board: string, opts: { adcVref?: number; config?: object } = {}) {
+async function rig(
+  runtime: "vm" | "espruino",
+  board: string | BoardProfile,
+  opts: { adcVref?: number; config?: object; code?: string } = {},
+) {
   const broker = await startBroker(0, new Map(), true);
   const hub = await hubClient(broker.port);
   closers.push(hub.close, broker.close);
@@ -31,7 +37,7 @@ async function rig(runtime: "vm" | "espruino", board: string, opts: { adcVref?: 
     wifi: { ssid: "w", pass: "p" },
     ...opts.config,
   };
-  const gun = await createGun({ runtime, board, config, battery: 4.2, adcVref: opts.adcVref });
+  const gun = await createGun({ runtime, board, config, battery: 4.2, adcVref: opts.adcVref, code: opts.code });
   guns.push(gun);
   const infos = () => hub.got.filter((m) => m.topic.endsWith("/g1/info")).map((m) => m.msg);
   await waitFor(() => infos().length > 0, 8000, "the gun's first info");
@@ -128,6 +134,19 @@ describe.each(["vm", "espruino"] as const)("on %s", (runtime) => {
       expect(info.bv).toBeUndefined();
       expect(info.bat).toBeUndefined();
       expect(info.bk).toBeUndefined();
+      await r.cmd({ c: "bat", k: 1.01 });
+      await waitFor(() => (r.errs().length ? r.errs() : null), 5000, "the gun's err");
+      expect(r.errs()).toEqual([{ v: 1, e: "cmd", m: "bat" }]);
+    }, 30_000);
+
+    it("a profile with no bat: no volts, no charge, nothing to calibrate", async () => {
+      const { bat: _bat, ...b } = loadBoard("esp32-mpu6050");
+      const bundle = await rollBundle();
+      const code = await compile(bundle, b, "0.1.0").finally(() => bundle.close());
+      expect(code).not.toMatch(/analogRead/);
+      const r = await rig(runtime, b, { code });
+      const info = await r.next();
+      expect([info.bv, info.bat, info.bk]).toEqual([undefined, undefined, undefined]);
       await r.cmd({ c: "bat", k: 1.01 });
       await waitFor(() => (r.errs().length ? r.errs() : null), 5000, "the gun's err");
       expect(r.errs()).toEqual([{ v: 1, e: "cmd", m: "bat" }]);
