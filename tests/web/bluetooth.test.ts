@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         if (t === tableTopic(hub.table, "state")) {
           onState(m);
         } else if (t.endsWith("/status")) status.set(t.split("/").at(-2)!, m);
-        else if (t === gunTopic(hub.table, ID, "aim")) aims.push(m);
+        else if (t === gunTopic(hub.table, ID, "aim")) aims.push({ ...m, at: Date.now() });
       });
       await watcher.subscribeAsync(
         [tableTopic(hub.table, "state"), gunTopic(hub.table, "+", "status"), gunTopic(hub.table, ID, "aim")],
@@ -269,11 +269,22 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       const wrap = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
       gun.imu.motion = (t) => hand(t);
       let puckPose: ScriptedGun["pose"] = { kind: "away" };
-      let corrections: ReturnType<typeof setTimeout>[] = [];
-      const correct = (want: number) => {
-        const now = aims.at(-1)?.y;
-        if (typeof now !== "number") return;
-        pose = { ...pose, yaw: pose.yaw + wrap(want - now) };
+      let steering: ReturnType<typeof setInterval> | undefined;
+      // She judges only by what the gun read after her last move had settled (a sample taken before it, still on
+      // its way through the page, would make her turn twice).
+      const SETTLE_MS = 120;
+      /** when a sample was taken, on this process's clock (its gun time, by the fastest recent arrival) */
+      const takenAt = (a: { t: number }) => a.t + Math.min(...aims.slice(-50).map((x) => x.at - x.t));
+      const steer = (want: number) => {
+        let since = Date.now() + gun.leadMs;
+        steering = setInterval(() => {
+          const a = aims.at(-1);
+          if (!a || takenAt(a) < since + SETTLE_MS) return;
+          const off = wrap(want - a.y);
+          if (Math.abs(off) < 2) return;
+          pose = { ...pose, yaw: pose.yaw + off };
+          since = Date.now() + gun.leadMs;
+        }, 40);
       };
       const puckSeat = {
         seat: 0,
@@ -284,11 +295,11 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         set pose(p: ScriptedGun["pose"]) {
           if (JSON.stringify(p) === JSON.stringify(puckPose)) return;
           puckPose = p;
-          for (const c of corrections) clearTimeout(c);
+          clearInterval(steering);
           const want = p.kind === "aim" ? bearing(layout, 0, p.target) : bearing(layout, 0, 2) + 180;
           const now = aims.at(-1)?.y ?? want;
           pose = { yaw: pose.yaw + wrap(want - now), pitch: p.kind === "lowered" ? -70 : 5, roll: 0 };
-          corrections = p.kind === "aim" ? [150, 300].map((ms) => setTimeout(() => correct(want), ms)) : [];
+          if (p.kind === "aim") steer(want);
         },
         pull: () => {
           gun.button.press();
@@ -326,6 +337,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         await players.over(150_000);
       } finally {
         players.stop();
+        clearInterval(steering);
         onState = () => {};
       }
       // every round Ann played, the table read the Puck's aim (from table/state) and its lie-down (the round's public
