@@ -17,6 +17,8 @@ export interface WeatherRow {
   players: number;
   runtime: "vm" | "espruino";
   games: number;
+  /** games that did not finish, and why (the table's own error: a failure of the code under test, not the bench's) */
+  failed: string[];
   verdicts: Omit<Verdicts, "misses">;
   /** percent of the aims meant at a player */
   rightPct: number;
@@ -36,7 +38,13 @@ export interface WeatherRow {
   misses: string[];
 }
 
-function row(weather: WeatherName, players: number, runtime: "vm" | "espruino", g: WeatherGameFigures[]): WeatherRow {
+function row(
+  weather: WeatherName,
+  players: number,
+  runtime: "vm" | "espruino",
+  g: WeatherGameFigures[],
+  failed: string[],
+): WeatherRow {
   let v = emptyVerdicts();
   for (const x of g) v = addVerdicts(v, x.verdicts);
   const all = (f: (x: WeatherGameFigures) => number[]) => g.flatMap(f);
@@ -47,6 +55,7 @@ function row(weather: WeatherName, players: number, runtime: "vm" | "espruino", 
     players,
     runtime,
     games: g.length,
+    failed,
     verdicts: counts,
     rightPct: pct(v.right),
     nobodyPct: pct(v.nobody),
@@ -65,11 +74,11 @@ function row(weather: WeatherName, players: number, runtime: "vm" | "espruino", 
   };
 }
 
-/** Plays the games `workers` at a time, each in a worker thread of its own. */
+/** Plays the games `workers` at a time, each in a worker thread of its own; a game that fails is told and skipped. */
 async function playAll(
   games: WeatherGameOptions[],
   workers: number,
-  done: (i: number, f: WeatherGameFigures) => void,
+  done: (i: number, f: WeatherGameFigures | Error) => void,
 ): Promise<void> {
   let next = 0;
   const one = async (): Promise<void> => {
@@ -88,7 +97,7 @@ async function playAll(
         w.once("exit", (code) => {
           if (!got) reject(new Error(`the game of ${JSON.stringify(games[i])} stopped (exit ${code})`));
         });
-      });
+      }).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
       done(i, f);
     }
   };
@@ -105,8 +114,9 @@ function table(rows: WeatherRow[]): string {
   ];
   for (const r of rows) {
     const v = r.verdicts;
+    const games = r.failed.length ? `${r.games}+${r.failed.length}✗` : String(r.games);
     out.push(
-      `${r.weather.padEnd(8)} ${String(r.players).padStart(7)} ${r.runtime.padEnd(8)} ${String(r.games).padStart(5)} ` +
+      `${r.weather.padEnd(8)} ${String(r.players).padStart(7)} ${r.runtime.padEnd(8)} ${games.padStart(5)} ` +
         `${String(v.meant).padStart(5)} ${r.rightPct.toFixed(2).padStart(8)} ${r.nobodyPct.toFixed(2).padStart(17)} ` +
         `${String(v.slow).padStart(5)} ${String(v.wrong).padStart(6)} ${`${v.courageDiffers}/${v.courage}`.padStart(16)}  ` +
         `${`${n1(r.beatSpread.p50)} / ${n1(r.beatSpread.p99)}`.padStart(19)}  ${n1(r.beatOffset.p99).padStart(16)}  ` +
@@ -115,6 +125,9 @@ function table(rows: WeatherRow[]): string {
         `${r.dropouts} (${r.reconnects} reconnected)`,
     );
   }
+  for (const r of rows)
+    for (const f of r.failed)
+      out.push(`✗ ${r.weather}, ${r.players} players (${r.runtime}): a game did not finish: ${f}`);
   out.push(
     'aims: hold-up aims at a player, as the bots meant them; nobody in time: the player\'s gun had settled by "3" ' +
       'and the table read nobody; late: a slow player, still moving at "3" (nobody is right). Times in ms; beat spread ' +
@@ -135,32 +148,53 @@ export async function runWeatherBench(o: {
   const plan: WeatherGameOptions[] = [];
   for (const weather of o.weathers)
     for (const players of o.players) for (let seed = 1; seed <= o.seeds; seed++) plan.push({ weather, players, seed });
-  const figures: WeatherGameFigures[] = new Array(plan.length);
+  const figures: (WeatherGameFigures | Error)[] = new Array(plan.length);
   const t0 = Date.now();
   let finished = 0;
   await playAll(plan, o.workers, (i, f) => {
     figures[i] = f;
     finished++;
     const g = plan[i]!;
+    const head = `[${finished}/${plan.length}, ${((Date.now() - t0) / 1000).toFixed(0)} s] ${g.weather} ${g.players} players seed ${g.seed}:`;
+    if (f instanceof Error) return o.say(`${head} did not finish: ${f.message}`);
     const v = f.verdicts;
-    o.say(
-      `[${finished}/${plan.length}, ${((Date.now() - t0) / 1000).toFixed(0)} s] ${g.weather} ${g.players} players seed ${g.seed}: ` +
-        `${v.right}/${v.meant} right, ${v.nobody} nobody in time, ${v.slow} late, ${v.wrong} wrong`,
-    );
+    o.say(`${head} ${v.right}/${v.meant} right, ${v.nobody} nobody in time, ${v.slow} late, ${v.wrong} wrong`);
   });
   const rows: WeatherRow[] = [];
+  const rowOf = (
+    weather: WeatherName,
+    players: number,
+    runtime: "vm" | "espruino",
+    all: (WeatherGameFigures | Error)[],
+  ) =>
+    row(
+      weather,
+      players,
+      runtime,
+      all.filter((x): x is WeatherGameFigures => !(x instanceof Error)),
+      all.flatMap((x) => (x instanceof Error ? [x.message] : [])),
+    );
   for (const weather of o.weathers)
-    for (const players of o.players) {
-      const g = plan.flatMap((p, i) => (p.weather === weather && p.players === players ? [figures[i]!] : []));
-      rows.push(row(weather, players, "vm", g));
-    }
+    for (const players of o.players)
+      rows.push(
+        rowOf(
+          weather,
+          players,
+          "vm",
+          plan.flatMap((p, i) => (p.weather === weather && p.players === players ? [figures[i]!] : [])),
+        ),
+      );
   if (o.espruino > 0) {
-    const g: WeatherGameFigures[] = [];
+    const g: (WeatherGameFigures | Error)[] = [];
     for (let seed = 1; seed <= o.espruino; seed++) {
       o.say(`party, 6 players, seed ${seed}, guns on the real interpreter (real time)…`);
-      g.push(await weatherGame({ weather: "party", players: 6, seed, runtime: "espruino" }));
+      g.push(
+        await weatherGame({ weather: "party", players: 6, seed, runtime: "espruino" }).catch((e: unknown) =>
+          e instanceof Error ? e : new Error(String(e)),
+        ),
+      );
     }
-    rows.push(row("party", 6, "espruino", g));
+    rows.push(rowOf("party", 6, "espruino", g));
   }
   return rows;
 }
