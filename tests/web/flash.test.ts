@@ -76,6 +76,8 @@ class FakePort {
       this.opened++;
     });
     await page.exposeBinding("__serialClose", () => {
+      // bytes still on the line as the port closes reach a read already waiting (a real port's buffer does so)
+      if (this.wake) this.queue.push("\r\n");
       this.closed++;
       this.wake?.();
     });
@@ -86,7 +88,7 @@ class FakePort {
     await page.exposeBinding("__serialRead", async () => {
       while (!this.queue.length && !this.closed) await new Promise<void>((r) => (this.wake = r));
       this.wake = null;
-      return this.closed ? null : this.queue.splice(0).join("");
+      return this.queue.length ? this.queue.splice(0).join("") : null;
     });
     await page.addInitScript(fakeWebSerial);
   }

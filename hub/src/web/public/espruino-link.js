@@ -95,6 +95,67 @@ function keepBluetoothDevice() {
   };
 }
 
+/** The serial port the library was last handed, wrapped (see keepSerialPort). */
+let lastPort = null;
+/**
+ * The library's serial read loop asks its port for a new reader after every chunk, and its close() drops the port
+ * first: a chunk arriving as the link closes makes that loop throw. Wrapped once: the library reads our own stream,
+ * fed from the port's, and the link closes by ending that stream (the loop sees "done" and stops), then cancels the
+ * port's reader and closes the port, as Web Serial wants (a locked port does not close).
+ */
+function keepSerialPort() {
+  const serial = navigator.serial;
+  if (!serial || serial.cngKeeps) return;
+  const request = serial.requestPort.bind(serial);
+  serial.cngKeeps = true;
+  serial.requestPort = (options) =>
+    request(options).then((port) => {
+      let reader = null;
+      let ended = false;
+      /** @type {ReadableStreamDefaultController | null} */
+      let out = null;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        try {
+          out?.close();
+        } catch {}
+      };
+      const readable = new ReadableStream({
+        start(c) {
+          out = c;
+        },
+        async pull(c) {
+          if (ended) return;
+          reader ??= port.readable.getReader();
+          const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+          if (ended) return;
+          if (done) end();
+          else if (value) c.enqueue(value);
+        },
+      });
+      const wrapped = {
+        open: (o) => port.open(o),
+        get readable() {
+          return readable;
+        },
+        get writable() {
+          return port.writable;
+        },
+        close: async () => {
+          end();
+          if (reader) {
+            await reader.cancel().catch(() => {});
+            reader.releaseLock();
+          }
+          await port.close().catch(() => {});
+        },
+      };
+      lastPort = wrapped;
+      return wrapped;
+    });
+}
+
 /**
  * Opens a link: call from a click handler, after preloadLink() resolved (the chooser needs the user's gesture).
  * Rejects when the person closes the chooser or the board does not answer.
@@ -108,6 +169,9 @@ export function openLink(kind, device) {
   const uart = new lib.DeviceController().UART;
   const chosen = { device: device ?? null };
   if (kind === "bluetooth") keepBluetoothDevice();
+  else keepSerialPort();
+  /** the wrapped serial port of this link, once the library opened it */
+  let port = null;
   return new Promise((resolve, reject) => {
     /** @type {(data: string) => void} */
     let dataCb = () => {};
@@ -120,6 +184,7 @@ export function openLink(kind, device) {
         return;
       }
       open = true;
+      if (kind === "serial") port = lastPort;
       c.on("data", (d) => dataCb(d));
       c.on("close", () => {
         if (!open) return;
@@ -144,7 +209,9 @@ export function openLink(kind, device) {
         },
         close: () => {
           if (!open) return;
-          c.close();
+          // a serial link ends its stream: the library's loop sees "done" and reports the close itself
+          if (port) port.close();
+          else c.close();
           if (open) {
             open = false;
             closeCb();
