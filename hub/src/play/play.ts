@@ -89,7 +89,7 @@ export class PlayService {
   private calLayout: LayoutSpec | null = null;
 
   constructor(private readonly d: PlayDeps) {
-    this.rates = new AimRates(d.guns, () => d.clock.now());
+    this.rates = new AimRates(d.guns, d.clock, () => this.updateRates());
     // a gun's info answers each rate command: one saying another rate than it was told makes it be told again
     d.guns.onGunInfo(() => this.updateRates());
     this.cals = new GunCalibrations(d.calibrations, d.bus, d.table, d.log);
@@ -187,6 +187,7 @@ export class PlayService {
 
   close(): void {
     this.input.close();
+    this.rates.close();
     this.d.streams.pendingTriggerConsumer = null;
     this.pairing.close();
     this.running?.clock.dispose();

@@ -241,6 +241,12 @@ export class Fleet {
         });
       }
       return cal.every((c) => c.result?.verdict === "ok") ? cal : null;
+    }).catch((e: Error) => {
+      const open = (this.state?.calibration ?? []).filter((c) => c.result?.verdict !== "ok");
+      const says = open.map(
+        (c) => `seat ${c.seat} at seat ${c.next} after ${c.poses} poses (${c.result?.verdict ?? "-"})`,
+      );
+      throw new Error(`${e.message}: ${says.join(", ") || "no calibration in the table's state"}`);
     });
     for (const g of this.guns) g.hand.hold(g.centre, this.clock.now());
     this.log(`calibrated: ${result.map((c) => `seat ${c.seat} offset ${c.result!.offset.toFixed(1)}°`).join(", ")}`);
