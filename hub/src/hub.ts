@@ -32,6 +32,7 @@ import { startSerialGunBridge } from "./serial/index.js";
 import { boardNames, bundlePathFor, loadBoard } from "./sim/espruino/board.js";
 import { CalibrationStore } from "./store/calibrations.js";
 import { dbPath, openDb } from "./store/db.js";
+import { HostDevices } from "./store/devices.js";
 import { GameLog } from "./store/game-log.js";
 import { SecretStore } from "./store/secrets.js";
 import { isLang, Settings } from "./store/settings.js";
@@ -125,12 +126,13 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     const db = openDb(dbPath(config.data, config.table), { warn: (msg) => log.warn(msg) });
     cleanups.push(() => void db.close());
     const secrets = new SecretStore(db);
+    const devices = new HostDevices(db);
     const pin = secrets.hostPin(config.pin);
     const registry = new GunRegistry(secrets.guns(), config.lowBattery, clock());
     const hubSecret = randomBytes(24).toString("base64url");
     let guns: GunService | undefined;
 
-    // one limiter for every secret the hub checks, per source address
+    // one limiter for every wrong secret the hub is given, per source address and for the whole hub
     const limiter = new SecretLimiter({}, clock);
     let broker: EmbeddedBroker | undefined;
     if (mode === "embedded") {
@@ -143,6 +145,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
         credentials: {
           hubSecret,
           hostPin: () => pin,
+          hostDevice: (t) => devices.check(t, clock()),
           isPaired: (g) => registry.isPaired(g),
           checkGun: (g, s) => secrets.checkGun(g, s),
           seatOfToken: (t) => secrets.seatOfToken(t),
@@ -309,8 +312,21 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
 
     const commands = new CommandServer(
       bus,
-      { table: config.table, guns, secrets, game, play, mount, battery, ota, otaBundle: givenBundle ?? otaBundle },
-      new RequestAuth(secrets, () => pin, limiter),
+      {
+        table: config.table,
+        guns,
+        secrets,
+        devices,
+        kickDevice: (d) => broker?.kickDevice(d),
+        now: clock,
+        game,
+        play,
+        mount,
+        battery,
+        ota,
+        otaBundle: givenBundle ?? otaBundle,
+      },
+      new RequestAuth(secrets, devices, () => pin, limiter, clock),
       log.child({ part: "commands" }),
       (client) => broker?.sourceOf(client) ?? `client:${client}`,
     );

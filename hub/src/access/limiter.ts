@@ -1,8 +1,12 @@
-// One limiter for every secret the hub checks — the host PIN and seat tokens at MQTT CONNECT (TCP and WebSocket)
-// and in requests' `auth`, and paired guns' keys — kept per source address, so that guessing from one device never
-// locks out the real host on another. A source gets a few tries, then waits: 1 s, 2 s, 4 s … up to a minute per
-// wrong secret, until a quiet quarter of an hour forgives it. A right secret does not clear it: an attacker holding
-// one valid secret (a seat token, their own gun's key) must not buy fresh guesses at the PIN with it.
+// One limiter for every wrong secret the hub is given — at MQTT CONNECT (TCP and WebSocket) and in requests' `auth`
+// — kept per source address and for the whole hub. A source gets a few tries, then waits: 1 s, 2 s, 4 s … up to a
+// minute per wrong secret, until a quiet quarter of an hour forgives it. The hub as a whole gets a larger handful,
+// then the same doubling from 3 s: an attacker who takes many addresses (any free one of a home network; IPv6
+// gives a device millions, so those count per /64) gets no more checks in total than one address would, about
+// one a minute once the handful is spent. Only the PIN waits: the secrets the hub made (gun keys, seat tokens,
+// host devices' tokens) are too long to guess and are checked at any time, so the host and the table are never
+// locked out by someone else's guessing. A right secret does not clear the count: an attacker holding one valid
+// secret (a seat token, their own gun's key) must not buy fresh guesses at the PIN with it.
 
 export interface LimiterOptions {
   /** wrong secrets a source may give before it must wait */
@@ -25,6 +29,17 @@ export const DEFAULT_LIMITS: LimiterOptions = {
   maxSources: 10_000,
 };
 
+/** The whole hub's budget: enough for a table of people mistyping the PIN, then one check a minute at most. */
+export const HUB_LIMITS: Omit<LimiterOptions, "maxSources"> = {
+  free: 20,
+  baseMs: 3000,
+  maxMs: 60_000,
+  forgetMs: 15 * 60_000,
+};
+
+/** Whose wait it is: this source's own guessing, or everyone's together. */
+export type WaitScope = "source" | "hub";
+
 interface Record {
   /** wrong secrets since the source was last forgiven */
   failures: number;
@@ -34,15 +49,25 @@ interface Record {
   last: number;
 }
 
+function waitAfter(r: Record, o: Omit<LimiterOptions, "maxSources">, now: number): void {
+  const over = r.failures - o.free;
+  if (over >= 0) r.until = now + Math.min(o.maxMs, o.baseMs * 2 ** Math.min(over, 30));
+}
+
 export class SecretLimiter {
   private readonly sources = new Map<string, Record>();
+  /** every source's wrong secrets together: not kept per source, so no number of sources resets it */
+  private total: Record = { failures: 0, until: 0, last: 0 };
   readonly o: LimiterOptions;
+  readonly hub: Omit<LimiterOptions, "maxSources">;
 
   constructor(
     o: Partial<LimiterOptions> = {},
     private readonly clock: () => number = Date.now,
+    hub: Partial<Omit<LimiterOptions, "maxSources">> = {},
   ) {
     this.o = { ...DEFAULT_LIMITS, ...o };
+    this.hub = { ...HUB_LIMITS, ...hub };
   }
 
   private get(source: string): Record | undefined {
@@ -54,10 +79,23 @@ export class SecretLimiter {
     return r;
   }
 
-  /** ms `source` must still wait before a secret of its is checked; 0 = go ahead */
+  private whole(): Record {
+    if (this.total.failures > 0 && this.clock() - this.total.last > this.hub.forgetMs) {
+      this.total = { failures: 0, until: 0, last: 0 };
+    }
+    return this.total;
+  }
+
+  /** ms `source` must still wait before a PIN of its is checked (its own wait, or the hub's); 0 = go ahead */
   wait(source: string): number {
-    const r = this.get(source);
-    return r ? Math.max(0, r.until - this.clock()) : 0;
+    return this.waitOf(source).ms;
+  }
+
+  waitOf(source: string): { ms: number; scope: WaitScope } {
+    const now = this.clock();
+    const own = Math.max(0, (this.get(source)?.until ?? 0) - now);
+    const all = Math.max(0, this.whole().until - now);
+    return all > own ? { ms: all, scope: "hub" } : { ms: own, scope: "source" };
   }
 
   /** a wrong secret from `source` */
@@ -71,8 +109,11 @@ export class SecretLimiter {
     }
     r.failures++;
     r.last = now;
-    const over = r.failures - this.o.free;
-    if (over >= 0) r.until = now + Math.min(this.o.maxMs, this.o.baseMs * 2 ** Math.min(over, 30));
+    waitAfter(r, this.o, now);
+    const t = this.whole();
+    t.failures++;
+    t.last = now;
+    waitAfter(t, this.hub, now);
   }
 
   /** sources now waiting (for the log and tests) */
@@ -84,8 +125,45 @@ export class SecretLimiter {
   }
 }
 
-/** An address as one source: `::ffff:10.0.0.5` and `10.0.0.5` are the same device. */
+/** Why a PIN was not checked, in words for the one who gave it. */
+export function waitText(w: { ms: number; scope: WaitScope }): string {
+  const s = Math.ceil(w.ms / 1000);
+  return w.scope === "hub"
+    ? `too many wrong PINs at this hub: try again in ${s} s (a device that logged in before needs no PIN)`
+    : `too many wrong secrets from this address: try again in ${s} s`;
+}
+
+/**
+ * An address as one source: `::ffff:10.0.0.5` and `10.0.0.5` are the same device, and an IPv6 address counts by
+ * its /64 (one device, or one home network, has them all).
+ */
 export function sourceOf(address: string | undefined, fallback: string): string {
   if (!address) return fallback;
-  return address.startsWith("::ffff:") ? address.slice(7) : address;
+  const a = address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address;
+  if (!a.includes(":")) return a;
+  const groups = expandIpv6(a.split("%")[0]!);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : a;
+}
+
+/** The eight groups of an IPv6 address (no leading zeros), or null if it is not one. */
+function expandIpv6(a: string): string[] | null {
+  const halves = a.split("::");
+  if (halves.length > 2) return null;
+  const part = (h: string) => (h === "" ? [] : h.split(":"));
+  let head = part(halves[0]!);
+  let tail = halves.length === 2 ? part(halves[1]!) : [];
+  // an embedded IPv4 tail (::ffff:1.2.3.4 aside) is two groups
+  const last = (halves.length === 2 ? tail : head).at(-1);
+  if (last?.includes(".")) {
+    const o = last.split(".").map(Number);
+    if (o.length !== 4 || o.some((x) => !(x >= 0 && x <= 255))) return null;
+    const v4 = [((o[0]! << 8) | o[1]!).toString(16), ((o[2]! << 8) | o[3]!).toString(16)];
+    if (halves.length === 2) tail = [...tail.slice(0, -1), ...v4];
+    else head = [...head.slice(0, -1), ...v4];
+  }
+  const fill = 8 - head.length - tail.length;
+  if (halves.length === 1 ? fill !== 0 : fill < 1) return null;
+  const all = [...head, ...Array<string>(halves.length === 2 ? fill : 0).fill("0"), ...tail];
+  if (all.some((g) => !/^[0-9a-fA-F]{1,4}$/.test(g))) return null;
+  return all.map((g) => Number.parseInt(g, 16).toString(16));
 }

@@ -92,6 +92,14 @@ export const benches: { name: string; summary: string; flags?: BenchFlag[]; load
     load: async () => (await import("./weather.js")).weatherBench,
   },
   {
+    name: "guessing",
+    summary:
+      "PIN guessing from 1, 300 and 20,000 loopback addresses at a real hub: guesses checked a minute, held back; " +
+      "the host logging in with its device's token meanwhile",
+    flags: [{ name: "addresses", description: "only this many addresses (default: rows of 1, 300 and 20,000)" }],
+    load: async () => (await import("./guess/bench.js")).guessingBench,
+  },
+  {
     name: "venue",
     summary:
       "N tables on one mosquitto (dynamic security), each a cng hub process with load guns: trigger → cue p99, " +

@@ -2,7 +2,9 @@
 
 import type { GunId } from "@cng/protocol";
 import { isName, RESERVED_USERNAMES, SEAT_USER_RE } from "@cng/protocol";
+import { type WaitScope, waitText } from "../access/limiter.js";
 import type { Seat } from "../rules/index.js";
+import type { DeviceId } from "../store/devices.js";
 import { sameSecret } from "../store/secrets.js";
 import type { Principal } from "./principal.js";
 
@@ -10,6 +12,8 @@ export interface CredentialCheck {
   /** the hub's own client's password, made at start */
   hubSecret: string;
   hostPin(): string;
+  /** the host device a token belongs to, or null */
+  hostDevice(token: string): DeviceId | null;
   isPaired(gun: GunId): boolean;
   checkGun(gun: GunId, secret: string): boolean;
   seatOfToken(token: string): Seat | null;
@@ -17,39 +21,42 @@ export interface CredentialCheck {
   mayRequestPairing(gun: GunId): boolean;
 }
 
-/** `guess`: a secret was given and it was wrong (the limiter counts it). */
-export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: string; guess?: boolean };
+/** `guess`: a secret was given and it was wrong (the limiter counts it). `waited`: a PIN refused unchecked. */
+export type AuthResult =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: string; guess?: boolean; waited?: boolean };
+
+const NO_WAIT = { ms: 0, scope: "source" } as const;
 
 /**
- * `waitMs`: how long this source must still wait before a secret of its is checked (the limiter's say); while it
- * waits, logins that need a secret are refused unchecked. A viewer or a new gun asking to be paired needs none.
+ * `wait`: how long a PIN from this source must still wait before it is checked (the limiter's say); while it
+ * waits, a PIN is refused unchecked. The secrets the hub made (gun keys, seat tokens, host devices' tokens) are
+ * checked at any time: too long to guess, they let the host and the table in while someone guesses. A viewer or a
+ * new gun asking to be paired needs no secret.
  */
 export function authenticate(
   c: CredentialCheck,
   username: string | undefined,
   password: string | undefined,
-  waitMs = 0,
+  wait: { ms: number; scope: WaitScope } = NO_WAIT,
 ): AuthResult {
   if (username === undefined || username === "" || username === "viewer") {
     return { ok: true, principal: { role: "viewer" } };
   }
   const pw = password ?? "";
-  const waiting: AuthResult = {
-    ok: false,
-    reason: `too many wrong secrets from this address: try again in ${Math.ceil(waitMs / 1000)} s`,
-  };
   const wrong = (reason: string): AuthResult => ({ ok: false, reason, guess: true });
   if (username === "hub") {
-    // never held back: its secret is 32 random bytes, and the hub's own client must always get back in
+    // its secret is 32 random bytes, and the hub's own client must always get back in
     return sameSecret(pw, c.hubSecret) ? { ok: true, principal: { role: "hub" } } : wrong("bad hub secret");
   }
   if (username === "host") {
-    if (waitMs > 0) return waiting;
+    const device = c.hostDevice(pw);
+    if (device !== null) return { ok: true, principal: { role: "host", device } };
+    if (wait.ms > 0) return { ok: false, reason: waitText(wait), waited: true };
     return sameSecret(pw, c.hostPin()) ? { ok: true, principal: { role: "host" } } : wrong("wrong PIN");
   }
   const seat = SEAT_USER_RE.exec(username);
   if (seat) {
-    if (waitMs > 0) return waiting;
     const s = c.seatOfToken(pw);
     return s !== null && s === Number(seat[1])
       ? { ok: true, principal: { role: "seat", seat: s } }
@@ -59,7 +66,6 @@ export function authenticate(
     return { ok: false, reason: "username is not a gun id, host, viewer or seat-<n>" };
   }
   if (c.isPaired(username)) {
-    if (waitMs > 0) return waiting;
     return c.checkGun(username, pw)
       ? { ok: true, principal: { role: "gun", gun: username } }
       : wrong("wrong gun secret");

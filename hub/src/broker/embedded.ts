@@ -7,6 +7,7 @@ import { decodeInfo, MAX_TOPIC_LEVELS, parseTopic } from "@cng/protocol";
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from "aedes";
 import { type SecretLimiter, sourceOf } from "../access/limiter.js";
 import { type Logger, OncePerKey } from "../log.js";
+import type { DeviceId } from "../store/devices.js";
 import { clientIdProblem, mayPublish, maySubscribe, pendingForward } from "./acl.js";
 import { authenticate, type CredentialCheck } from "./authenticate.js";
 import { PendingDoor } from "./pending-door.js";
@@ -44,6 +45,8 @@ export interface EmbeddedBroker {
   sourceOf(clientId: string): string;
   /** closes every connection of a gun (forgotten, rejected, or re-keyed) */
   kick(gun: GunId): void;
+  /** closes every connection a revoked host device made with its token */
+  kickDevice(device: DeviceId): void;
   /**
    * In-process subscription for the hub's hot streams: the message goes straight from the broker to the
    * handler, without the loopback MQTT client's encode → TCP → parse. Same signature as the Bus's.
@@ -101,7 +104,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
         return done(err, false);
       }
       const from = source(client);
-      const r = safe(() => authenticate(o.credentials, username, password?.toString("utf8"), o.limiter.wait(from)));
+      const r = safe(() => authenticate(o.credentials, username, password?.toString("utf8"), o.limiter.waitOf(from)));
       if (r.ok) {
         const p = r.principal;
         // one device waits for pairing per gun id: a second one (another client id) could take the key the host
@@ -137,8 +140,8 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
         `refused connection: ${r.reason}`,
       );
       const err = new Error(r.reason) as AuthenticateError;
-      // 4: wrong user or secret; 5: not now (this address must wait); 3: no pairing slot free
-      err.returnCode = r.reason.startsWith("too many wrong") ? 5 : r.reason.startsWith("too many") ? 3 : 4;
+      // 4: wrong user or secret; 5: not now (the PIN must wait); 3: no pairing slot free
+      err.returnCode = "waited" in r && r.waited ? 5 : r.reason.startsWith("too many") ? 3 : 4;
       done(err, false);
     },
     authorizePublish(client, packet, done) {
@@ -273,6 +276,12 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     },
     kick(gun) {
       for (const c of gunClients.get(gun) ?? []) c.close();
+    },
+    kickDevice(device) {
+      for (const c of Object.values((aedes as unknown as { clients: Record<string, Client> }).clients)) {
+        const p = principals.get(c);
+        if (p?.role === "host" && p.device === device) c.close();
+      }
     },
     subscribe(filter, handler) {
       const log = o.log;

@@ -1,12 +1,13 @@
 // Who is on the other end of an MQTT connection, decided once at CONNECT.
 import type { GunId } from "@cng/protocol";
 import type { Seat } from "../rules/index.js";
+import type { DeviceId } from "../store/devices.js";
 
 export type Principal =
   /** the hub's own client */
   | { role: "hub" }
-  /** connected with the host PIN */
-  | { role: "host" }
+  /** connected with the host PIN, or with a host device's token */
+  | { role: "host"; device?: DeviceId }
   /** anyone else: read-only */
   | { role: "viewer" }
   /** a player's console, with its seat token */

@@ -1,6 +1,7 @@
-// A request's `auth` → its caller. Wrong secrets are counted per source address by the hub's one limiter (the same
-// that guards MQTT logins), so guessing from one device never locks out the host on another.
-import type { SecretLimiter } from "../access/limiter.js";
+// A request's `auth` → its caller. A host device's token or a seat token is checked at any time; a PIN waits while
+// the limiter says so (the same one that guards MQTT logins: per source address and for the whole hub).
+import { type SecretLimiter, waitText } from "../access/limiter.js";
+import type { HostDevices } from "../store/devices.js";
 import type { SecretStore } from "../store/secrets.js";
 import { sameSecret } from "../store/secrets.js";
 import type { Caller, Need, OpError } from "./types.js";
@@ -8,26 +9,24 @@ import type { Caller, Need, OpError } from "./types.js";
 export class RequestAuth {
   constructor(
     private readonly secrets: SecretStore,
+    private readonly devices: HostDevices,
     private readonly pin: () => string,
     private readonly limiter: SecretLimiter,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** The caller for `auth` sent from `source` (an address), or why it is refused. */
   caller(auth: string | undefined, source: string): { ok: true; caller: Caller } | ({ ok: false } & OpError) {
     if (auth === undefined) return { ok: true, caller: { role: "anyone" } };
-    const wait = this.limiter.wait(source);
-    if (wait > 0) {
-      return {
-        ok: false,
-        code: "locked",
-        msg: `too many wrong PINs or tokens from this device; try again in ${Math.ceil(wait / 1000)} s`,
-      };
-    }
-    if (sameSecret(auth, this.pin())) return { ok: true, caller: { role: "host" } };
+    const device = this.devices.check(auth, this.clock());
+    if (device !== null) return { ok: true, caller: { role: "host", device } };
     const seat = this.secrets.seatOfToken(auth);
     if (seat !== null) return { ok: true, caller: { role: "seat", seat } };
+    const wait = this.limiter.waitOf(source);
+    if (wait.ms > 0) return { ok: false, code: "locked", msg: waitText(wait) };
+    if (sameSecret(auth, this.pin())) return { ok: true, caller: { role: "host" } };
     this.limiter.failed(source);
-    return { ok: false, code: "auth", msg: "wrong PIN or seat token" };
+    return { ok: false, code: "auth", msg: "wrong PIN or token" };
   }
 }
 

@@ -5,12 +5,19 @@ import type { MountWizard } from "../guns/mount.js";
 import type { OtaBundle, OtaService } from "../guns/ota.js";
 import type { GunService } from "../guns/service.js";
 import type { PlayService } from "../play/play.js";
+import type { DeviceId, HostDevices } from "../store/devices.js";
 import type { SecretStore } from "../store/secrets.js";
 
 export interface OpContext {
   table: string;
   guns: GunService;
   secrets: SecretStore;
+  /** the devices that log in as the host with a token */
+  devices: HostDevices;
+  /** closes a revoked device's connections (embedded broker; an external one drops them at its next login) */
+  kickDevice: (device: DeviceId) => void;
+  /** the hub's time */
+  now: () => number;
   game: GameHost;
   play: PlayService;
   /** the IMU mounting step of the calibration wizard */

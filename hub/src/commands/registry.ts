@@ -1,6 +1,7 @@
 // Every op the hub answers, by name.
 import type { OpContext } from "./context.js";
 import { gunBattery } from "./ops/battery.js";
+import { devicesEnrol, devicesList, devicesRevoke } from "./ops/devices.js";
 import { gameDecide, gameHistory, gameList, gameNew, gameState } from "./ops/game.js";
 import { gunForget, gunSeat, gunsList, pairAccept, pairListen, pairReject } from "./ops/guns.js";
 import { calibrateMount } from "./ops/mount.js";
@@ -35,6 +36,9 @@ export const OPS: AnyOp[] = [
   gunSeat,
   gunsUpdate,
   seatToken,
+  devicesEnrol,
+  devicesList,
+  devicesRevoke,
   gameNew,
   gameDecide,
   gameState,

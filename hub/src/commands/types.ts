@@ -1,8 +1,9 @@
 // Command ops: request/response messages over MQTT, one path for the dashboard, scripts and tests.
 import type { Seat } from "../rules/index.js";
+import type { DeviceId } from "../store/devices.js";
 
-/** Who a request is from, as proven by its `auth` (host PIN or seat token). */
-export type Caller = { role: "host" } | { role: "seat"; seat: Seat } | { role: "anyone" };
+/** Who a request is from, as proven by its `auth` (host PIN, a host device's token, or a seat token). */
+export type Caller = { role: "host"; device?: DeviceId } | { role: "seat"; seat: Seat } | { role: "anyone" };
 
 /** The least an op needs: `host` (PIN), `player` (PIN or a seat token), `anyone`. */
 export type Need = "host" | "player" | "anyone";

@@ -15,6 +15,14 @@ CREATE TABLE IF NOT EXISTS guns (
   paired_at INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS seat_tokens (seat INTEGER PRIMARY KEY, token TEXT NOT NULL);
+-- Devices that logged in as the host once: each logs in with its token (only the hash is kept) until revoked.
+CREATE TABLE IF NOT EXISTS host_devices (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  last_seen INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS games (
   id INTEGER PRIMARY KEY,
   created_at INTEGER NOT NULL,

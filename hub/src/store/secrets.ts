@@ -13,7 +13,7 @@ export function newPin(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, "0");
 }
 
-function hash(secret: string): string {
+export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
@@ -56,13 +56,13 @@ export class SecretStore {
     const secret = newSecret();
     this.db
       .prepare("INSERT OR REPLACE INTO guns (id, secret_hash, seat, paired_at) VALUES (?, ?, ?, ?)")
-      .run(id, hash(secret), seat, now);
+      .run(id, hashSecret(secret), seat, now);
     return secret;
   }
 
   checkGun(id: GunId, secret: string): boolean {
     const row = this.db.prepare<[string], { secret_hash: string }>("SELECT secret_hash FROM guns WHERE id = ?").get(id);
-    return row !== undefined && sameSecret(row.secret_hash, hash(secret));
+    return row !== undefined && sameSecret(row.secret_hash, hashSecret(secret));
   }
 
   setGunSeat(id: GunId, seat: Seat | null): void {

@@ -26,6 +26,16 @@ export default {
   "link.liveSeat": "table {table}: live (seat {seat})",
   "link.retrying": "disconnected; retrying…",
   "link.pinRefused": "the hub refused that PIN",
+  "link.deviceRevoked": "this device was revoked: enter the PIN to be the host again",
+  "devices.title": "Host devices",
+  "devices.why":
+    "A browser that logged in with the PIN logs in with its own token from then on — also while someone is guessing the PIN. Revoke one you lost or do not know.",
+  "devices.none": "No browser has logged in as the host yet.",
+  "devices.hostOnly": "The host sees here the browsers that log in as the host.",
+  "devices.self": "this device",
+  "devices.seen": "last seen {when}",
+  "devices.revoke": "Revoke",
+  "devices.revoked": "revoked: {name} needs the PIN again",
   "link.tokenRefused": "the hub refused this seat link (a new token?)",
 
   // words used everywhere

@@ -27,6 +27,16 @@ export default {
   "link.liveSeat": "pöytä {table}: suorana (paikka {seat})",
   "link.retrying": "yhteys katkesi; yritetään uudelleen…",
   "link.pinRefused": "keskitin hylkäsi PIN-koodin",
+  "link.deviceRevoked": "tämä laite on poistettu: anna PIN-koodi ollaksesi taas isäntä",
+  "devices.title": "Isännän laitteet",
+  "devices.why":
+    "Selain, joka on kirjautunut PIN-koodilla, kirjautuu sen jälkeen omalla tunnisteellaan — myös silloin, kun joku yrittää arvata PIN-koodia. Poista laite, jonka olet kadottanut tai jota et tunne.",
+  "devices.none": "Yksikään selain ei ole vielä kirjautunut isäntänä.",
+  "devices.hostOnly": "Isäntä näkee täällä selaimet, jotka kirjautuvat isäntänä.",
+  "devices.self": "tämä laite",
+  "devices.seen": "nähty viimeksi {when}",
+  "devices.revoke": "Poista",
+  "devices.revoked": "poistettu: {name} tarvitsee taas PIN-koodin",
   "link.tokenRefused": "keskitin hylkäsi tämän paikan linkin (uusi tunniste?)",
 
   // words used everywhere

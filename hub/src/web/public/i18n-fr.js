@@ -26,6 +26,16 @@ export default {
   "link.liveSeat": "table {table} : en direct (place {seat})",
   "link.retrying": "déconnecté ; nouvel essai…",
   "link.pinRefused": "le hub a refusé ce code PIN",
+  "link.deviceRevoked": "cet appareil a été révoqué : entrez le code PIN pour redevenir l'hôte",
+  "devices.title": "Appareils de l'hôte",
+  "devices.why":
+    "Un navigateur entré avec le code PIN entre ensuite avec son propre jeton — même pendant que quelqu'un essaie de deviner le PIN. Révoquez celui que vous avez perdu ou que vous ne connaissez pas.",
+  "devices.none": "Aucun navigateur n'est encore entré comme hôte.",
+  "devices.hostOnly": "L'hôte voit ici les navigateurs qui entrent comme hôte.",
+  "devices.self": "cet appareil",
+  "devices.seen": "vu pour la dernière fois {when}",
+  "devices.revoke": "Révoquer",
+  "devices.revoked": "révoqué : {name} doit entrer le code PIN de nouveau",
   "link.tokenRefused": "le hub a refusé ce lien de place (un nouveau jeton ?)",
 
   // words used everywhere

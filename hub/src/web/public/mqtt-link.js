@@ -24,6 +24,8 @@ import { seatColour } from "./ui.js";
 
 const decoder = new TextDecoder();
 const PIN_KEY = "cng-pin";
+/** this browser's host-device token, kept across visits: it logs in as the host without the PIN */
+const DEVICE_KEY = "cng-host-device";
 const MAX_EVENT_BATCHES = 200;
 
 /** Seat positions in metres (y up), the hub's roundTable: seat 0 at the top, clockwise. */
@@ -34,6 +36,32 @@ export function roundLayout(n, r = 0.8) {
     seats.push({ x: r * Math.cos(a), y: r * Math.sin(a) });
   }
   return seats;
+}
+
+/** A name the host can tell this browser by in Setup's list of host devices. */
+function deviceName() {
+  const ua = navigator.userAgent;
+  const browser = /Firefox\//.test(ua)
+    ? "Firefox"
+    : /Edg\//.test(ua)
+      ? "Edge"
+      : /Chrom/.test(ua)
+        ? "Chrome"
+        : /Safari\//.test(ua)
+          ? "Safari"
+          : "a browser";
+  const os = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad/.test(ua)
+      ? "iOS"
+      : /Mac OS/.test(ua)
+        ? "macOS"
+        : /Windows/.test(ua)
+          ? "Windows"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : "";
+  return os ? `${browser} on ${os}` : browser;
 }
 
 export class Link extends EventTarget {
@@ -67,6 +95,21 @@ export class Link extends EventTarget {
 
   get pin() {
     return sessionStorage.getItem(PIN_KEY);
+  }
+
+  /** @returns {{id: string, token: string} | null} this browser's host-device token */
+  get device() {
+    try {
+      const d = JSON.parse(localStorage.getItem(DEVICE_KEY) ?? "null");
+      return d && typeof d.token === "string" && typeof d.id === "string" ? d : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** what proves the host: the device's token once it has one, else the PIN typed in this tab */
+  get hostSecret() {
+    return this.device?.token ?? this.pin;
   }
 
   get status() {
@@ -136,12 +179,13 @@ export class Link extends EventTarget {
       o.username = `seat-${this.seat}`;
       o.password = this.token;
       this.role = "seat";
-    } else if (this.pin) {
+    } else if (this.hostSecret) {
       o.username = "host";
-      o.password = this.pin;
+      o.password = this.hostSecret;
       this.role = "host";
     } else this.role = "viewer";
     const role = this.role;
+    const byDevice = role === "host" && this.device !== null;
     const client = window.mqtt.connect(url, o);
     this.client = client;
     client.on("connect", () => {
@@ -165,6 +209,7 @@ export class Link extends EventTarget {
       if (role === "seat") subs.push(`${this.root}/player/${this.seat}/view`);
       client.subscribe(subs, { qos: 1 });
       this.changed("link");
+      if (role === "host" && !byDevice) void this.enrol();
     });
     client.on("close", () => {
       if (this.connected) {
@@ -178,8 +223,10 @@ export class Link extends EventTarget {
       if (e && (e.code === 4 || e.code === 5 || /password|authori/i.test(String(e.message)))) {
         client.end(true);
         if (role === "host") {
+          // a token refused was revoked from Setup: this device needs the PIN again
+          if (byDevice) localStorage.removeItem(DEVICE_KEY);
           sessionStorage.removeItem(PIN_KEY);
-          this.statusText = () => t("link.pinRefused");
+          this.statusText = () => (byDevice ? t("link.deviceRevoked") : t("link.pinRefused"));
           this.dispatchEvent(new CustomEvent("pin-refused"));
           this.connect();
         } else {
@@ -211,7 +258,25 @@ export class Link extends EventTarget {
     });
   }
 
-  logout() {
+  /**
+   * In as the host by the PIN: this browser asks for its own token and logs in with it from then on (the PIN is
+   * then forgotten; another device still needs it). Without a token it goes on with the PIN in this tab.
+   */
+  async enrol() {
+    const res = await this.request("devices.enrol", { name: deviceName() }, this.pin ?? undefined);
+    if (!res.ok || typeof res.r?.token !== "string") return;
+    localStorage.setItem(DEVICE_KEY, JSON.stringify({ id: res.r.device.id, token: res.r.token }));
+    sessionStorage.removeItem(PIN_KEY);
+    // the client's own reconnects log in with the token too
+    if (this.client?.options) this.client.options.password = res.r.token;
+    this.changed("link");
+  }
+
+  /** Logs this browser out: its token is revoked at the hub and forgotten here. */
+  async logout() {
+    const d = this.device;
+    if (d && this.isHost) await this.request("devices.revoke", { id: d.id });
+    localStorage.removeItem(DEVICE_KEY);
     sessionStorage.removeItem(PIN_KEY);
     this.connect();
   }
@@ -294,12 +359,12 @@ export class Link extends EventTarget {
 
   /**
    * One command; resolves with the response ({ok, r} or {ok: false, e}), never rejects.
-   * `auth` defaults to the kept PIN (host) or the seat token (console).
+   * `auth` defaults to the device's token or the PIN (host), or the seat token (console).
    */
   request(op, a, auth) {
     const id = `w${++this.reqN}`;
     const msg = { v: 1, id, op };
-    const secret = auth === undefined ? (this.role === "seat" ? this.token : this.pin) : auth;
+    const secret = auth === undefined ? (this.role === "seat" ? this.token : this.hostSecret) : auth;
     if (secret) msg.auth = secret;
     if (a !== undefined) msg.a = a;
     return new Promise((resolve) => {

@@ -2,6 +2,7 @@
 // seats and gun health. The form shows the running game, else the draft kept in this browser; it is built again
 // only for a new language (what is typed stays). The table's language and the guns list follow the hub live.
 
+import { devicesSection } from "./devices-section.js";
 import { linkBlocker, preloadLink } from "./espruino-link.js";
 import { flashSection } from "./flash-page.js";
 import { LANG_NAMES, LANGS, lang, num, percent, t } from "./i18n.js";
@@ -68,6 +69,8 @@ export function setupPage(root, link) {
   const flasher = flashSection();
   // Connect Bluetooth guns (host only): its own section too; the guns it bridges outlive the page (ble-bridge.js)
   const bluetooth = bluetoothSection();
+  // Host devices (host only): who logs in as the host with a token, and Revoke
+  const devices = devicesSection();
 
   const build = () => {
     const playersBox = h("ol", { class: "players" });
@@ -236,7 +239,12 @@ export function setupPage(root, link) {
         "div",
         { class: "page setup-page" },
         h("h2", {}, t("setup.title")),
-        h("div", { class: "cols" }, h("section", {}, langBox, form), h("section", {}, guns, bluetooth.el, flasher.el)),
+        h(
+          "div",
+          { class: "cols" },
+          h("section", {}, langBox, form),
+          h("section", {}, guns, bluetooth.el, flasher.el, devices.el),
+        ),
       ),
     );
   };
@@ -273,6 +281,7 @@ export function setupPage(root, link) {
     }
     flasher.update(link);
     bluetooth.update(link);
+    devices.update(link);
   };
   const onChange = (e) => {
     if (e.detail === "aim") return;
@@ -280,7 +289,10 @@ export function setupPage(root, link) {
     const prefill = id !== shownGame && !touched && link.state?.game;
     shownGame = id;
     if (prefill) d = fromGame(d, prefill);
-    if (e.detail === "lang") flasher.update(link, true);
+    if (e.detail === "lang") {
+      flasher.update(link, true);
+      devices.update(link, true);
+    }
     if (prefill || e.detail === "lang") build();
     drawLive();
   };
