@@ -78,16 +78,8 @@ export interface TrackerOptions {
   poseSigmaDeg: Deg;
   /** how well a hold-up snapshot hits its target (σ): hurried, so worse than a pose. */
   snapshotSigmaDeg: Deg;
-  /** learn from a snapshot only when its error is at most this (only sparse tables accept errors this big). */
-  learnMaxErrorDeg: Deg;
-  /** ignore an observation further than this many σ from the prediction (a wrong target, a bumped gun). */
+  /** a re-centre pose further than this many σ from the prediction restarts the fit (a bumped gun). */
   gateSigmas: number;
-  /**
-   * the same gate for hold-up snapshots. An accepted target already passed the margin rule, so a large
-   * innovation is more likely drift than a wrong seat; gating it away starves the tracker exactly when it
-   * needs correcting (the bench shows guns sliding a seat over).
-   */
-  snapshotGateSigmas: number;
   /**
    * prior σ of the yaw drift rate, °/s, before any learning (gyro bias left after the gun's own estimate).
    * Too loose and the first snapshot's aim error is read as drift, which then runs the offset away.
@@ -97,6 +89,10 @@ export interface TrackerOptions {
   offsetWalkDegPerSqrtS: number;
   /** drift-rate random walk, °/s per √s: bias changes with temperature. */
   rateWalkDegPerSPerSqrtS: number;
+  /** the offset fit starts from rates within ± this, °/s: twice the drift any gun in the bench has, and more */
+  fitRateSpanDegPerS: number;
+  /** a mark further than this many σ from the fit counts as that far: one badly aimed hold-up cannot drag it */
+  fitCapSigmas: number;
 }
 
 export type AimOptions = SnapshotOptions &
@@ -128,12 +124,12 @@ export const DEFAULT_AIM_OPTIONS: Readonly<AimOptions> = Object.freeze({
   minPoseSeparationDeg: 60,
   poseSigmaDeg: 1.5,
   snapshotSigmaDeg: 2.5,
-  learnMaxErrorDeg: 10,
   gateSigmas: 3,
-  snapshotGateSigmas: Number.POSITIVE_INFINITY,
   rateSigmaDegPerS: 0.05,
   offsetWalkDegPerSqrtS: 0.05,
   rateWalkDegPerSPerSqrtS: 0.0005,
+  fitRateSpanDegPerS: 0.15,
+  fitCapSigmas: 3,
 });
 
 /** Defaults with the caller's overrides on top. */

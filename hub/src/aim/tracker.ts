@@ -1,8 +1,10 @@
 // Keeping a gun's yaw offset right through a game. Yaw drifts (gyro bias: 0.05 °/s is 3°/min), so the
-// offset is tracked as offset + drift rate × time with a small Kalman filter, corrected by every
-// unambiguous snapshot (free: the round's own hold-ups) and by explicit re-centre poses ("point at the
-// Godfather"). Learning the rate means the next round's offset is predicted, not just a round behind.
+// offset is tracked as offset + drift rate × time: fitted through every mark the gun left (offset-fit.ts) —
+// the calibration, every hold-up snapshot that saw a heading (free: the round's own hold-ups, unsure ones too)
+// and explicit re-centre poses ("point at the Godfather"). Learning the rate means the next round's offset is
+// predicted, not just a round behind.
 import { angleDiff, type Deg, wrapDeg } from "./angles.js";
+import { fitOffset, type OffsetMark } from "./offset-fit.js";
 import type { TrackerOptions } from "./options.js";
 import type { TargetResult } from "./resolve.js";
 import type { GunMs } from "./window.js";
@@ -19,18 +21,32 @@ export interface OffsetTrack {
   pRR: number;
   /** observations taken in (for display: how settled the estimate is) */
   observations: number;
+  /** what the fit goes through, oldest first (at most MAX_MARKS) */
+  marks: readonly OffsetMark[];
+}
+
+/** marks kept per gun: a long game's worth of rounds; older ones have little weight left */
+const MAX_MARKS = 32;
+
+/** The track refitted with `mark` added. */
+function withMark(track: OffsetTrack, mark: OffsetMark, opts: TrackerOptions, fresh = false): OffsetTrack {
+  const marks = fresh ? [mark] : [...track.marks.slice(-(MAX_MARKS - 1)), mark];
+  const f = fitOffset(marks, track, opts);
+  return { ...f, observations: track.observations + 1, marks };
 }
 
 /** Starts tracking from a calibration: `poses` aimed poses averaged into `offsetDeg`. */
 export function startTrack(offsetDeg: Deg, tMs: GunMs, opts: TrackerOptions, poses = 1): OffsetTrack {
+  const sigmaDeg = opts.poseSigmaDeg / Math.sqrt(Math.max(1, poses));
   return {
     offsetDeg: wrapDeg(offsetDeg),
     rateDegPerS: 0,
     tMs,
-    pOO: (opts.poseSigmaDeg * opts.poseSigmaDeg) / Math.max(1, poses),
+    pOO: sigmaDeg * sigmaDeg,
     pOR: 0,
     pRR: opts.rateSigmaDegPerS * opts.rateSigmaDegPerS,
     observations: poses,
+    marks: [{ t: tMs, offs: [wrapDeg(offsetDeg)], sigmaDeg }],
   };
 }
 
@@ -56,49 +72,18 @@ export function predictTrack(track: OffsetTrack, t: GunMs, opts: TrackerOptions)
 
 export interface Observed {
   track: OffsetTrack;
-  /** false when the observation was too far from the prediction and ignored */
+  /** false when the snapshot taught nothing */
   used: boolean;
-  /** observation − prediction, degrees */
+  /** how far the offset at the mark's time moved, degrees */
   innovationDeg: Deg;
 }
 
 /**
- * Takes in one measurement of the offset (bearing of a known target − raw heading) at `t` with error σ.
- * `gate`: ignore it beyond this many σ of the prediction (Infinity for a deliberate re-centre).
- */
-export function observeOffset(
-  track: OffsetTrack,
-  t: GunMs,
-  measuredOffsetDeg: Deg,
-  sigmaDeg: Deg,
-  opts: TrackerOptions,
-  gate = opts.gateSigmas,
-): Observed {
-  const p = predictTrack(track, t, opts);
-  const innovationDeg = angleDiff(measuredOffsetDeg, p.offsetDeg);
-  const s = p.pOO + sigmaDeg * sigmaDeg;
-  if (Math.abs(innovationDeg) > gate * Math.sqrt(s)) return { track, used: false, innovationDeg };
-  const kO = p.pOO / s;
-  const kR = p.pOR / s;
-  return {
-    track: {
-      offsetDeg: wrapDeg(p.offsetDeg + kO * innovationDeg),
-      rateDegPerS: p.rateDegPerS + kR * innovationDeg,
-      tMs: t,
-      pOO: (1 - kO) * p.pOO,
-      pOR: (1 - kO) * p.pOR,
-      pRR: p.pRR - kR * p.pOR,
-      observations: p.observations + 1,
-    },
-    used: true,
-    innovationDeg,
-  };
-}
-
-/**
- * Learns from a hold-up snapshot: only a clear target (error within learnMaxErrorDeg) teaches anything;
- * ambiguous and nobody leave the track as it was. The player aimed at the seat, so bearing − raw heading
- * is a measurement of the offset.
+ * Learns from a hold-up snapshot that saw a heading: the player aimed at some seat, so bearing − raw heading is a
+ * measurement of the offset for one of the seats. A clear target, an ambiguous one (between two seats) and one
+ * pointing past the end seats all teach: the fit reads each as the seat nearest it, with everything else the gun
+ * did. Skipping the unsure ones let the drift run on, unmeasured, until the gun named a neighbour with confidence.
+ * A reading the gun could not make (unsteady, lowered, no samples) teaches nothing.
  */
 export function learnFromSnapshot(
   track: OffsetTrack,
@@ -107,17 +92,21 @@ export function learnFromSnapshot(
   bearingRow: readonly Deg[],
   opts: TrackerOptions,
 ): Observed {
-  if (result.kind !== "target" || Math.abs(result.errorDeg) > opts.learnMaxErrorDeg) {
-    return { track, used: false, innovationDeg: 0 };
-  }
-  const measured = wrapDeg(bearingRow[result.seat] - result.rawHeadingDeg);
-  return observeOffset(track, t, measured, opts.snapshotSigmaDeg, opts, opts.snapshotGateSigmas);
+  const seen = result.kind === "nobody" ? (result.reason === "no-seat" ? result.seen : undefined) : result;
+  if (seen === undefined) return { track, used: false, innovationDeg: 0 };
+  const offs: Deg[] = [];
+  for (const b of bearingRow) if (!Number.isNaN(b)) offs.push(wrapDeg(b - seen.rawHeadingDeg));
+  if (offs.length === 0) return { track, used: false, innovationDeg: 0 };
+  const predicted = offsetAt(track, t);
+  const next = withMark(track, { t, offs, sigmaDeg: opts.snapshotSigmaDeg }, opts);
+  return { track: next, used: true, innovationDeg: angleDiff(offsetAt(next, t), predicted) };
 }
 
 /**
  * Re-centres from a deliberate pose: the player was told to aim at `bearingDeg` (the Godfather, say) and
- * pulled. Within the gate it is one more (precise) observation; beyond it the track was wrong (a bumped gun,
- * a drift burst), so the pose wins outright: this is how a badly drifted gun gets back.
+ * pulled. Within the gate it is one more (precise) mark; beyond it the track was wrong (a bumped gun,
+ * a drift burst), so the pose wins outright and the fit starts again from it: this is how a badly drifted gun
+ * gets back.
  */
 export function recentreFromPose(
   track: OffsetTrack,
@@ -127,19 +116,12 @@ export function recentreFromPose(
   opts: TrackerOptions,
 ): Observed {
   const measured = wrapDeg(bearingDeg - rawYawDeg);
-  const o = observeOffset(track, t, measured, opts.poseSigmaDeg, opts);
-  if (o.used) return o;
   const p = predictTrack(track, t, opts);
-  return {
-    track: {
-      ...p,
-      offsetDeg: measured,
-      pOO: opts.poseSigmaDeg * opts.poseSigmaDeg,
-      pOR: 0,
-      pRR: Math.max(p.pRR, opts.rateSigmaDegPerS * opts.rateSigmaDegPerS),
-      observations: p.observations + 1,
-    },
-    used: true,
-    innovationDeg: o.innovationDeg,
-  };
+  const innovationDeg = angleDiff(measured, p.offsetDeg);
+  const inGate = Math.abs(innovationDeg) <= opts.gateSigmas * Math.sqrt(p.pOO + opts.poseSigmaDeg ** 2);
+  const mark = { t, offs: [measured], sigmaDeg: opts.poseSigmaDeg };
+  if (inGate) return { track: withMark(track, mark, opts), used: true, innovationDeg };
+  // the fit starts again from the pose, its rate kept as the start
+  const again = withMark({ ...p, offsetDeg: measured }, mark, opts, true);
+  return { track: again, used: true, innovationDeg };
 }

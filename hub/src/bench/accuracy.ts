@@ -1,7 +1,7 @@
 // `cng bench accuracy`: how often a hold-up names the target the player meant. Many simulated games on
 // round tables of 4, 6 and 8 seats, per-sample yaw noise σ = 1°, 3°, 5°, gyro bias 0.05 °/s, people from
-// sim/human.ts; calibration by the 3-pose wizard, then each gun's offset tracked from its unambiguous
-// snapshots (the per-round re-centre). Side by side: plain nearest-seat on the same samples (the last
+// sim/human.ts; calibration by the 3-pose wizard, then each gun's offset fitted through its snapshots (and,
+// in the "pose" rows, the per-round re-centre). Side by side: plain nearest-seat on the same samples (the last
 // sample, the wizard's offset only) and nearest-seat on our median heading and tracked offset.
 import {
   type AimOptions,
@@ -253,7 +253,7 @@ export const accuracy: Bench = {
   summary: "hold-up target accuracy: % correct / re-aim / wrong on 4–8 seat tables, σ 1–5°, vs plain nearest-seat",
   async run(o: BenchOptions): Promise<void> {
     // The main grid re-centres with a Godfather pose each round; the last rows show what learning from
-    // snapshots alone holds at 8 seats (no pose: free, but 0.05 °/s of drift is too much for it).
+    // snapshots alone holds at 8 seats (no pose: free).
     const configs: Pick<AccuracyConfig, "seats" | "noiseDeg" | "recentre">[] = [
       ...SEAT_COUNTS.flatMap((seats) => NOISES_DEG.map((noiseDeg) => ({ seats, noiseDeg, recentre: "pose" as const }))),
       ...NOISES_DEG.map((noiseDeg) => ({ seats: 8, noiseDeg, recentre: "snapshots" as const })),

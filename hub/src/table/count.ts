@@ -181,8 +181,9 @@ export class CountJob implements Job {
       ctx.alive(s),
     );
     const target = r.kind === "target" ? r.seat : null;
-    if (r.kind === "target" && sen.track !== null) {
-      // a clear snapshot is one more measurement of the gun's yaw offset
+    if (sen.track !== null) {
+      // every snapshot that saw a heading is one more mark for the gun's yaw offset, an unsure one too (a re-aim
+      // asked for below is then read with what it taught)
       sen.track = learnFromSnapshot(sen.track, gunT, r, ctx.bearings[from]!, ctx.aimOpts).track;
     }
     if (this.purpose === "aim") {
