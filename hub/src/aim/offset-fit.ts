@@ -30,11 +30,12 @@ export interface FitOptions {
 }
 
 export interface OffsetFit {
-  /** the offset at `tMs` */
+  /** offset at `tMs`, degrees added to raw yaw */
   offsetDeg: Deg;
+  /** how fast the offset changes, °/s (minus the gyro's yaw bias) */
   rateDegPerS: number;
   tMs: GunMs;
-  /** covariance of (offset at tMs, rate) */
+  /** covariance of (offset at tMs, rate): deg², deg²/s, (deg/s)² */
   pOO: number;
   pOR: number;
   pRR: number;

@@ -4,21 +4,13 @@
 // and explicit re-centre poses ("point at the Godfather"). Learning the rate means the next round's offset is
 // predicted, not just a round behind.
 import { angleDiff, type Deg, wrapDeg } from "./angles.js";
-import { fitOffset, type OffsetMark } from "./offset-fit.js";
+import { fitOffset, type OffsetFit, type OffsetMark } from "./offset-fit.js";
 import type { TrackerOptions } from "./options.js";
 import type { TargetResult } from "./resolve.js";
 import type { GunMs } from "./window.js";
 
-export interface OffsetTrack {
-  /** offset at `tMs`, degrees added to raw yaw */
-  offsetDeg: Deg;
-  /** how fast the offset changes, °/s (minus the gyro's yaw bias) */
-  rateDegPerS: number;
-  tMs: GunMs;
-  /** covariance of (offset, rate): deg², deg²/s, (deg/s)² */
-  pOO: number;
-  pOR: number;
-  pRR: number;
+/** The fit of the marks so far (offset at `tMs`, its drift rate, their covariance), and the marks. */
+export interface OffsetTrack extends OffsetFit {
   /** observations taken in (for display: how settled the estimate is) */
   observations: number;
   /** what the fit goes through, oldest first (at most MAX_MARKS) */
