@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import nodeResolve from "@rollup/plugin-node-resolve";
 import { rollup } from "rollup";
 import { minify } from "terser";
+import { adcTransfer } from "../../hardware/tools/adc.mjs";
 import { CHIPS, pinProblems } from "../../hardware/tools/pins.mjs";
 import { checkBundle } from "./checks.mjs";
 
@@ -69,10 +70,7 @@ export function boardSource(b) {
 export function batTransfer(b) {
   const adc = CHIPS[b.chip]?.adc;
   if (!adc) fail(`${b.name}: bat on a chip without an ADC in hardware/chips.json`);
-  const d = b.bat.div;
-  const a = adc.kind === "esp32" ? (adc.counts * adc.mvPerCount * d) / 1000 : adc.fullScaleV * d;
-  const off = adc.kind === "esp32" ? (adc.offsetMv * d) / 1000 : 0;
-  return { a: Number(a.toPrecision(6)), b: Number(off.toPrecision(6)) };
+  return adcTransfer(adc, b.bat.div);
 }
 
 export function loadBoards() {

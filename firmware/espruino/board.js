@@ -11,7 +11,8 @@
 //  - reports go out as "\x01<kind><json>\n", written straight to USB wherever the console is;
 //  - commands come in as "\x10<js>\n" lines: the REPL runs them while the console is on USB (\x10 = no echo), and
 //    this board runs them itself once the firmware has moved the console away (the serial link).
-// `__c`, written before this file by the harness, is the board: pins, IMU, battery and model settings.
+// `__c`, written before this file by the harness, is the board: pins, IMU, battery and model settings; `adcCount`
+// (hardware/tools/adc.mjs, written before it too) the count the chip's ADC gives for the volts at a pin.
 var __b = {
   /** getTime() when the firmware starts: gun ms 0 */
   g0: getTime(),
@@ -145,15 +146,6 @@ global.analogWrite = function (p, v, o) {
   else __b.out(p, __b.dcLed(v, __c.cf.vf[p == __b.PR ? 0 : p == __b.PG ? 1 : 2]));
 };
 global.pinMode = function () {};
-/** the count the chip's ADC gives for `v` volts at its pin (hardware/chips.json; an ESP32's with this chip's Vref) */
-__b.adc = function (a, v, vref) {
-  var n =
-    a.kind === "esp32"
-      ? (v * 1000 - a.offsetMv) / (a.mvPerCount * ((vref || a.vrefMv) / a.vrefMv))
-      : (v / a.fullScaleV) * a.counts;
-  n = Math.round(n);
-  return n < 0 ? 0 : n > a.counts - 1 ? a.counts - 1 : n;
-};
 /** The harness sets the battery's volts (a discharge). */
 __b.bv = function (v) {
   __b.lc = getTime();
@@ -161,7 +153,7 @@ __b.bv = function (v) {
 };
 global.analogRead = function (p) {
   var b = __c.bat;
-  if (__b.BAT !== undefined && p == __b.BAT) return __b.adc(b.adc, (b.v || 3.9) / b.div, b.vref) / b.adc.counts;
+  if (__b.BAT !== undefined && p == __b.BAT) return adcCount(b.adc, (b.v || 3.9) / b.div, b.vref) / b.adc.counts;
   return Math.random() * 0.01;
 };
 Modules.addCached("neopixel", function () {

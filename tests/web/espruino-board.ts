@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { espruinoBoardFile } from "../../hub/src/flash/flash.js";
 import { loadBoard } from "../../hub/src/sim/espruino/board.js";
-import { boardShimPath, findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
+import { boardBoot, findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
 import { boardSettings } from "../../hub/src/sim/espruino/real-gun.js";
 
 export interface TestBoard {
@@ -65,7 +65,7 @@ export async function startBoard(o: TestBoardOptions = {}): Promise<TestBoard> {
   ).info.builtin_modules;
   const env = `var __e=process.env;__e.MODULES=${JSON.stringify(modules.join(","))};process.env=__e;\n`;
   const files: Record<string, string> = {
-    ".boot0": `var __c=${JSON.stringify(boardSettingsOf(profile.name))};\n${readFileSync(boardShimPath, "utf8")}\n${env}`,
+    ".boot0": boardBoot(boardSettingsOf(profile.name), env),
     ...o.files,
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, `storage-${name}`), text, "latin1");

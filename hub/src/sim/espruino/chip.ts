@@ -1,27 +1,15 @@
 // What a chip's Espruino build does with its pins (hardware/chips.json), for the board models: the DAC pins, the
 // serial ports' default pins, the ADC's transfer.
 import { readFileSync } from "node:fs";
+import type { ChipAdc } from "../../../../hardware/tools/adc.mjs";
 import { type BoardProfile, projectRoot } from "./board.js";
+
+export { adcCount, adcTransfer, type ChipAdc } from "../../../../hardware/tools/adc.mjs";
 
 interface PinSet {
   pins: number[];
   why: string;
 }
-
-/** An ADC as Espruino reads it: analogRead() = count / counts. */
-export type ChipAdc =
-  | {
-      /** ESP32 at 11 dB: mV = count × mvPerCount × (vref / vrefMv) + offsetMv, up to linearToMv */
-      kind: "esp32";
-      counts: number;
-      mvPerCount: number;
-      offsetMv: number;
-      vrefMv: number;
-      vrefSpreadMv: number;
-      linearToMv: number;
-    }
-  /** count = volts / fullScaleV × counts */
-  | { kind: "linear"; counts: number; fullScaleV: number };
 
 export interface Chip {
   dac?: PinSet;
@@ -40,29 +28,6 @@ export function loadChip(name: string): Chip {
   const c = chips[name] ?? {};
   const serial = c.serial ? Object.fromEntries(Object.entries(c.serial).filter(([k]) => k !== "why")) : undefined;
   return { ...c, serial: serial as Chip["serial"] };
-}
-
-/**
- * The count a chip's ADC gives for `volts` at its pin: its transfer inverted, rounded, clamped to the counts (linear:
- * above `linearToMv` a real ESP32 bends towards 4095, past anything a battery divider gives). `vref` (mV) is this
- * chip's own reference on an ESP32 (the typical 1100 mV when not given: chips spread ±100 mV).
- */
-export function adcCount(adc: ChipAdc, volts: number, vref?: number): number {
-  const n =
-    adc.kind === "esp32"
-      ? (volts * 1000 - adc.offsetMv) / (adc.mvPerCount * ((vref ?? adc.vrefMv) / adc.vrefMv))
-      : (volts / adc.fullScaleV) * adc.counts;
-  return Math.max(0, Math.min(adc.counts - 1, Math.round(n)));
-}
-
-/**
- * The firmware's reading of a battery behind a divider of ratio `div`: volts = analogRead() × a + b, the chip's typical
- * transfer (firmware/build/build.mjs bakes the same into each bundle).
- */
-export function adcTransfer(adc: ChipAdc, div: number): { a: number; b: number } {
-  const a = adc.kind === "esp32" ? (adc.counts * adc.mvPerCount * div) / 1000 : adc.fullScaleV * div;
-  const b = adc.kind === "esp32" ? (adc.offsetMv * div) / 1000 : 0;
-  return { a: Number(a.toPrecision(6)), b: Number(b.toPrecision(6)) };
 }
 
 /** hardware/imus.json: each IMU kind's WHO_AM_I register and the answers of the parts sold under its name. */

@@ -1,6 +1,9 @@
-// Where the real Espruino interpreter is (built by `npm run espruino:build`, see firmware/espruino/build.mjs).
+// Where the real Espruino interpreter is (built by `npm run espruino:build`, see firmware/espruino/build.mjs), and
+// the board it boots with.
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { projectRoot } from "./board.js";
+import { adcCount } from "./chip.js";
 
 export interface Interpreter {
   /** the binary, or undefined when there is none */
@@ -29,3 +32,11 @@ export function findInterpreter(): Promise<Interpreter> {
 
 /** The board around the interpreter (ES5), stored as `.boot0` before the firmware. */
 export const boardShimPath = `${projectRoot}firmware/espruino/board.js`;
+
+/**
+ * `.boot0` for a board: its settings as `__c`, the chip facts the board model shares with the vm's (the ADC's
+ * transfer, ES5 source and all), then the board. `extra` runs after it.
+ */
+export function boardBoot(settings: object, extra = ""): string {
+  return `var __c=${JSON.stringify(settings)};\nvar adcCount=${adcCount.toString()};\n${readFileSync(boardShimPath, "utf8")}\n${extra}`;
+}

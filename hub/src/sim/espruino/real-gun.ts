@@ -13,7 +13,7 @@ import { type BoardProfile, bundlePathFor, consoleDevice, loadBoard } from "./bo
 import { LED_VF, loadChip, partPins } from "./chip.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { ImuInputs } from "./imu.js";
-import { boardShimPath, findInterpreter } from "./interpreter.js";
+import { boardBoot, findInterpreter } from "./interpreter.js";
 import type { Pose } from "./motion.js";
 import { POWERSAVE_MODES, POWERSAVE_REPORTED, powersaveAtBoot } from "./radio.js";
 
@@ -91,7 +91,7 @@ process.once("exit", () => {
 
 /** The board for `.boot0`: its settings, then the board code. */
 function bootFile(board: BoardProfile, o: RealGunOptions, pose: Pose): string {
-  return `var __c=${JSON.stringify(boardSettings(board, o, pose))};\n${readFileSync(boardShimPath, "utf8")}`;
+  return boardBoot(boardSettings(board, o, pose));
 }
 
 /** `__c` of firmware/espruino/board.js: the board's pins, IMU, battery and model settings. */
