@@ -2,8 +2,9 @@
 // calibration wizard), a few Hz for the others. Only a change is sent to a gun: a `rate` command each time would
 // cost every gun a message per table/state. The gun's own word (its `info`, which answers every `rate`) is checked
 // too: a command sent while it was between two sessions, or before its subscription reached the broker, is lost; a
-// gun that has not answered with its new rate a while after is told again, whether or not anything else happened. A rate given by hand (a bench, a
-// test) stands until the table's activity changes the rate: the gun then says what it was last told.
+// gun that has not answered with its new rate a while after is told again, whether or not anything else happened.
+// A rate given by hand (a bench, a test) stands until the table's activity changes the rate, and is not told over
+// while the gun has yet to answer it.
 import type { GunId } from "@cng/protocol";
 import type { GunService } from "../guns/service.js";
 import type { Seat } from "../rules/index.js";
@@ -55,8 +56,10 @@ export class AimRates {
       const says = g.info?.hz;
       const heard = says === hz || says === this.guns.toldRate(g.id);
       const same = sent?.hz === hz;
-      if (same && (heard || now - sent.at < RESEND_MS || sent.tries >= TRIES)) {
-        if (!heard && sent.tries < TRIES) asked = true;
+      // told another rate since ours (by hand): that one is the answer due, and it stands
+      const byHand = same && this.guns.toldRate(g.id) !== hz;
+      if (same && (heard || byHand || now - sent.at < RESEND_MS || sent.tries >= TRIES)) {
+        if (!heard && !byHand && sent.tries < TRIES) asked = true;
         continue;
       }
       this.sent.set(g.id, { hz, at: now, tries: same ? sent.tries + 1 : 1 });
