@@ -47,6 +47,11 @@ export const benches: { name: string; summary: string; flags?: BenchFlag[]; load
     load: async () => (await import("./firmware.js")).firmwareBench,
   },
   {
+    name: "battery",
+    summary: "battery charge reported across a 4.2–3.0 V discharge per board, before vs now, ESP32 Vref spread",
+    load: async () => (await import("./battery.js")).batteryBench,
+  },
+  {
     name: "mount",
     summary: "aim error by IMU mounting on the real interpreter: as designed vs upside down vs sideways",
     load: async () => (await import("./mount.js")).mountBench,
