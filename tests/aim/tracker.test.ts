@@ -4,6 +4,7 @@ import {
   aimOptions,
   angleDist,
   bearings,
+  inDoubt,
   learnFromSnapshot,
   offsetAt,
   recentreFromPose,
@@ -12,6 +13,7 @@ import {
   startTrack,
   wrapDeg,
 } from "../../hub/src/aim/index.js";
+import { fitOffset } from "../../hub/src/aim/offset-fit.js";
 import { fill } from "./helpers.js";
 
 const opts = aimOptions();
@@ -149,5 +151,34 @@ describe("offset tracking", () => {
     expect(after).toBeGreaterThan(40.2);
     expect(after).toBeLessThan(41.8);
     expect(o2.track.pOO).toBeLessThan(o.track.pOO);
+  });
+
+  it("a history that fits two readings of its seats is in doubt, and one pose settles it", () => {
+    // from the bench (8 seats, σ 3°, 0.05 °/s): the wizard, then two hold-ups, the second 6.5° off its seat. Read as
+    // the next seat over with a rising drift, the marks fit better than the truth does; the next hold-up named a
+    // neighbour. Both readings stay in view: the gun is in doubt.
+    const marks = [
+      { t: 17_000, offs: [32.0], sigmaDeg: 0.866 },
+      { t: 59_189, offs: [100.3, 77.8, 55.3, 32.8, 10.3, -12.2, -34.7], sigmaDeg: 2.5 },
+      { t: 107_340, offs: [43.1, 20.6, -1.9, -24.4, -46.9, -69.4, -91.9], sigmaDeg: 2.5 },
+    ];
+    const truth = (t: number) => 32.4 - (0.05 * t) / 1000;
+    const fit = fitOffset(marks, { offsetDeg: 32, rateDegPerS: 0, tMs: 17_000 }, opts);
+    const track = { ...fit, observations: 5, marks };
+    expect(angleDist(fit.offsetDeg, truth(107_340))).toBeGreaterThan(10);
+    expect(fit.runnerUp).toBeDefined();
+    expect(angleDist(fit.runnerUp!.offsetDeg, truth(107_340))).toBeLessThan(3);
+    expect(inDoubt(track, opts)).toBe(true);
+    // the gun alone points at the Godfather (bearing 50°) at the next round's start
+    const t = 160_000;
+    const posed = recentreFromPose(track, t, 50, 50 - truth(t), opts).track;
+    expect(angleDist(offsetAt(posed, t), truth(t))).toBeLessThan(1);
+    expect(inDoubt(posed, opts)).toBe(false);
+  });
+
+  it("a gun read right round after round is not in doubt", () => {
+    const g = play({ drift: (t) => (-0.05 * t) / 1000, rounds: 12, everyMs: 60_000, target: (k) => 1 + ((k * 3) % 7) });
+    expect(g.verdicts).toEqual(Array(12).fill("right"));
+    expect(inDoubt(g.track, opts)).toBe(false);
   });
 });

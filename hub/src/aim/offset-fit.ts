@@ -27,6 +27,8 @@ export interface FitOptions {
   fitRateSpanDegPerS: number;
   /** a residual counts at most this many σ */
   fitCapSigmas: number;
+  /** the runner-up fit is one whose offset now is at least this far from the best's (another seat's reading) */
+  doubtApartDeg: Deg;
 }
 
 export interface OffsetFit {
@@ -39,6 +41,11 @@ export interface OffsetFit {
   pOO: number;
   pOR: number;
   pRR: number;
+  /**
+   * the best of the fits whose offset at tMs is doubtApartDeg or more from this one: the marks read as other seats.
+   * `costMore`: how much worse it fits (in squared σ); a small one means the history cannot tell the two apart.
+   */
+  runnerUp?: { offsetDeg: Deg; rateDegPerS: number; costMore: number };
 }
 
 const STARTS = 31;
@@ -116,11 +123,16 @@ export function fitOffset(
   let best = solve(wrapDeg(at(tRef)), from.rateDegPerS);
   const pivot = n > 0 ? at(marks[0]!.t) : at(tRef);
   const back = n > 0 ? -ts[0]! : 0;
+  const fits = [best];
   for (let i = 0; i < STARTS; i++) {
     const r = -opts.fitRateSpanDegPerS + (2 * opts.fitRateSpanDegPerS * i) / (STARTS - 1);
     const f = solve(wrapDeg(pivot + r * back), r);
+    fits.push(f);
     if (f.cost < best.cost) best = f;
   }
+  let other: (typeof fits)[number] | undefined;
+  for (const f of fits)
+    if (Math.abs(angleDiff(f.o, best.o)) >= opts.doubtApartDeg && (!other || f.cost < other.cost)) other = f;
   const det = best.a11 * best.a22 - best.a12 * best.a12;
   const ok = det > 0;
   return {
@@ -130,5 +142,6 @@ export function fitOffset(
     pOO: ok ? best.a22 / det : Number.POSITIVE_INFINITY,
     pOR: ok ? -best.a12 / det : 0,
     pRR: ok ? best.a11 / det : 1 / pr,
+    ...(other && { runnerUp: { offsetDeg: other.o, rateDegPerS: other.r, costMore: other.cost - best.cost } }),
   };
 }

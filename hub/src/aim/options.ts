@@ -93,6 +93,16 @@ export interface TrackerOptions {
   fitRateSpanDegPerS: number;
   /** a mark further than this many σ from the fit counts as that far: one badly aimed hold-up cannot drag it */
   fitCapSigmas: number;
+  /** a runner-up fit this far (or more) from the best reads the gun's marks as other seats */
+  doubtApartDeg: Deg;
+  /**
+   * a gun whose runner-up fits within this much (squared σ) of the best is in doubt: its history cannot tell which
+   * seats it aimed at, and the next hold-up could name a neighbour. Such a gun alone is asked for the re-centre pose
+   * at the round's start. The bench (8 seats, 0.05 °/s): 9 asks about one gun-round in 70 at σ 3°, one in 30 at
+   * σ 5°, and holds wrong targets near the every-round pose's; 4 asks a third as often and lets three times as
+   * many through.
+   */
+  doubtCost: number;
 }
 
 export type AimOptions = SnapshotOptions &
@@ -130,6 +140,8 @@ export const DEFAULT_AIM_OPTIONS: Readonly<AimOptions> = Object.freeze({
   rateWalkDegPerSPerSqrtS: 0.0005,
   fitRateSpanDegPerS: 0.15,
   fitCapSigmas: 3,
+  doubtApartDeg: 6,
+  doubtCost: 9,
 });
 
 /** Defaults with the caller's overrides on top. */

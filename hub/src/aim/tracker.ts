@@ -42,6 +42,11 @@ export function startTrack(offsetDeg: Deg, tMs: GunMs, opts: TrackerOptions, pos
   };
 }
 
+/** The gun's history fits another reading of its seats nearly as well: the next hold-up may name a neighbour. */
+export function inDoubt(track: OffsetTrack, opts: TrackerOptions): boolean {
+  return track.runnerUp !== undefined && track.runnerUp.costMore < opts.doubtCost;
+}
+
 /** The offset to use at gun time `t`. */
 export function offsetAt(track: OffsetTrack, t: GunMs): Deg {
   return wrapDeg(track.offsetDeg + (track.rateDegPerS * (t - track.tMs)) / 1000);

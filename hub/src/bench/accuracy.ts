@@ -1,7 +1,8 @@
 // `cng bench accuracy`: how often a hold-up names the target the player meant. Many simulated games on
 // round tables of 4, 6 and 8 seats, per-sample yaw noise σ = 1°, 3°, 5°, gyro bias 0.05 °/s, people from
-// sim/human.ts; calibration by the 3-pose wizard, then each gun's offset fitted through its snapshots (and,
-// in the "pose" rows, the per-round re-centre). Side by side: plain nearest-seat on the same samples (the last
+// sim/human.ts; calibration by the 3-pose wizard, then each gun's offset fitted through its snapshots, with the
+// re-centre pose asked of every gun each round ("pose"), of a gun in doubt only ("snapshots", the table's default)
+// or never ("none"). Side by side: plain nearest-seat on the same samples (the last
 // sample, the wizard's offset only) and nearest-seat on our median heading and tracked offset.
 import {
   type AimOptions,
@@ -11,6 +12,7 @@ import {
   type Bearings,
   bearings,
   calibrate,
+  inDoubt,
   learnFromSnapshot,
   offsetAt,
   readWindow,
@@ -34,9 +36,10 @@ export interface AccuracyConfig {
   seed: number;
   /**
    * how each gun is re-centred every round: "pose" = at the round's start everyone points at the Godfather
-   * and pulls (the Godfather skips), plus learning from snapshots; "snapshots" = learning only (free).
+   * and pulls (the Godfather skips), plus learning from snapshots; "snapshots" = learning, and the pose asked of a
+   * gun whose history is in doubt (the table's default); "none" = learning only, never a pose.
    */
-  recentre: "pose" | "snapshots";
+  recentre: "pose" | "snapshots" | "none";
 }
 
 export interface AccuracyRow {
@@ -51,6 +54,8 @@ export interface AccuracyRow {
   wrong: number;
   /** slow players drawn (most end as nobody: too slow) */
   slow: number;
+  /** re-centre poses asked, percent of hold-ups */
+  poses: number;
   /** plain nearest seat on the newest sample with the wizard's offset only */
   naiveCorrect: number;
   naiveWrong: number;
@@ -134,6 +139,7 @@ export function measureAccuracy(
   let nobody = 0;
   let wrong = 0;
   let slow = 0;
+  let poses = 0;
   let naiveCorrect = 0;
   let naiveWrong = 0;
   let nearestCorrect = 0;
@@ -168,7 +174,9 @@ export function measureAccuracy(
       for (let r = 0; r < cfg.rounds; r++) {
         t += uniform(random, 40_000, 80_000);
         const godfather = r % n;
-        if (cfg.recentre === "pose" && godfather !== s) {
+        const pose = cfg.recentre === "pose" || (cfg.recentre === "snapshots" && inDoubt(track, opts));
+        if (pose && godfather !== s) {
+          poses++;
           const poseTime = t - uniform(random, 15_000, 30_000);
           const raw = calibrationPose(random, human, sensor, b, s, godfather, poseTime - 2500, opts, win);
           if (raw !== null) track = recentreFromPose(track, poseTime, b[s][godfather], raw, opts).track;
@@ -217,6 +225,7 @@ export function measureAccuracy(
     nobody: pct(nobody),
     wrong: pct(wrong),
     slow: pct(slow),
+    poses: pct(poses),
     naiveCorrect: pct(naiveCorrect),
     naiveWrong: pct(naiveWrong),
     nearestCorrect: pct(nearestCorrect),
@@ -234,17 +243,18 @@ const ROUNDS = 12;
 function table(rows: AccuracyRow[]): string {
   const f = (x: number, d = 2) => x.toFixed(d).padStart(7);
   const head =
-    "re-centre  seats  σ°  hold-ups | correct  re-aim  nobody   wrong |  slow | naive ok  wrong | nearest ok  wrong | offset err°";
+    "re-centre  seats  σ°  hold-ups | correct  re-aim  nobody   wrong |  slow |  poses | naive ok  wrong | nearest ok  wrong | offset err°";
   const lines = rows.map(
     (r) =>
       `${r.recentre.padEnd(9)}  ${String(r.seats).padStart(5)} ${String(r.noiseDeg).padStart(3)} ${String(r.holdUps).padStart(9)} |` +
-      `${f(r.correct)} ${f(r.reaim)} ${f(r.nobody)} ${f(r.wrong, 3)} |${f(r.slow)}|` +
+      `${f(r.correct)} ${f(r.reaim)} ${f(r.nobody)} ${f(r.wrong, 3)} |${f(r.slow)}|${f(r.poses)} |` +
       ` ${f(r.naiveCorrect)} ${f(r.naiveWrong)} |    ${f(r.nearestCorrect)} ${f(r.nearestWrong)} | ${r.meanOffsetErrorDeg.toFixed(2)}`,
   );
   return [
     head,
     ...lines,
-    "(percent of hold-ups; naive = newest sample + wizard offset only; nearest = our heading, no margins)",
+    "(percent of hold-ups; poses = re-centre poses asked; naive = newest sample + wizard offset only; " +
+      "nearest = our heading, no margins)",
   ].join("\n");
 }
 
@@ -252,11 +262,12 @@ export const accuracy: Bench = {
   name: "accuracy",
   summary: "hold-up target accuracy: % correct / re-aim / wrong on 4–8 seat tables, σ 1–5°, vs plain nearest-seat",
   async run(o: BenchOptions): Promise<void> {
-    // The main grid re-centres with a Godfather pose each round; the last rows show what learning from
-    // snapshots alone holds at 8 seats (no pose: free).
+    // The main grid re-centres with a Godfather pose each round; the last rows show, at 8 seats, the table's
+    // default (snapshots, the pose for a gun in doubt) and learning from snapshots alone (never a pose).
     const configs: Pick<AccuracyConfig, "seats" | "noiseDeg" | "recentre">[] = [
       ...SEAT_COUNTS.flatMap((seats) => NOISES_DEG.map((noiseDeg) => ({ seats, noiseDeg, recentre: "pose" as const }))),
       ...NOISES_DEG.map((noiseDeg) => ({ seats: 8, noiseDeg, recentre: "snapshots" as const })),
+      ...NOISES_DEG.map((noiseDeg) => ({ seats: 8, noiseDeg, recentre: "none" as const })),
     ];
     const start = Date.now();
     const rows: AccuracyRow[] = [];

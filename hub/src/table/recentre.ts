@@ -1,7 +1,8 @@
-// The per-round re-centre pose (table option `recentre: "pose"`): at a round's start every living player but
-// the Godfather points at the Godfather and pulls. The benchmark (`cng bench accuracy`) shows snapshots alone do
-// not hold 0.05 °/s gyro drift at 8 seats; one deliberate pose a round does. A gun that does not pull keeps
-// its old offset.
+// The re-centre pose: at a round's start a player points at the Godfather and pulls. With `recentre: "pose"` every
+// living player but the Godfather does, each round; with "snapshots" (the default) only a gun whose offset is in
+// doubt (its history fits another reading of its seats nearly as well, tracker.ts) is asked, which the benchmark
+// (`cng bench accuracy`) shows is what keeps wrong targets down under 0.05 °/s gyro drift at 8 seats, at a pose
+// for about one gun-round in 70 at σ 3°. A gun that does not pull keeps its old offset.
 import type { GunMs } from "@cng/protocol";
 import { type AimOptions, type Deg, type OffsetTrack, readWindow, recentreFromPose } from "../aim/index.js";
 import type { SeatSensors } from "./sensors.js";

@@ -4,7 +4,15 @@
 // plan from the records, then carry on. The timed activities are jobs (job.ts), one module each; a half-finished
 // one simply starts again.
 import type { CueName, GunMs, HubMs } from "@cng/protocol";
-import { type AimOptions, aimOptions, type Bearings, bearings, liveAim, type OffsetTrack } from "../aim/index.js";
+import {
+  type AimOptions,
+  aimOptions,
+  type Bearings,
+  bearings,
+  inDoubt,
+  liveAim,
+  type OffsetTrack,
+} from "../aim/index.js";
 import { type CueOptions, type CueTarget, seatColour } from "../feedback/index.js";
 import {
   type ApplyResult,
@@ -299,7 +307,10 @@ export class Table {
       this.waiting = [{ seat: s.godfather, for: "start" }];
       return false;
     }
-    if (!this.plan.recentred && this.config.recentre === "pose") return RecentreJob.start(ctx, this.activeSlots());
+    if (!this.plan.recentred) {
+      const posing = this.recentreSlots();
+      if (posing.length > 0) return RecentreJob.start(ctx, posing);
+    }
     const alive = this.aliveSeats();
     const kid = alive.find((seat) => s.players[seat]!.power === "the-kid" && s.players[seat]!.revealed);
     const guns = this.activeSlots();
@@ -473,6 +484,20 @@ export class Table {
   }
 
   /** The slots of every gun in play: each living player's own, then any taken gun still armed. */
+  /**
+   * Who points at the Godfather at this round's start: every gun ("pose"), or only the guns whose offset is in doubt
+   * (snapshots), asked before the round's first aim.
+   */
+  private recentreSlots(): Seat[] {
+    const slots = this.activeSlots();
+    if (this.config.recentre === "pose") return slots;
+    if (this.plan.aims.size > 0) return [];
+    return slots.filter((slot) => {
+      const track = this.sensors[slot]!.track;
+      return track !== null && inDoubt(track, this.aimOpts);
+    });
+  }
+
   private activeSlots(): Seat[] {
     const out: Seat[] = [];
     for (let slot = 0; slot < this.current.players.length; slot++) if (this.shooter(slot) !== null) out.push(slot);
