@@ -24,7 +24,7 @@ import { click, play, quiet } from "./feedback";
 import { find } from "./find";
 import { mcmd } from "./mount";
 import { mpu6050 } from "./mpu6050";
-import { mq, mqConnect, mqInit, mqPass, pub, sub } from "./mqtt";
+import { mq, mqConnect, mqInit, mqPass, pub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
 import { boot, ota, otaOk } from "./ota";
 import { puck } from "./puck";
@@ -62,6 +62,7 @@ function run(c: Cfg) {
       wt: topic("will"),
       wm: encWill(),
       ka: c.ka,
+      s: HAS_OTA ? [cueTopic, cmdTopic, otaTopic] : [cueTopic, cmdTopic],
     });
   // the hub moved: ask the network for it (find.ts)
   if (HAS_FIND && !serial) find(c);
@@ -164,7 +165,6 @@ function run(c: Cfg) {
 
   mq.onup = function () {
     var rolledBack: string | undefined;
-    if (!serial) sub(HAS_OTA ? [cueTopic, cmdTopic, otaTopic] : [cueTopic, cmdTopic]);
     if (HAS_OTA) {
       rolledBack = otaOk();
       if (rolledBack) err("ota", "back to the previous firmware: " + rolledBack + " did not come online");

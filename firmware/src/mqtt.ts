@@ -1,6 +1,8 @@
 // A small MQTT 3.1.1 client over Espruino's `net` (socket data arrives as strings of bytes).
 // CONNECT with credentials and a last will, CONNACK check, keepalive PINGREQ, QoS 1 publish kept
 // until PUBACK (resent every RT ms and after a reconnect), SUBSCRIBE, reconnect with backoff.
+// The session counts as up (`onup`) once the broker has taken the subscriptions: a broker may handle a SUBSCRIBE and
+// the PUBLISH behind it side by side, so a gun greeting at CONNACK could be answered before it listens.
 // Strings here are byte strings: topics and payloads must be ASCII/latin1.
 import { now } from "./clock";
 
@@ -16,6 +18,8 @@ export interface MqttOpts {
   wm: string;
   /** keepalive, s */
   ka: number;
+  /** topics subscribed (QoS 1) on every session */
+  s: string[];
 }
 
 /** resend an unacknowledged QoS 1 publish after this many ms */
@@ -58,7 +62,7 @@ export var mq = {
   fails: 0,
   /** message received: topic, payload */
   onmsg: function (_t: string, _m: string) {},
-  /** session up (subscribe here) */
+  /** session up: connected, and subscribed to `s` */
   onup: function () {},
 };
 
@@ -214,7 +218,7 @@ function pk(h: number, p: string): void {
     mq.why = "";
     mq.conns++;
     for (id in Q) resend(id);
-    mq.onup();
+    sub(O.s);
   } else if (k === 3) {
     // n is the topic length here
     if (h & 6) {
@@ -228,8 +232,8 @@ function pk(h: number, p: string): void {
       delete Q[n];
       nq--;
     }
-  }
-  // SUBACK and PINGRESP only refresh rx
+  } else if (k === 9) mq.onup();
+  // PINGRESP only refreshes rx
 }
 
 function resend(id: string): void {
@@ -261,7 +265,7 @@ export function pub(t: string, m: string, qos: number, ret: boolean): void {
   if (mq.up) w(p);
 }
 
-export function sub(ts: string[]): void {
+function sub(ts: string[]): void {
   var b = u16(0xffff);
   var i: number;
   for (i = 0; i < ts.length; i++) b += ustr(ts[i]) + "\x01";

@@ -1,5 +1,6 @@
 // The firmware's own MQTT client (inside the bundle) against aedes: QoS 1 retransmit when a PUBACK
-// is lost, reconnect after the broker restarts, the last will when the socket drops.
+// is lost, reconnect after the broker restarts, the last will when the socket drops, and its greeting (info) only once
+// it listens.
 import { createServer, type Server, connect as tcp } from "node:net";
 import { gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
@@ -148,4 +149,21 @@ it("is refused with wrong credentials and says why on the console", async () => 
   await waitFor(() => g.console.find((l) => l.includes("connack")), 3000, "refusal on the console");
   expect(hub.got.filter((m) => m.topic.includes("/gun/g1/"))).toEqual([]);
   expect(g.errors).toEqual([]);
+});
+
+it("says info only once the broker took its subscriptions: a command answering that info is not lost", async () => {
+  const { broker, hub } = await setup();
+  // a busy broker: aedes handles a SUBSCRIBE and the PUBLISH behind it side by side, and this one is slow to
+  // take the subscription
+  broker.aedes.authorizeSubscribe = (_client, sub, done) => setTimeout(() => done(null, sub), 400);
+  gun(broker);
+  const infoTopic = gunTopic("t1", "g1", "info");
+  const info = await waitFor(() => hub.got.find((m) => m.topic === infoTopic), 5000, "info");
+  await hub.c.publishAsync(gunTopic("t1", "g1", "cmd"), JSON.stringify({ v: 1, n: 1, c: "rate", hz: 20 }), { qos: 1 });
+  const answer = await waitFor(
+    () => hub.got.find((m) => m.topic === infoTopic && m.msg?.hz === 20),
+    5000,
+    "the info answering the rate",
+  );
+  expect(answer.at).toBeGreaterThanOrEqual(info.at);
 });

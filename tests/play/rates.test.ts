@@ -79,14 +79,17 @@ describe("aim rates", () => {
     expect(r.sent.map((s) => s.hz)).toEqual([SLOW_HZ, 10, FAST_HZ]);
   });
 
-  it("does not tell a gun again over a rate given by hand before it answered ours", async () => {
-    // the gun still says its own default when the look comes: the hand's rate is the one it is due to answer
+  it("tells a gun that has not answered a rate given by hand that rate again, not its own", async () => {
+    // both commands went out before the gun's subscription reached the broker: its info still says its default
     const r = rig();
     r.gun.info = { hz: 25 };
     r.rates.update(new Set());
     await r.guns.command("g1", { c: "rate", hz: FAST_HZ } as never);
+    r.tick(1500);
+    expect(r.sent.map((s) => s.hz)).toEqual([SLOW_HZ, FAST_HZ, FAST_HZ]);
+    r.gun.info = { hz: FAST_HZ };
     r.tick(10_000);
-    expect(r.sent.map((s) => s.hz)).toEqual([SLOW_HZ, FAST_HZ]);
+    expect(r.sent).toHaveLength(3);
   });
 
   it("tells a gun back online again: it starts at its own default", () => {

@@ -3,8 +3,8 @@
 // cost every gun a message per table/state. The gun's own word (its `info`, which answers every `rate`) is checked
 // too: a command sent while it was between two sessions, or before its subscription reached the broker, is lost; a
 // gun that has not answered with its new rate a while after is told again, whether or not anything else happened.
-// A rate given by hand (a bench, a test) stands until the table's activity changes the rate, and is not told over
-// while the gun has yet to answer it.
+// A rate given by hand (a bench, a test) stands until the table's activity changes the rate: a gun yet to answer it
+// is told that one again, not the table's.
 import type { GunId } from "@cng/protocol";
 import type { GunService } from "../guns/service.js";
 import type { Seat } from "../rules/index.js";
@@ -54,16 +54,16 @@ export class AimRates {
       const hz = fast.has(g.seat) ? FAST_HZ : SLOW_HZ;
       const sent = this.sent.get(g.id);
       const says = g.info?.hz;
-      const heard = says === hz || says === this.guns.toldRate(g.id);
+      const told = this.guns.toldRate(g.id);
+      const heard = says === hz || says === told;
       const same = sent?.hz === hz;
-      // told another rate since ours (by hand): that one is the answer due, and it stands
-      const byHand = same && this.guns.toldRate(g.id) !== hz;
-      if (same && (heard || byHand || now - sent.at < RESEND_MS || sent.tries >= TRIES)) {
-        if (!heard && !byHand && sent.tries < TRIES) asked = true;
+      if (same && (heard || now - sent.at < RESEND_MS || sent.tries >= TRIES)) {
+        if (!heard && sent.tries < TRIES) asked = true;
         continue;
       }
       this.sent.set(g.id, { hz, at: now, tries: same ? sent.tries + 1 : 1 });
-      this.guns.command(g.id, { c: "rate", hz }).catch(() => {});
+      // unanswered: told again what it was told last, so a rate given by hand since ours stands
+      this.guns.command(g.id, { c: "rate", hz: same ? (told ?? hz) : hz }).catch(() => {});
       asked = true;
     }
     if (asked && this.check === null) {
