@@ -1,3 +1,4 @@
+// @real-time: hub processes on one mosquitto, in real time
 // `cng bench venue` at a tiny size against the real mosquitto: the figures are real (every pull answered by a cue,
 // every aim sample sent counted by a hub, mosquitto's CPU and the hubs' memory read), and nothing it started is left
 // behind, after a run and after Ctrl-C. Correctness only: no speed is checked.

@@ -1,3 +1,4 @@
+// @real-time: guns in the vm keep real time (cues and clock sync to the millisecond)
 // Trigger patterns, clock sync with synchronized cues, and a gun without a usable gun.json.
 import { decodeCommand, gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";

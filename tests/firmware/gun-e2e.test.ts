@@ -1,3 +1,4 @@
+// @real-time: guns in the vm keep real time (cues and clock sync to the millisecond)
 // The flashed bundle of every board, run on a virtual Espruino board against a real broker.
 import { decodeAim, decodeInfo, decodeTrigger, gunTopic } from "@cng/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

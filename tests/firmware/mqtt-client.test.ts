@@ -1,3 +1,4 @@
+// @real-time: guns in the vm against a broker, on the network's real timers
 // The firmware's own MQTT client (inside the bundle) against aedes: QoS 1 retransmit when a PUBACK
 // is lost, reconnect after the broker restarts, the last will when the socket drops, and its greeting (info) only once
 // it listens.

@@ -1,3 +1,4 @@
+// @real-time: guns in the vm keep real time (cues and clock sync to the millisecond)
 // A gun on a USB cable (hardware/SERIAL.md): the real esp32-mpu6050 bundle in serial mode, on the virtual board
 // and on the real Espruino interpreter (whose USB device is the cable: its console really moves away and back),
 // its USB serial port wired to the real hub bridge (hub/src/serial) through serialport's MockBinding, the bridge

@@ -1,3 +1,4 @@
+// @real-time: the table box's cues on johnny-five's real timers
 // The table box on johnny-five, tested the way johnny-five tests itself: on mock-firmata.
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,3 +1,4 @@
+// @real-time: a hub killed and started again, in real time
 // The hub process killed with SIGKILL mid-round (through the CLI) and restarted: the table resumes at the same
 // step from the game log and its own records, waits for the guns (they come back late: the count must not decide
 // for guns that are away), the guns and consoles reconnect, and the game ends as the scenario runner ends it.

@@ -1,3 +1,4 @@
+// @real-time: the PIN's guessing budget, counted on the wall clock
 // Attack: guessing the host PIN by logging in again and again, over TCP and WebSocket, or through requests' `auth`,
 // from one address or from thousands (any free address of a home network; 127.0.x.y here, each a device to the hub).
 // Wrong secrets count per source and for the whole hub: however many addresses the guesser takes, the PIN is checked

@@ -1,3 +1,4 @@
+// @real-time: simulated hands and guns in real time
 // Virtual guns running the real firmware pair with a real hub through the host, and stream their aim.
 import { gunTopic } from "@cng/protocol";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,3 +1,4 @@
+// @real-time: one whole game in real time among the driven ones
 // Whole games on simulated guns running the real firmware, over the real broker, with bot players: every game
 // ends, its log replays through `cng replay` to the same result, and the sensors never name a wrong target.
 // Most play on driven time: the hub, the guns' firmware (in the vm) and the bots share one clock the test moves

@@ -1,3 +1,4 @@
+// @real-time: games behind a WiFi relay with real delays
 // Whole games behind the WiFi relay (hub/src/sim/weather): every check the simulated games make, and what a table on
 // real WiFi needs — no wrong target, no player in time read as too slow, no courage misread, the guns' beats together
 // — in a busy party's weather and with modem sleep at DTIM 3; a gun dropping off the WiFi in the middle of a count.

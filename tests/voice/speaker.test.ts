@@ -1,3 +1,4 @@
+// @real-time: the voice keeps the beat of the count
 // The table's voice on the hub: every phrase in every language rendered by espeak-ng into audio that is not
 // silent and starts at once (the words of a count must start on the beat); a closed grammar of phrase ids, worded
 // with the current game's names; served at /api/voice.

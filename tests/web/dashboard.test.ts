@@ -1,3 +1,4 @@
+// @real-time: a real browser, in real time
 // The dashboard in a real browser (Debian's chromium, playwright-core) against a real hub with guns played by
 // the test over MQTT: a group sets up, pairs, calibrates and plays a round from the page alone.
 import { tableTopic } from "@cng/protocol";

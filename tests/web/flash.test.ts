@@ -1,3 +1,4 @@
+// @real-time: a real browser, in real time
 // Setup → "Flash a gun over USB", in chromium: Web Serial is faked at the browser API level (navigator.serial's
 // requestPort gives a port whose byte streams go through page.exposeBinding to the test), and those bytes are the
 // console of the real Espruino interpreter (its Linux build) with the board around it (./espruino-board.ts). The

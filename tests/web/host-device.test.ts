@@ -1,3 +1,4 @@
+// @real-time: a real browser, in real time
 // The host's browser in chromium: logged in with the PIN once, it keeps a token of its own and is the host on every
 // visit after, also while someone spends the hub's PIN budget from many addresses; Setup lists the host devices, and
 // a revoked one is a viewer again and its token no longer logs in.

@@ -1,3 +1,4 @@
+// @real-time: the voice keeps the beat of the count
 // The table's voice in a real browser: a whole game from `cng demo --voice LANG` (French, Finnish, English) with the
 // dashboard's table view open in chromium. The page reads that language, and says the Godfather's counts on the
 // beat — each word scheduled at the hub time the guns beep (compared with the cues the hub sent the guns) — and the
