@@ -44,6 +44,22 @@ describe("simulated person and sensor", () => {
     }
   });
 
+  it("falls short when the overshoot is below zero, then corrects onto the target", () => {
+    // the literature's typical first movement undershoots (docs/human-model.md)
+    const human = { ...DEFAULT_HUMAN, slowProb: 0, overshootFrac: -0.1, overshootSigma: 0, aimErrorDeg: 0 };
+    const plan = planMove(seededRandom(3), human, {
+      kind: "aim",
+      cueMs: 0,
+      from: { yaw: 0, pitch: -40, roll: 0 },
+      targetBearingDeg: 90,
+    });
+    const swingEnd = plan.startMs + plan.swingMs;
+    const wobble = 2 * (human.tremorDeg + human.swayDeg);
+    // 10 % of the 90° turn short
+    expect(Math.abs(poseAt(plan, swingEnd).yaw - 81)).toBeLessThan(wobble);
+    expect(angleDist(poseAt(plan, swingEnd + plan.settleMs + 10).yaw, 90)).toBeLessThan(wobble);
+  });
+
   it("the sensor drifts at the bias rate and its noise has the σ asked for", () => {
     const random = seededRandom(2);
     const sensor = { offsetDeg: 30, biasDegPerS: 0.05, noiseDeg: 3, tiltNoiseDeg: 0.5 };

@@ -3,8 +3,8 @@
 // replay exactly. Angles in degrees, time in ms; yaw counter-clockwise from above (table bearings).
 //
 // The person: hears the cue, reacts (log-normal, ≈ 300 ms), swings to the target in a minimum-jerk move
-// whose length grows with the angle (Fitts-like), overshoots a little, corrects, and then holds with hand
-// tremor (8–12 Hz) and a slow sway. The aim point itself is off the seat's bearing by a persistent error
+// whose length grows with the angle (Fitts-like), overshoots or falls short a little, corrects, and then holds
+// with hand tremor (8–12 Hz) and a slow sway. Each figure against the literature: docs/human-model.md. The aim point itself is off the seat's bearing by a persistent error
 // (people point at a body, not a line). Now and then someone is slow and still moving when the count ends.
 // The sensor: the gun's yaw zero is arbitrary (its offset to the table), the gyro drifts at a bias rate,
 // and each sample carries white noise.
@@ -18,7 +18,7 @@ export interface HumanTraits {
   /** swing duration = swingBaseMs + swingMsPerDeg × |angle| */
   swingBaseMs: number;
   swingMsPerDeg: number;
-  /** overshoot as a fraction of the swing: mean and σ (never negative) */
+  /** overshoot as a fraction of the swing: mean and σ (below zero the swing falls short) */
   overshootFrac: number;
   overshootSigma: number;
   /** time to correct the overshoot, ms */
@@ -53,6 +53,24 @@ export const DEFAULT_HUMAN: Readonly<HumanTraits> = Object.freeze({
   slowExtraMs: [800, 2500] as [number, number],
   aimPitchDeg: -5,
   aimPitchSigma: 4,
+});
+
+/** The hard end of each range in docs/human-model.md: a table of slow, sloppy, unsteady players. */
+export const PESSIMISTIC_HUMAN: Readonly<HumanTraits> = Object.freeze({
+  reactionMedianMs: 400,
+  reactionSigma: 0.45,
+  swingBaseMs: 200,
+  swingMsPerDeg: 1.5,
+  overshootFrac: 0.1,
+  overshootSigma: 0.08,
+  settleMs: 400,
+  aimErrorDeg: 5,
+  tremorDeg: 0.4,
+  swayDeg: 1.5,
+  slowProb: 0.03,
+  slowExtraMs: [500, 3000] as [number, number],
+  aimPitchDeg: -5,
+  aimPitchSigma: 8,
 });
 
 /** Where the gun is: the person's side of things (true table bearing, not what the sensor says). */
@@ -134,7 +152,7 @@ export function planMove(random: Random, traits: HumanTraits, req: MoveRequest):
   const dYaw = turn(req.from.yaw, to.yaw);
   const dPitch = to.pitch - req.from.pitch;
   const angle = Math.hypot(dYaw, dPitch);
-  const over = req.kind === "aim" ? Math.max(0, traits.overshootFrac + traits.overshootSigma * gaussian(random)) : 0;
+  const over = req.kind === "aim" ? traits.overshootFrac + traits.overshootSigma * gaussian(random) : 0;
   const wobble: MovePlan["wobble"] =
     req.kind === "rest"
       ? []
