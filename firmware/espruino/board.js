@@ -274,6 +274,8 @@ __b.at = function (t) {
 __b.gb = __c.bias || [0, 0, 0];
 __b.gn = __c.gn || 0;
 __b.an = __c.an || 0;
+/** white noise on the yaw a BNO085 reports, ° per frame (the accuracy bench's σ) */
+__b.yn = __c.yn || 0;
 __b.gs = function (x, y, z, gn, an) {
   __b.gb = [x, y, z];
   __b.gn = gn;
@@ -462,6 +464,11 @@ __b.frame = function () {
     c[7] * 1000,
     c[8] * 1000,
   ];
+  if (__b.yn) {
+    v[0] += __b.yn * __b.gauss() * 100;
+    if (v[0] > 18000) v[0] -= 36000;
+    else if (v[0] <= -18000) v[0] += 36000;
+  }
   var b = [0xaa, 0xaa, __b.ri++ & 255];
   var i;
   var x;

@@ -5,9 +5,12 @@
 // from one due timer to the next once the traffic has settled, so a game's 30 s take a few, in the order of the
 // table's time. One second-edition game plays in real time (the classic edition's real-time games: the real
 // interpreter's, the voice games, the crash and fault games).
+import { gunTopic } from "@cng/protocol";
+import type { MqttClient } from "mqtt";
 import { describe, expect, it } from "vitest";
+import { angleDiff } from "../../hub/src/aim/index.js";
 import { type DemoOptions, runDemo } from "../../hub/src/sim/demo.js";
-import { tempDir } from "../hub/helpers.js";
+import { connect, tempDir } from "../hub/helpers.js";
 import { DrivenTime } from "../play/test-time.js";
 import { expectCleanGame } from "./helpers.js";
 
@@ -81,4 +84,51 @@ describe("full games with simulated guns and bots", () => {
       }
     }, 120_000);
   });
+
+  it("8 players on BNO085 guns with σ 5° yaw noise, never the pose (driven time): no wrong target", async () => {
+    const t = tempDir("cng-sim-");
+    let host: MqttClient | undefined;
+    const yaws = new Map<string, number[]>();
+    try {
+      const time = new DrivenTime();
+      const o: DemoOptions = {
+        edition: "second",
+        players: 8,
+        recentre: "none",
+        board: "esp32-bno085",
+        yawNoise: 5,
+        seed: 28,
+        speed: "fast",
+        clock: time.clock,
+        hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: t.dir },
+        onHub: (hub) => {
+          void connect(hub.urls.mqtt, { username: "host", password: hub.pin }).then(async (c) => {
+            host = c;
+            c.on("message", (topic, payload) => {
+              const a = JSON.parse(payload.toString()) as { y: number };
+              const gun = topic.split("/").at(-2)!;
+              yaws.set(gun, [...(yaws.get(gun) ?? []), a.y]);
+            });
+            await c.subscribeAsync(gunTopic(hub.table, "+", "aim"));
+          });
+        },
+      };
+      const r = await time.run(runDemo(o), 600_000, "the game");
+      const log = expectCleanGame(t.dir, r);
+      expect(log.records.filter((x) => x.kind === "recentred")).toEqual([]);
+      expect(r.players.flatMap((p) => p.intents.filter((x) => x.kind === "recentre"))).toEqual([]);
+      // the noise reached the hub: successive samples of every gun differ by σ√2 (their median by 0.95σ)
+      expect(yaws.size).toBe(8);
+      for (const [gun, y] of yaws) {
+        const steps = y.slice(1).map((v, i) => Math.abs(angleDiff(v, y[i]!)));
+        steps.sort((a, b) => a - b);
+        const sigma = steps[steps.length >> 1]! / 0.954;
+        expect(sigma, gun).toBeGreaterThan(3.5);
+        expect(sigma, gun).toBeLessThan(7);
+      }
+    } finally {
+      host?.end(true);
+      t.remove();
+    }
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 // The round-start re-centre pose: drifted guns point at the Godfather and pull; their offset is re-learned. Every
-// gun each round ("pose"), or a gun in doubt alone ("snapshots").
+// gun each round ("pose"), a gun in doubt alone ("snapshots"), or never ("none").
 import { describe, expect, it } from "vitest";
 import { aimOptions, type OffsetTrack, startTrack } from "../../hub/src/aim/index.js";
 import { seatColour } from "../../hub/src/feedback/index.js";
@@ -107,5 +107,27 @@ describe("recentre: snapshots", () => {
     expect(rig.table.status.activity?.kind).toBe("count");
     expect(rig.cues.filter((c) => c.name === "turn")).toEqual([]);
     expect(rig.records.filter((r) => r.kind === "recentred")).toEqual([]);
+  });
+});
+
+describe("recentre: none", () => {
+  it("never asks for the pose, not even of a gun in doubt: the round goes straight to the count", () => {
+    const g = newGame({ edition: "classic", players: ["A", "B", "C", "D"], seed: 5 });
+    if (!g.ok) throw new Error(g.error.message);
+    const rig = new PowerRig(
+      g.state,
+      [0, 1, 2, 3].map(() => ({ kind: "console" })),
+      { recentre: "none" },
+    );
+    const opts = aimOptions();
+    for (let slot = 0; slot < 4; slot++) {
+      const track = startTrack(0, rig.clock.now() - rig.gunDelta(slot), opts, 3);
+      rig.table.calibrate(slot, { ...track, runnerUp: { offsetDeg: 20, rateDegPerS: 0.08, costMore: 2 } });
+    }
+    rig.table.begin();
+    for (let s = 0; s < 4; s++) rig.table.secret(s, "click");
+    expect(rig.table.startRound().ok).toBe(true);
+    expect(rig.table.status.activity?.kind).toBe("count");
+    expect(rig.cues.filter((c) => c.name === "turn")).toEqual([]);
   });
 });

@@ -39,6 +39,20 @@ export const benches: { name: string; summary: string; flags?: BenchFlag[]; load
   {
     name: "accuracy",
     summary: "hold-up target accuracy: % correct / re-aim / wrong on 4–8 seat tables, σ 1–5°, vs plain nearest-seat",
+    flags: [
+      {
+        name: "games",
+        description:
+          "instead, this many whole games per row on the real firmware: 8 players, no pose, σ 3° and 5°, clean and party WiFi",
+      },
+      { name: "workers", description: "with --games: games played side by side (default 2)" },
+      {
+        name: "espruino",
+        description:
+          "with --games: games on the real interpreter, σ 5° in party weather, in real time (default 1; 0: none)",
+        zero: true,
+      },
+    ],
     load: async () => (await import("./accuracy.js")).accuracy,
   },
   {

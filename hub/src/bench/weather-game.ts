@@ -11,6 +11,7 @@ import type { GunRuntime } from "../sim/espruino/index.js";
 import type { Fleet, SimGun } from "../sim/fleet.js";
 import type { TableState } from "../sim/table-view.js";
 import { type WeatherName, weatherNamed } from "../sim/weather/profiles.js";
+import type { Recentre } from "../table/recentre.js";
 import { gameLog, type Verdicts, verdicts } from "./verdicts.js";
 
 export interface WeatherGameOptions {
@@ -22,6 +23,12 @@ export interface WeatherGameOptions {
   runtime?: GunRuntime;
   /** pulls per gun before the game, each timed to its gun's light */
   probes?: number;
+  /** the guns' board profile (default: MPU-6050 and BNO085 boards in turn) */
+  board?: string;
+  /** white noise σ on each BNO085 gun's reported yaw, degrees */
+  yawNoise?: number;
+  /** the table's re-centre (default: the pose for a gun in doubt) */
+  recentre?: Recentre;
 }
 
 export interface WeatherGameFigures {
@@ -151,6 +158,9 @@ export async function weatherGame(o: WeatherGameOptions): Promise<WeatherGameFig
       speed: o.speed ?? "normal",
       weather: weatherNamed(o.weather),
       runtime: o.runtime ?? "vm",
+      ...(o.board ? { board: o.board } : {}),
+      ...(o.yawNoise ? { yawNoise: o.yawNoise } : {}),
+      ...(o.recentre ? { recentre: o.recentre } : {}),
       hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data, voice: "off", discovery: "off" },
       ...(driven ? { clock: driven.clock } : {}),
       onState: (s) => states.push(s),

@@ -75,7 +75,7 @@ function row(
 }
 
 /** Plays the games `workers` at a time, each in a worker thread of its own; a game that fails is told and skipped. */
-async function playAll(
+export async function playAll(
   games: WeatherGameOptions[],
   workers: number,
   done: (i: number, f: WeatherGameFigures | Error) => void,

@@ -5,7 +5,7 @@ import type { BotStyle } from "../rules/index.js";
 import { RANDOM_STYLE } from "../rules/index.js";
 import { randomBot } from "../table/bots.js";
 import type { SecretSource, TableConfig } from "../table/ports.js";
-import type { Recentre } from "../table/recentre.js";
+import { RECENTRES, type Recentre } from "../table/recentre.js";
 import { DEFAULT_TIMING, FAST_TIMING, type TableTiming } from "../table/timing.js";
 
 export type TimingPreset = "default" | "fast";
@@ -110,10 +110,11 @@ export function parseTableSetup(x: unknown, defaultTiming: TimingPreset = "defau
   }
   const autoRound = x.autoRound ?? false;
   if (typeof autoRound !== "boolean") return bad("table.autoRound must be true or false");
-  const recentre = x.recentre ?? "snapshots";
-  if (recentre !== "pose" && recentre !== "snapshots") return bad('table.recentre is "pose" or "snapshots"');
+  const recentre = (x.recentre ?? "snapshots") as Recentre;
+  if (!RECENTRES.includes(recentre))
+    return bad(`table.recentre is ${RECENTRES.map((r) => JSON.stringify(r)).join(", ")}`);
   const v: TableSetup = { layout: layout.v, secrets, timing, timingOverrides: overrides, autoRound };
-  if (recentre === "pose") v.recentre = recentre;
+  if (recentre !== "snapshots") v.recentre = recentre;
   return { ok: true, v };
 }
 

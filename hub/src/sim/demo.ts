@@ -7,6 +7,7 @@ import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
 import { type Clock, RealClock } from "../table/clock.js";
 import type { TableStatus } from "../table/ports.js";
+import type { Recentre } from "../table/recentre.js";
 import { DEFAULT_TIMING } from "../table/timing.js";
 import { CommandClient } from "./commands.js";
 import type { GunRuntime } from "./espruino/index.js";
@@ -40,7 +41,7 @@ export interface GameOptions {
   /** per seat, or one for all (default console) */
   secrets?: SecretMode | SecretMode[];
   /** the table's per-round re-centre (default: snapshots only) */
-  recentre?: "pose" | "snapshots";
+  recentre?: Recentre;
   /** pause before each round's count, ms (default: fast 150, normal 2500) */
   roundPauseMs?: number;
   /** give up after this long (default 10 minutes) */
@@ -258,6 +259,8 @@ export interface DemoOptions extends GameOptions {
   /** where the guns' firmware runs: Node's vm (default) or the real Espruino interpreter */
   runtime?: GunRuntime;
   traits?: HumanTraits;
+  /** white noise σ on each BNO085 gun's reported yaw, degrees (the accuracy bench's σ, on the real firmware) */
+  yawNoise?: number;
   /** poses per gun in the calibration wizard */
   poses?: number;
   /** gun ids are `<prefix><seat>` (default sim; on a dynamic-security broker `<table>-sim`: ids are broker-wide) */
@@ -318,6 +321,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       board: o.board,
       runtime: o.runtime,
       traits: o.traits,
+      ...(o.yawNoise ? { yawNoise: o.yawNoise } : {}),
       ...(o.clock ? { clock: o.clock } : {}),
       tempo: o.speed === "fast" ? FAST_TEMPO : 1,
       log: progress,

@@ -32,6 +32,8 @@ export interface FleetOptions {
   /** where the seats are (default: a round table of `guns`) */
   layout?: SeatLayout;
   traits?: HumanTraits;
+  /** white noise σ on each BNO085's reported yaw, degrees per frame (MPU-6050 boards fuse their own: none added) */
+  yawNoise?: number;
   /** the people's time scale (1 = real people; < 1 quicker, for fast demos) */
   tempo?: number;
   /** gun ids are `<prefix><seat>` */
@@ -174,6 +176,7 @@ export class Fleet {
           gyroBias: [gaussian(random) * 0.3, gaussian(random) * 0.3, gaussian(random) * 0.3],
           gyroNoise: 0.05,
           accelNoise: 0.004,
+          ...(this.o.yawNoise ? { yawNoise: this.o.yawNoise } : {}),
           seed: seed * 131 + seat,
         },
       });

@@ -2,12 +2,15 @@
 // living player but the Godfather does, each round; with "snapshots" (the default) only a gun whose offset is in
 // doubt (its history fits another reading of its seats nearly as well, tracker.ts) is asked, which the benchmark
 // (`cng bench accuracy`) shows is what keeps wrong targets down under 0.05 °/s gyro drift at 8 seats, at a pose
-// for about one gun-round in 70 at σ 3°. A gun that does not pull keeps its old offset.
+// for about one gun-round in 70 at σ 3°; with "none" nobody ever is (learning from the hold-ups alone). A gun that
+// does not pull keeps its old offset.
 import type { GunMs } from "@cng/protocol";
 import { type AimOptions, type Deg, type OffsetTrack, readWindow, recentreFromPose } from "../aim/index.js";
 import type { SeatSensors } from "./sensors.js";
 
-export type Recentre = "pose" | "snapshots";
+/** how a table keeps its guns' offsets: the pose every round, the pose for a gun in doubt, or never */
+export const RECENTRES = ["pose", "snapshots", "none"] as const;
+export type Recentre = (typeof RECENTRES)[number];
 
 /** The gun's track re-centred from a pull at gun time `t` aimed at `bearing`, or null (no steady reading). */
 export function recentred(sen: SeatSensors, t: GunMs, bearing: Deg, opts: AimOptions): OffsetTrack | null {

@@ -485,13 +485,13 @@ export class Table {
 
   /** The slots of every gun in play: each living player's own, then any taken gun still armed. */
   /**
-   * Who points at the Godfather at this round's start: every gun ("pose"), or only the guns whose offset is in doubt
-   * (snapshots), asked before the round's first aim.
+   * Who points at the Godfather at this round's start: every gun ("pose"), only the guns whose offset is in doubt
+   * (snapshots), asked before the round's first aim, or nobody ("none").
    */
   private recentreSlots(): Seat[] {
     const slots = this.activeSlots();
     if (this.config.recentre === "pose") return slots;
-    if (this.plan.aims.size > 0) return [];
+    if (this.config.recentre === "none" || this.plan.aims.size > 0) return [];
     return slots.filter((slot) => {
       const track = this.sensors[slot]!.track;
       return track !== null && inDoubt(track, this.aimOpts);

@@ -11,6 +11,7 @@ import type { GunRuntime } from "../../sim/espruino/index.js";
 import type { SecretMode } from "../../sim/player.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
 import { WEATHER_NAMES, WEATHERS, type WeatherName, weatherNamed } from "../../sim/weather/profiles.js";
+import { RECENTRES, type Recentre } from "../../table/recentre.js";
 import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 
 interface DemoFlags {
@@ -18,7 +19,7 @@ interface DemoFlags {
   edition: Edition;
   seed: string;
   speed: Speed;
-  recentre: "pose" | "snapshots";
+  recentre: Recentre;
   powers: boolean;
   cop: boolean;
   strategies?: string;
@@ -88,8 +89,11 @@ export function registerDemo(program: Command): void {
     .option("--board <names>", "board profile of the guns, a list (a,b) taken in turn, or mixed", "mixed")
     .addOption(runtimeOption())
     .addOption(
-      new Option("--recentre <how>", "per-round re-centre: snapshots, or pose (everyone points at the Godfather)")
-        .choices(["snapshots", "pose"])
+      new Option(
+        "--recentre <how>",
+        "per-round re-centre: snapshots (the pose for a gun in doubt), pose (everyone points at the Godfather), none",
+      )
+        .choices(RECENTRES)
         .default("snapshots"),
     )
     .option("--json", "print only the result (JSON) on stdout", false)

@@ -12,6 +12,8 @@ export interface ImuModelOptions {
   gyroNoise?: number;
   /** accelerometer noise σ, g */
   accelNoise?: number;
+  /** white noise σ on the yaw a BNO085 reports, degrees per frame (the bench's per-sample σ, on the real firmware) */
+  yawNoise?: number;
   /** seed of the noise */
   seed?: number;
   /**
@@ -66,6 +68,7 @@ export class ImuInputs {
   gyroBias: [number, number, number];
   gyroNoise: number;
   accelNoise: number;
+  yawNoise: number;
   /** the mounting (`ImuModelOptions.mount`) and its axes */
   readonly mount: string;
   readonly axes: number[];
@@ -78,6 +81,7 @@ export class ImuInputs {
     this.gyroBias = o.gyroBias ?? [0, 0, 0];
     this.gyroNoise = o.gyroNoise ?? 0;
     this.accelNoise = o.accelNoise ?? 0;
+    this.yawNoise = o.yawNoise ?? 0;
     this.rnd = rng(o.seed ?? 1);
     this.mount = o.mount ?? MOUNT_DEFAULT;
     this.whoAmI = o.whoAmI ?? 0x68;

@@ -124,6 +124,7 @@ export function boardSettings(board: BoardProfile, o: Omit<RealGunOptions, "boar
     bias: o.imu?.gyroBias ?? [0, 0, 0],
     gn: o.imu?.gyroNoise ?? 0,
     an: o.imu?.accelNoise ?? 0,
+    yn: o.imu?.yawNoise ?? 0,
     wf: o.wifiFailures ?? 0,
     rs: o.rssi ?? -58,
     // the radio's power save: the modes this chip's Espruino takes, the first where it starts

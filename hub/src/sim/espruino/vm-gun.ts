@@ -330,7 +330,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
           () => {
             const p = inputs.pose(seconds());
             // what the chip reports: its own pose and gravity, turned by how it sits in the gun (imu.mount)
-            const f = rvcFrame(rvcIndex++, chipPose(p, inputs.axes), toChip(bodyGravity(p), inputs.axes));
+            const c = chipPose(p, inputs.axes);
+            if (inputs.yawNoise) c.yaw += inputs.yawNoise * inputs.gauss();
+            const f = rvcFrame(rvcIndex++, c, toChip(bodyGravity(p), inputs.axes));
             // frames do not arrive whole: split every third one
             if (rvcIndex % 3) em.emit("data", f);
             else {
