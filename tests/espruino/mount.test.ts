@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Pose } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { isRed, onInterpreter, realGun, sleep, type TestEnd, waitFor } from "./rig.js";
+import { isRed, onInterpreter, realGun, said, sleep, type TestEnd, waitFor } from "./rig.js";
 
 const cfg = (mount?: string) => ({ id: "g1", secret: "s-g1", table: "t1", link: "serial", mount });
 
@@ -16,14 +16,6 @@ interface Aim {
   p: number;
   r: number;
   s?: number;
-}
-/** the gun's lines on USB of one leaf, parsed */
-function said(g: RealGun, leaf: string): any[] {
-  return g.usb.out
-    .split(/\r?\n/)
-    .slice(0, -1) // complete lines only
-    .filter((l) => l.startsWith(`${leaf} `))
-    .map((l) => JSON.parse(l.slice(leaf.length + 1)));
 }
 const lastAim = (g: RealGun) => said(g, "aim").at(-1) as Aim;
 const diff = (a: number, b: number) => {

@@ -12,11 +12,21 @@ import type { Motion } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { connect, request, tempDir, testHub } from "../hub/helpers.js";
 import { bridgeGun } from "./bluetooth.js";
-import { expectRefusedConfig, isRed, onInterpreter, pullTwice, realGun, sleep, waitFor } from "./rig.js";
+import {
+  countLines,
+  expectRefusedConfig,
+  isRed,
+  onInterpreter,
+  pullTwice,
+  realGun,
+  said,
+  sleep,
+  usbLines,
+  waitFor,
+} from "./rig.js";
 
 const board = "puckjs";
-const lines = (g: RealGun) => g.usb.out.split(/\r?\n/);
-const count = (g: RealGun, leaf: string) => lines(g).filter((x) => x.startsWith(`${leaf} `)).length;
+const count = countLines;
 
 onInterpreter("the Puck.js bundle on the real interpreter", () => {
   it("boots from Storage with a WiFi gun.json and still takes Bluetooth: no WiFi, no TCP, hello on Bluetooth", async () => {
@@ -38,22 +48,14 @@ onInterpreter("the Puck.js bundle on the real interpreter", () => {
     expect(g.console[0]).toBe("CNG gun g1 fw 0.1.0 on puckjs on Bluetooth");
     expect(g.usb.console).toBe("LoopbackA");
     expect(g.now()).toBeGreaterThanOrEqual(2000);
-    const hello = JSON.parse(
-      lines(g)
-        .find((l) => l.startsWith("hello "))!
-        .slice(6),
-    );
+    const hello = said(g, "hello")[0];
     expect(hello).toEqual({ v: 1, id: "g1", k: "s3cret-factory", fw: "0.1.0" });
     // the greeting on its own LEDs (green) and the piezo pad: two rising tones
     expect(g.led.some((l) => l.c !== 0 && (l.c & 0xff00) !== 0 && l.c >> 16 === 0)).toBe(true);
     expect(g.tones.filter((t) => t.f > 0).map((t) => t.f)).toEqual([1800, 2400]);
     // info over Bluetooth: its board, its IMU, its coin cell (2.75 V of a CR2032: 91 %)
     await waitFor(() => count(g, "info") > 0, 2000, "info");
-    const info = JSON.parse(
-      lines(g)
-        .find((l) => l.startsWith("info "))!
-        .slice(5),
-    );
+    const info = said(g, "info")[0];
     expect(info).toMatchObject({ b: "puckjs", i: "lsm6ds3", bat: 91, hz: 25 });
     expect(info.rs).toBeUndefined();
     await waitFor(() => count(g, "aim") > 10, 2000, "aim");
@@ -122,7 +124,7 @@ onInterpreter("a Puck.js gun on the real interpreter, through the hub's serial b
     expect(stored.secret).not.toBe("factory-secret");
     expect(stored.secret.length).toBeGreaterThanOrEqual(16);
     expect(
-      lines(gun)
+      usbLines(gun)
         .filter((l) => l.startsWith("hello "))
         .at(-1),
     ).toContain(stored.secret);

@@ -38,6 +38,25 @@ export async function realGun(o: RealGunOptions, keep: boolean | TestEnd = false
 
 export { sleep, waitFor };
 
+/**
+ * The lines a gun has written on its USB port so far, complete ones only: the port delivers in chunks, and a line
+ * still arriving would be read half.
+ */
+export function usbLines(g: { usb: { out: string } }): string[] {
+  return g.usb.out.split(/\r?\n/).slice(0, -1);
+}
+
+/** How many complete lines of one leaf (`hello`, `aim`, …) the gun has written. */
+export const countLines = (g: { usb: { out: string } }, leaf: string) =>
+  usbLines(g).filter((l) => l.startsWith(`${leaf} `)).length;
+
+/** The gun's complete lines of one leaf, their JSON parsed. */
+export function said(g: { usb: { out: string } }, leaf: string): any[] {
+  return usbLines(g)
+    .filter((l) => l.startsWith(`${leaf} `))
+    .map((l) => JSON.parse(l.slice(leaf.length + 1)));
+}
+
 /** Red, and only red (the config error blink). */
 export const isRed = (c: number) => c >> 16 > 0 && (c & 0xffff) === 0;
 

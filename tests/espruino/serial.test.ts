@@ -2,7 +2,7 @@
 // The serial link (hardware/SERIAL.md) on the real Espruino interpreter, whose USB device is the cable: the console
 // really leaves USB after 2 s and comes back on `repl` (the REPL answers again), or stays when the trigger is held.
 import { expect, it } from "vitest";
-import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
+import { countLines, onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 const cfg = { id: "g1", secret: "s-g1", table: "t1", link: "serial", hub: { host: "h" } };
 
@@ -16,7 +16,7 @@ onInterpreter.concurrent.each(["esp32-mpu6050", "esp32-bno085", "puckjs"])(
     }) => {
       const g = await realGun({ board, config: cfg }, onTestFinished);
       const lines = () => g.usb.out.split(/\r?\n/);
-      const count = (leaf: string) => lines().filter((x) => x.startsWith(`${leaf} `)).length;
+      const count = (leaf: string) => countLines(g, leaf);
       expect(g.usb.console).toBe(g.usb.device);
       expect(g.usb.device).toBe(board === "puckjs" ? "Bluetooth" : "Serial1");
       await waitFor(() => count("hello") === 1, 4000, "hello");
