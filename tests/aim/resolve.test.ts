@@ -163,6 +163,26 @@ describe("nobody: too slow, unstable, missing", () => {
     expect(resolveTarget(win, 1000, 0, b[0], 0, opts)).toMatchObject({ kind: "nobody", reason: "unstable" });
   });
 
+  it("still settling onto a seat at the snapshot: nobody, though most of the window is on the seat it swung past", () => {
+    // 8 seats (gaps of 22.5°): the hand overshot seat 3 by 20° (near seat 4) and is on its way back over the last
+    // 120 ms; the window's median is still near seat 4, its newest third on seat 3's side
+    const b8 = bearings(roundTable(8));
+    const aimed = b8[0]![3]!;
+    const past = wrapDeg(b8[0]![3]! + 20 * Math.sign(wrapDeg(b8[0]![4]! - aimed)));
+    const yaw = (t: number) => (t <= 880 ? past : past + ((aimed - past) * (t - 880)) / 120);
+    const win = fill(new AimWindow(), { from: 0, to: 1000, yaw });
+    expect(pickTarget(wrapDeg(yaw(900)), b8[0]!, 0, opts)).toMatchObject({ kind: "target", seat: 4 });
+    const r = resolveTarget(win, 1000, 0, b8[0]!, 0, opts);
+    expect(r).toMatchObject({ kind: "nobody", reason: "settling" });
+    // what it saw is kept: the offset still learns from it
+    expect(r.kind === "nobody" && r.seen !== undefined).toBe(true);
+    // the same hand 150 ms earlier in its hold (settled on seat 4 for the whole window) names seat 4: a steady aim
+    expect(resolveTarget(fill(new AimWindow(), { from: 0, to: 880, yaw }), 880, 0, b8[0]!, 0, opts)).toMatchObject({
+      kind: "target",
+      seat: 4,
+    });
+  });
+
   it("shaking wildly: unstable", () => {
     const win = fill(new AimWindow(), { from: 0, to: 1000, yaw: (t) => b[0][3] + (Math.round(t / 20) % 2 ? 30 : -30) });
     expect(resolveTarget(win, 1000, 0, b[0], 0, opts)).toMatchObject({ kind: "nobody", reason: "unstable" });

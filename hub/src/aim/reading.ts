@@ -17,13 +17,17 @@ export type NobodyReason =
   /** pointing at the ceiling */
   | "raised"
   /** no seat in that direction */
-  | "no-seat";
+  | "no-seat"
+  /** still turning at the snapshot: the window's newest part points at another seat than the whole window */
+  | "settling";
 
 export interface Reading {
   /** median raw yaw over the window (add the gun's offset for a table bearing) */
   rawHeadingDeg: Deg;
   pitchDeg: Deg;
   rollDeg: Deg;
+  /** median raw yaw over the window's newest part (`tailFraction` of it): where a settling hand is going */
+  rawTailDeg: Deg;
   /** heading change across the window (newer half's median − older half's), signed */
   motionDeg: Deg;
   /** robust scatter about the median (75th percentile of |deviation| scaled to a Gaussian σ), degrees */
@@ -79,6 +83,9 @@ export function readWindow(win: AimWindow, t: GunMs, opts: SnapshotOptions, requ
   for (let k = 0; k < half; k++) scratch2[k] = scratch[n - half + k];
   const older = medianInPlace(scratch2, half);
   const motionDeg = half > 0 ? newer - older : 0;
+  const tailN = Math.min(n, Math.max(opts.minSamples, Math.ceil(n * opts.tailFraction)));
+  for (let k = 0; k < tailN; k++) scratch2[k] = scratch[k];
+  const tail = medianInPlace(scratch2, tailN);
   const medDev = medianInPlace(scratch, n);
   for (let k = 0; k < n; k++) scratch[k] = Math.abs(angleDiff(win.yaw(first + k), mean) - medDev);
   medianInPlace(scratch, n); // sorts the |deviations|
@@ -99,6 +106,7 @@ export function readWindow(win: AimWindow, t: GunMs, opts: SnapshotOptions, requ
   return {
     kind: "reading",
     rawHeadingDeg: wrapDeg(mean + medDev),
+    rawTailDeg: wrapDeg(mean + tail),
     pitchDeg,
     rollDeg,
     motionDeg,

@@ -43,5 +43,10 @@ export function resolveTarget(
   if (r.pitchDeg > opts.maxAimPitchDeg) return { kind: "nobody", reason: "raised", seen };
   const pick = pickTarget(seen.headingDeg, bearingRow, shooter, opts, eligible);
   if (pick.kind === "nobody") return { kind: "nobody", reason: pick.reason, seen };
+  if (pick.kind === "target") {
+    const tail = pickTarget(wrapDeg(r.rawTailDeg + offsetDeg), bearingRow, shooter, opts, eligible);
+    const tailSeat = tail.kind === "target" ? tail.seat : tail.kind === "ambiguous" ? tail.best.seat : null;
+    if (tailSeat !== null && tailSeat !== pick.seat) return { kind: "nobody", reason: "settling", seen };
+  }
   return { ...pick, ...seen };
 }

@@ -6,6 +6,7 @@
 import { angleDiff, type Deg, wrapDeg } from "./angles.js";
 import { fitOffset, type OffsetFit, type OffsetMark } from "./offset-fit.js";
 import type { TrackerOptions } from "./options.js";
+import type { NobodyReason } from "./reading.js";
 import type { TargetResult } from "./resolve.js";
 import type { GunMs } from "./window.js";
 
@@ -15,6 +16,11 @@ export interface OffsetTrack extends OffsetFit {
   observations: number;
   /** what the fit goes through, oldest first (at most MAX_MARKS) */
   marks: readonly OffsetMark[];
+  /**
+   * the last hold-up pointed steadily past every seat: players aim at someone, so the offset is likely off by a seat
+   * or more (a bumped gun, a gun in another seat's hands), which its marks alone may never show
+   */
+  offSeats?: boolean;
 }
 
 /** marks kept per gun: a long game's worth of rounds; older ones have little weight left */
@@ -42,9 +48,22 @@ export function startTrack(offsetDeg: Deg, tMs: GunMs, opts: TrackerOptions, pos
   };
 }
 
-/** The gun's history fits another reading of its seats nearly as well: the next hold-up may name a neighbour. */
+/**
+ * The gun's history fits another reading of its seats nearly as well, or its last hold-up pointed past every seat:
+ * the next hold-up may name a neighbour.
+ */
 export function inDoubt(track: OffsetTrack, opts: TrackerOptions): boolean {
-  return track.runnerUp !== undefined && track.runnerUp.costMore < opts.doubtCost;
+  return track.offSeats === true || (track.runnerUp !== undefined && track.runnerUp.costMore < opts.doubtCost);
+}
+
+/**
+ * What the table may act on: a target named by a gun whose last hold-ups pointed past every seat is not trusted
+ * until a pose re-centres it (its offset is likely a seat or more off); the player re-aims instead.
+ */
+export function trusted(track: OffsetTrack | null, r: TargetResult): TargetResult {
+  if (track?.offSeats !== true || r.kind !== "target") return r;
+  const { seat, errorDeg, gapDeg, headingDeg, rawHeadingDeg, pitchDeg } = r;
+  return { kind: "ambiguous", best: { seat, errorDeg }, second: null, gapDeg, headingDeg, rawHeadingDeg, pitchDeg };
 }
 
 /** The offset to use at gun time `t`. */
@@ -75,11 +94,14 @@ export interface Observed {
   innovationDeg: Deg;
 }
 
+/** A steady heading pointing past the seats, or one settling onto a seat, still measures the offset. */
+const teaches = (reason: NobodyReason) => reason === "no-seat" || reason === "settling";
+
 /**
  * Learns from a hold-up snapshot that saw a heading: the player aimed at some seat, so bearing − raw heading is a
  * measurement of the offset for one of the seats. A clear target, an ambiguous one (between two seats) and one
  * pointing past the end seats all teach: the fit reads each as the seat nearest it, with everything else the gun
- * did. Skipping the unsure ones let the drift run on, unmeasured, until the gun named a neighbour with confidence.
+ * did; so does a hand still settling onto its seat. Skipping the unsure ones let the drift run on, unmeasured, until the gun named a neighbour with confidence.
  * A reading the gun could not make (unsteady, lowered, no samples) teaches nothing.
  */
 export function learnFromSnapshot(
@@ -89,13 +111,15 @@ export function learnFromSnapshot(
   bearingRow: readonly Deg[],
   opts: TrackerOptions,
 ): Observed {
-  const seen = result.kind === "nobody" ? (result.reason === "no-seat" ? result.seen : undefined) : result;
+  const seen = result.kind === "nobody" ? (teaches(result.reason) ? result.seen : undefined) : result;
   if (seen === undefined) return { track, used: false, innovationDeg: 0 };
   const offs: Deg[] = [];
   for (const b of bearingRow) if (!Number.isNaN(b)) offs.push(wrapDeg(b - seen.rawHeadingDeg));
   if (offs.length === 0) return { track, used: false, innovationDeg: 0 };
   const predicted = offsetAt(track, t);
   const next = withMark(track, { t, offs, sigmaDeg: opts.snapshotSigmaDeg }, opts);
+  // until a pose settles it (the gun may be the Godfather's, who does not pose, this round)
+  if (track.offSeats || (result.kind === "nobody" && result.reason === "no-seat")) next.offSeats = true;
   return { track: next, used: true, innovationDeg: angleDiff(offsetAt(next, t), predicted) };
 }
 

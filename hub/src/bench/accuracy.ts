@@ -20,6 +20,7 @@ import {
   resolveTarget,
   roundTable,
   startTrack,
+  trusted,
   wrapDeg,
 } from "../aim/index.js";
 import {
@@ -221,7 +222,7 @@ export function measureAccuracy(
         holdUps++;
         const offset = offsetAt(track, at);
         offsetErrSum += angleDist(offset, trueOffsetAt(at));
-        const result = resolveTarget(win, at, offset, b[s], s, opts);
+        const result = trusted(track, resolveTarget(win, at, offset, b[s], s, opts));
         const own = nearestSeat(plan.to.yaw, b[s], s) !== intended;
         if (own) ownMiss++;
         if (result.kind === "target") {

@@ -4,7 +4,7 @@
 // An unclear snapshot is counted again, up to the timing's limit; so is a gun whose stream the network held past the
 // bound (it lags: not the player's doing); a gun away at the snapshot is waited for (the drop rule), then decided for.
 import type { CueName, HubMs } from "@cng/protocol";
-import { detectLieDown, learnFromSnapshot, resolveTarget } from "../aim/index.js";
+import { detectLieDown, learnFromSnapshot } from "../aim/index.js";
 import type { CueTarget } from "../feedback/index.js";
 import type { Seat } from "../rules/index.js";
 import type { TimerHandle } from "./clock.js";
@@ -177,9 +177,7 @@ export class CountJob implements Job {
       return;
     }
     const from = heldAt(ctx, seat);
-    const r = resolveTarget(sen.window, gunT, sen.offsetAt(gunT), ctx.bearings[from]!, from, ctx.aimOpts, (s) =>
-      ctx.alive(s),
-    );
+    const r = sen.target(gunT, ctx.bearings[from]!, from, ctx.aimOpts, (s) => ctx.alive(s));
     const target = r.kind === "target" ? r.seat : null;
     if (sen.track !== null) {
       // every snapshot that saw a heading is one more mark for the gun's yaw offset, an unsure one too (a re-aim

@@ -2,7 +2,6 @@
 // player is ordered to re-aim (a short count of its own, count.ts). No pull in time, or a pass from the dashboard:
 // no privilege this round.
 import type { HubMs } from "@cng/protocol";
-import { resolveTarget } from "../aim/index.js";
 import { seatColour } from "../feedback/index.js";
 import type { Seat } from "../rules/index.js";
 import type { TimerHandle } from "./clock.js";
@@ -57,9 +56,7 @@ export class PrivilegeJob implements Job {
       if (!ctx.isCurrent(this)) return;
       // the network held the samples (or the gun went away): the Godfather may pull again
       if (c !== "covered") return ctx.cue(gf, "ambig");
-      const r = resolveTarget(sen.window, e.t, sen.offsetAt(e.t), ctx.bearings[gf]!, gf, ctx.aimOpts, (s) =>
-        ctx.alive(s),
-      );
+      const r = sen.target(e.t, ctx.bearings[gf]!, gf, ctx.aimOpts, (s) => ctx.alive(s));
       const old = r.kind === "target" ? ctx.aimOf(r.seat) : null;
       if (r.kind === "target" && ctx.canReorder(gf, r.seat, old)) this.order(r.seat, old);
       else ctx.cue(gf, r.kind === "ambiguous" ? "ambig" : "err");

@@ -1,7 +1,17 @@
 // What the table knows of one seat's gun: its recent aim samples, its clock offset, how long messages take to
 // reach it, its yaw offset track, whether it is online. (QoS 1 repeats of a trigger event are dropped once, where they arrive: play/gun-input.ts.)
 import type { GunMs, HubMs, TriggerKind } from "@cng/protocol";
-import { AimWindow, type Deg, GunClock, type OffsetTrack, offsetAt } from "../aim/index.js";
+import {
+  type AimOptions,
+  AimWindow,
+  type Deg,
+  GunClock,
+  type OffsetTrack,
+  offsetAt,
+  resolveTarget,
+  type TargetResult,
+  trusted,
+} from "../aim/index.js";
 import type { Seat } from "../rules/index.js";
 import { Downlink } from "./downlink.js";
 
@@ -56,6 +66,14 @@ export class SeatSensors {
   /** The yaw offset to add at gun time t. */
   offsetAt(t: GunMs): Deg {
     return this.track === null ? 0 : offsetAt(this.track, t);
+  }
+
+  /**
+   * Where the gun pointed at gun time `t`, seen from seat `from` (`row`: its bearings), with its offset, as far as the
+   * table may act on it.
+   */
+  target(t: GunMs, row: readonly Deg[], from: Seat, opts: AimOptions, eligible: (s: Seat) => boolean): TargetResult {
+    return trusted(this.track, resolveTarget(this.window, t, this.offsetAt(t), row, from, opts, eligible));
   }
 
   /** The newest sample's gun time, or null. */
