@@ -150,7 +150,7 @@ describe.skipIf(!CAN)("hubs provisioning guns on mosquitto's dynamic-security pl
     await gun.publishAsync(gunTopic(table, id, "info"), INFO, { qos: 1 });
     return { gun, cmds };
   }
-  /** The host's console: on a dynsec broker it logs in with the plugin admin's login (README). */
+  /** The host's console: on a dynsec broker it logs in with the plugin admin's login (docs/external-broker.md). */
   const host = async () => track(await connect(url, { ...admin }));
 
   /** Lets the gun in, it asks, the host accepts: returns the key it got. */

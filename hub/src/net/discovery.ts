@@ -65,7 +65,7 @@ export function brokerAddressOf(url: string): BrokerAddress | null {
   }
   if (u.protocol !== "mqtt:" && u.protocol !== "tcp:") return null;
   const host = u.hostname.replace(/^\[|\]$/g, "");
-  // a broker on this machine: guns reach it on this machine's LAN address (it must listen there, see README)
+  // a broker on this machine: guns reach it on this machine's LAN address (it must listen there: docs/external-broker.md)
   return { host: isLoopback(host) ? "0.0.0.0" : host, port: u.port ? Number(u.port) : 1883 };
 }
 

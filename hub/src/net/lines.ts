@@ -15,7 +15,7 @@ export function lanLines(hub: HubAddresses): string[] {
   if (dashboard.length) out.push(`${pad("phones:")}${dashboard.join("  ")}`);
   else if (hub.config.bind === "0.0.0.0" || hub.config.bind === "::")
     out.push(
-      `${pad("phones:")}no network address but 127.0.0.1: join a WiFi, or make this laptop the hotspot (README)`,
+      `${pad("phones:")}no network address but 127.0.0.1: join a WiFi, or make this laptop the hotspot (docs/network.md)`,
     );
   else out.push(`${pad("phones:")}none: the hub listens on ${hub.config.bind} only (--bind)`);
   if (guns.length) {

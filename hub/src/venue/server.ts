@@ -48,7 +48,7 @@ export async function startVenue(o: VenueOptions): Promise<VenueServer> {
     client.end(true);
     throw new Error(
       `the broker refused ${refused.join(", ")}: a broker from \`cng broker init\` lets anonymous clients read them; ` +
-        "on a password-file broker add them to the ACL (README, External broker) or log in with --user; " +
+        "on a password-file broker add them to the ACL (docs/external-broker.md) or log in with --user; " +
         "a hub's embedded broker holds one table only (its dashboard shows it)",
     );
   }
