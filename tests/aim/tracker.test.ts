@@ -112,7 +112,13 @@ describe("offset tracking", () => {
       let posed = "";
       if (o.poses && inDoubt(track, opts) && godfather !== s && godfather !== from) {
         const tp = t - 20_000;
-        track = recentreFromPose(track, tp, b[s]![godfather]!, wrapDeg(b[from]![godfather]! - trueOffset(tp)), opts).track;
+        track = recentreFromPose(
+          track,
+          tp,
+          b[s]![godfather]!,
+          wrapDeg(b[from]![godfather]! - trueOffset(tp)),
+          opts,
+        ).track;
         posed = "P:";
       }
       const target = o.target(k);
@@ -246,7 +252,11 @@ describe("offset tracking", () => {
       const posed = g.verdicts.findIndex((v) => v.startsWith("P:"));
       expect(posed - found, why).toBeGreaterThanOrEqual(1);
       expect(posed - found, why).toBeLessThanOrEqual(2);
-      expect(g.verdicts.slice(posed), why).toEqual(Array(16 - posed).fill("right").fill("P:right", 0, 1));
+      expect(g.verdicts.slice(posed), why).toEqual(
+        Array(16 - posed)
+          .fill("right")
+          .fill("P:right", 0, 1),
+      );
     }
   });
 
