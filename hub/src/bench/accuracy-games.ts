@@ -4,23 +4,14 @@
 // pose, on a clean network and in a party's WiFi (sim/weather). Per row: aims meant at a player, read right, read as
 // nobody though the player was steady by "3", late (a slow player: nobody is right), wrong.
 import type { WeatherName } from "../sim/weather/profiles.js";
-import { addVerdicts, emptyVerdicts, type Verdicts } from "./verdicts.js";
-import { playAll } from "./weather.js";
+import { type Tally, tally } from "./verdicts.js";
+import { playAllTelling } from "./weather.js";
 import { type WeatherGameFigures, type WeatherGameOptions, weatherGame } from "./weather-game.js";
 
-export interface GamesRow {
+export interface GamesRow extends Tally {
   noiseDeg: number;
   weather: WeatherName;
   runtime: "vm" | "espruino";
-  games: number;
-  failed: string[];
-  verdicts: Omit<Verdicts, "misses">;
-  /** percent of the aims meant at a player */
-  rightPct: number;
-  nobodyPct: number;
-  latePct: number;
-  wrongPct: number;
-  misses: string[];
 }
 
 const PLAYERS = 8;
@@ -39,31 +30,6 @@ function gameOf(noiseDeg: number, weather: WeatherName, seed: number, runtime?: 
   };
 }
 
-function rowOf(
-  noiseDeg: number,
-  weather: WeatherName,
-  runtime: "vm" | "espruino",
-  all: (WeatherGameFigures | Error)[],
-): GamesRow {
-  let v = emptyVerdicts();
-  for (const x of all) if (!(x instanceof Error)) v = addVerdicts(v, x.verdicts);
-  const pct = (n: number) => (v.meant === 0 ? 0 : (100 * n) / v.meant);
-  const { misses, ...counts } = v;
-  return {
-    noiseDeg,
-    weather,
-    runtime,
-    games: all.filter((x) => !(x instanceof Error)).length,
-    failed: all.flatMap((x) => (x instanceof Error ? [x.message] : [])),
-    verdicts: counts,
-    rightPct: pct(v.right),
-    nobodyPct: pct(v.nobody),
-    latePct: pct(v.slow),
-    wrongPct: pct(v.wrong),
-    misses,
-  };
-}
-
 export async function runAccuracyGames(o: {
   seeds: number;
   workers: number;
@@ -73,26 +39,12 @@ export async function runAccuracyGames(o: {
   const rows: { noiseDeg: number; weather: WeatherName }[] = [];
   for (const weather of ["clean", "party"] as const) for (const noiseDeg of [3, 5]) rows.push({ noiseDeg, weather });
   const plan = rows.flatMap((r) => Array.from({ length: o.seeds }, (_, i) => gameOf(r.noiseDeg, r.weather, i + 1)));
-  const figures: (WeatherGameFigures | Error)[] = new Array(plan.length);
-  const t0 = Date.now();
-  let finished = 0;
-  await playAll(plan, o.workers, (i, f) => {
-    figures[i] = f;
-    finished++;
-    const g = plan[i]!;
-    const head = `[${finished}/${plan.length}, ${((Date.now() - t0) / 1000).toFixed(0)} s] σ ${g.yawNoise}° ${g.weather} seed ${g.seed}:`;
-    if (f instanceof Error) return o.say(`${head} did not finish: ${f.message}`);
-    const v = f.verdicts;
-    o.say(`${head} ${v.right}/${v.meant} right, ${v.nobody} nobody in time, ${v.slow} late, ${v.wrong} wrong`);
-  });
-  const out = rows.map((r) =>
-    rowOf(
-      r.noiseDeg,
-      r.weather,
-      "vm",
-      plan.flatMap((p, i) => (p.yawNoise === r.noiseDeg && p.weather === r.weather ? [figures[i]!] : [])),
-    ),
-  );
+  const figures = await playAllTelling(plan, o.workers, o.say, (g) => `σ ${g.yawNoise}° ${g.weather} seed ${g.seed}`);
+  const out: GamesRow[] = rows.map((r) => ({
+    ...r,
+    runtime: "vm",
+    ...tally(plan.flatMap((p, i) => (p.yawNoise === r.noiseDeg && p.weather === r.weather ? [figures[i]!] : []))),
+  }));
   if (o.espruino > 0) {
     const g: (WeatherGameFigures | Error)[] = [];
     for (let seed = 1; seed <= o.espruino; seed++) {
@@ -103,7 +55,7 @@ export async function runAccuracyGames(o: {
         ),
       );
     }
-    out.push(rowOf(5, "party", "espruino", g));
+    out.push({ noiseDeg: 5, weather: "party", runtime: "espruino", ...tally(g) });
   }
   return out;
 }

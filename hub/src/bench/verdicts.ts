@@ -109,6 +109,36 @@ export function addVerdicts(a: Verdicts, b: Verdicts): Verdicts {
   };
 }
 
+/** The verdicts of a set of games (those that finished), each count also as a percent of the aims meant. */
+export interface Tally {
+  games: number;
+  /** the games that did not finish, and why */
+  failed: string[];
+  verdicts: Omit<Verdicts, "misses">;
+  rightPct: number;
+  nobodyPct: number;
+  latePct: number;
+  wrongPct: number;
+  misses: string[];
+}
+
+export function tally(all: readonly ({ verdicts: Verdicts } | Error)[]): Tally {
+  let v = emptyVerdicts();
+  for (const x of all) if (!(x instanceof Error)) v = addVerdicts(v, x.verdicts);
+  const pct = (n: number) => (v.meant === 0 ? 0 : (100 * n) / v.meant);
+  const { misses, ...counts } = v;
+  return {
+    games: all.filter((x) => !(x instanceof Error)).length,
+    failed: all.flatMap((x) => (x instanceof Error ? [x.message] : [])),
+    verdicts: counts,
+    rightPct: pct(v.right),
+    nobodyPct: pct(v.nobody),
+    latePct: pct(v.slow),
+    wrongPct: pct(v.wrong),
+    misses,
+  };
+}
+
 /** The player's gun had settled by "3" (what the human model drew: a slow player had not). */
 function inTime(i: Intent): boolean {
   return i.goAt === undefined || i.readyAt === undefined || i.readyAt <= i.goAt;

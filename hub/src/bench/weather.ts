@@ -9,21 +9,13 @@ import type { WeatherName } from "../sim/weather/profiles.js";
 import { WEATHER_NAMES, WEATHERS } from "../sim/weather/profiles.js";
 import type { Bench, BenchOptions } from "./index.js";
 import { type Spread, spread } from "./load/stats.js";
-import { addVerdicts, emptyVerdicts, type Verdicts } from "./verdicts.js";
+import { type Tally, tally } from "./verdicts.js";
 import { type WeatherGameFigures, type WeatherGameOptions, weatherGame } from "./weather-game.js";
 
-export interface WeatherRow {
+export interface WeatherRow extends Omit<Tally, "latePct"> {
   weather: WeatherName;
   players: number;
   runtime: "vm" | "espruino";
-  games: number;
-  /** games that did not finish, and why (the table's own error: a failure of the code under test, not the bench's) */
-  failed: string[];
-  verdicts: Omit<Verdicts, "misses">;
-  /** percent of the aims meant at a player */
-  rightPct: number;
-  nobodyPct: number;
-  wrongPct: number;
   beatSpread: Spread;
   /** |played − hub time| per gun and beat */
   beatOffset: Spread;
@@ -35,31 +27,22 @@ export interface WeatherRow {
   down: Spread;
   dropouts: number;
   reconnects: number;
-  misses: string[];
 }
 
 function row(
   weather: WeatherName,
   players: number,
   runtime: "vm" | "espruino",
-  g: WeatherGameFigures[],
-  failed: string[],
+  every: readonly (WeatherGameFigures | Error)[],
 ): WeatherRow {
-  let v = emptyVerdicts();
-  for (const x of g) v = addVerdicts(v, x.verdicts);
+  const g = every.filter((x): x is WeatherGameFigures => !(x instanceof Error));
   const all = (f: (x: WeatherGameFigures) => number[]) => g.flatMap(f);
-  const pct = (n: number) => (v.meant === 0 ? 0 : (100 * n) / v.meant);
-  const { misses, ...counts } = v;
+  const { latePct: _late, ...t } = tally(every);
   return {
     weather,
     players,
     runtime,
-    games: g.length,
-    failed,
-    verdicts: counts,
-    rightPct: pct(v.right),
-    nobodyPct: pct(v.nobody),
-    wrongPct: pct(v.wrong),
+    ...t,
     beatSpread: spread(all((x) => x.spreads)),
     beatOffset: spread(all((x) => x.offsets.map(Math.abs))),
     beatsMissed: g.reduce((n, x) => n + x.beatsMissed, 0),
@@ -70,7 +53,6 @@ function row(
     down: spread(all((x) => x.down)),
     dropouts: g.reduce((n, x) => n + x.dropouts, 0),
     reconnects: g.reduce((n, x) => n + x.reconnects, 0),
-    misses,
   };
 }
 
@@ -102,6 +84,27 @@ export async function playAll(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, workers) }, one));
+}
+
+/** Plays the games as `playAll` does, telling each game's aims as it ends (`name`: which game it was). */
+export async function playAllTelling(
+  games: WeatherGameOptions[],
+  workers: number,
+  say: (s: string) => void,
+  name: (g: WeatherGameOptions) => string,
+): Promise<(WeatherGameFigures | Error)[]> {
+  const figures: (WeatherGameFigures | Error)[] = new Array(games.length);
+  const t0 = Date.now();
+  let finished = 0;
+  await playAll(games, workers, (i, f) => {
+    figures[i] = f;
+    finished++;
+    const head = `[${finished}/${games.length}, ${((Date.now() - t0) / 1000).toFixed(0)} s] ${name(games[i]!)}:`;
+    if (f instanceof Error) return say(`${head} did not finish: ${f.message}`);
+    const v = f.verdicts;
+    say(`${head} ${v.right}/${v.meant} right, ${v.nobody} nobody in time, ${v.slow} late, ${v.wrong} wrong`);
+  });
+  return figures;
 }
 
 const n1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "-");
@@ -148,36 +151,17 @@ export async function runWeatherBench(o: {
   const plan: WeatherGameOptions[] = [];
   for (const weather of o.weathers)
     for (const players of o.players) for (let seed = 1; seed <= o.seeds; seed++) plan.push({ weather, players, seed });
-  const figures: (WeatherGameFigures | Error)[] = new Array(plan.length);
-  const t0 = Date.now();
-  let finished = 0;
-  await playAll(plan, o.workers, (i, f) => {
-    figures[i] = f;
-    finished++;
-    const g = plan[i]!;
-    const head = `[${finished}/${plan.length}, ${((Date.now() - t0) / 1000).toFixed(0)} s] ${g.weather} ${g.players} players seed ${g.seed}:`;
-    if (f instanceof Error) return o.say(`${head} did not finish: ${f.message}`);
-    const v = f.verdicts;
-    o.say(`${head} ${v.right}/${v.meant} right, ${v.nobody} nobody in time, ${v.slow} late, ${v.wrong} wrong`);
-  });
+  const figures = await playAllTelling(
+    plan,
+    o.workers,
+    o.say,
+    (g) => `${g.weather} ${g.players} players seed ${g.seed}`,
+  );
   const rows: WeatherRow[] = [];
-  const rowOf = (
-    weather: WeatherName,
-    players: number,
-    runtime: "vm" | "espruino",
-    all: (WeatherGameFigures | Error)[],
-  ) =>
-    row(
-      weather,
-      players,
-      runtime,
-      all.filter((x): x is WeatherGameFigures => !(x instanceof Error)),
-      all.flatMap((x) => (x instanceof Error ? [x.message] : [])),
-    );
   for (const weather of o.weathers)
     for (const players of o.players)
       rows.push(
-        rowOf(
+        row(
           weather,
           players,
           "vm",
@@ -194,7 +178,7 @@ export async function runWeatherBench(o: {
         ),
       );
     }
-    rows.push(rowOf("party", 6, "espruino", g));
+    rows.push(row("party", 6, "espruino", g));
   }
   return rows;
 }
