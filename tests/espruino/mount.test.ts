@@ -1,5 +1,5 @@
 // @real-time: guns on the real Espruino interpreter, in real time
-// Any IMU mounting (issue 15 part 3) on the real Espruino interpreter: guns whose chip sits upside down, sideways or
+// Any IMU mounting on the real Espruino interpreter: guns whose chip sits upside down, sideways or
 // standing on an edge (the board model turns what the chip reads) aim, pitch and roll like a normal one once
 // gun.json names the mounting; both IMUs, the BNO085's yaw sign the same as the MPU-6050's. Bad mountings are refused
 // (gun.json: the config error; the `mount` command: err). The aim comes over the serial link (no hub needed here;

@@ -1,5 +1,5 @@
 // @real-time: guns on the real Espruino interpreter, in real time
-// The Puck.js v2 gun (issue 18 part 1) on the real Espruino interpreter: its bundle, byte for byte as flashed, boots
+// The Puck.js v2 gun on the real Espruino interpreter: its bundle, byte for byte as flashed, boots
 // from Storage on a board with the Puck's own objects (firmware/espruino/board.js: `Puck` with its LSM6DS3TR-C, LED1-3,
 // BTN, the coin cell, and the `Bluetooth` device as the link). It has no WiFi: whatever gun.json says, it speaks the
 // line protocol (hardware/SERIAL.md) on Bluetooth once the console has moved away, and through the hub's serial

@@ -1,5 +1,5 @@
 // @real-time: a real browser, in real time
-// The dashboard as the Bluetooth bridge (issue 18): in Chromium, Setup → "Connect Bluetooth guns" pairs a Puck.js
+// The dashboard as the Bluetooth bridge: in Chromium, Setup → "Connect Bluetooth guns" pairs a Puck.js
 // gun — the real Puck bundle on the real Espruino interpreter — through Web Bluetooth, and the page bridges its
 // lines onto the hub's broker as the gun itself (ble-bridge.js). The device is Chromium's own Bluetooth emulation
 // (tests/web/bluetooth-device.ts; the gun's bytes come up as reads of RX, which the emulation can carry, where it has

@@ -1,4 +1,4 @@
-// Finding how the IMU chip sits in a gun (issue 15 part 3), from gravity as the chip reads it in two poses:
+// Finding how the IMU chip sits in a gun from gravity as the chip reads it in two poses:
 // A, the gun level and pointing forward: the chip axis that reads up is the gun's up;
 // B, the gun pointing straight up: the chip axis that reads up is the gun's forward (along the barrel).
 // The answer is one of the 24 mountings (shared/protocol/src/mount.ts: "+x-z" = chip x forward, chip −z up).
