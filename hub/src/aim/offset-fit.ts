@@ -6,6 +6,7 @@
 // Residuals are capped (a player who aimed badly cannot drag the fit), the rate has a prior, and the fit starts
 // from many rates so the nearest-seat reading of each mark cannot trap it in the wrong one.
 import { angleDiff, type Deg, wrapDeg } from "./angles.js";
+import type { TrackerOptions } from "./options.js";
 import type { GunMs } from "./window.js";
 
 /** One measurement of the offset: its candidates (one when the seat was known), σ, and gun time. */
@@ -16,20 +17,16 @@ export interface OffsetMark {
   sigmaDeg: Deg;
 }
 
-export interface FitOptions {
-  /** prior σ of the drift rate, °/s */
-  rateSigmaDegPerS: number;
-  /** a mark's σ grows with its age by this random walk, °/√s (the offset wanders beyond a steady drift) */
-  offsetWalkDegPerSqrtS: number;
-  /** and by the drift rate's own random walk, °/s per √s (bias changes with temperature): old marks count less */
-  rateWalkDegPerSPerSqrtS: number;
-  /** rates the fit starts from: ± this, °/s */
-  fitRateSpanDegPerS: number;
-  /** a residual counts at most this many σ */
-  fitCapSigmas: number;
-  /** the runner-up fit is one whose offset now is at least this far from the best's (another seat's reading) */
-  doubtApartDeg: Deg;
-}
+/** What the fit needs of the tracker's options (options.ts says what each one is). */
+export type FitOptions = Pick<
+  TrackerOptions,
+  | "rateSigmaDegPerS"
+  | "offsetWalkDegPerSqrtS"
+  | "rateWalkDegPerSPerSqrtS"
+  | "fitRateSpanDegPerS"
+  | "fitCapSigmas"
+  | "doubtApartDeg"
+>;
 
 export interface OffsetFit {
   /** offset at `tMs`, degrees added to raw yaw */
