@@ -2,8 +2,9 @@
 // The table's voice on the hub: every phrase in every language rendered by espeak-ng into audio that is not
 // silent and starts at once (the words of a count must start on the beat); a closed grammar of phrase ids, worded
 // with the current game's names; served at /api/voice.
+
+import { TABLE_LANGS as LANGS } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LANGS } from "../../hub/src/store/settings.js";
 import { PHRASE_RE, phraseText, samplePhrases } from "../../hub/src/voice/phrases.js";
 import { findEspeak, Speaker, trimWav } from "../../hub/src/voice/speaker.js";
 import { connect, request, testHub } from "../hub/helpers.js";

@@ -3,13 +3,13 @@
 // shallowly and replaces only the arrays it changes.
 import { copyPlayer, copyState } from "./copy.js";
 import { canTakeGun, goFrom, handSize, hasGun2, isCunning, isKid } from "./round.js";
-import { LOOT_CARDS } from "./setup.js";
 import {
   type ApplyResult,
   BULLET_INDEX,
   type Bullet,
   type Decision,
   type GameEvent,
+  LOOT_CARDS,
   type LootCard,
   type Player,
   type RuleErrorCode,

@@ -7,7 +7,7 @@ export { type ReplayResult, replay } from "./replay.js";
 export { Rng } from "./rng.js";
 export { DEADLY_WOUNDS, PLAYER_COUNT, ROUNDS } from "./round.js";
 export { money, paintingValue, scores, winners } from "./score.js";
-export { classicDeck, LOOT_CARDS, newGame, type SetupResult, secondDeck, setup } from "./setup.js";
+export { classicDeck, newGame, type SetupResult, secondDeck, setup } from "./setup.js";
 export { canCut, equalSplit } from "./split.js";
 export * from "./types.js";
 export { type PlayerView, type PublicPlayer, type PublicView, playerView, publicView } from "./views.js";

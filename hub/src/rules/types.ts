@@ -1,31 +1,29 @@
-// The rules engine's domain types. Everything here is plain JSON data: the hub logs it and sends it as is. What a
-// player or a viewer also sees (cards, powers, steps, events) is the table contract's, from shared/protocol (types
-// only): one definition for the engine, the hub and every reader.
-import type { Bill, Bullet, Edition, GameEvent, LootCard, PowerId, Role, Step } from "@cng/protocol";
+// The rules engine's domain types. Everything here is plain JSON data: the hub logs it and sends it as is. The game's
+// words (cards, powers, steps, decision kinds) and what a player or a viewer also sees (events, views) are the table
+// contract's, from shared/protocol: one definition for the engine, the hub and every reader.
+import {
+  BILLS,
+  type Bill,
+  BULLETS,
+  type Bullet,
+  type Edition,
+  type GameEvent,
+  LOOT_CARDS,
+  type LootCard,
+  POWERS,
+  type PowerId,
+  type Role,
+  type Seat,
+  type Step,
+} from "@cng/protocol";
 
-export type { Bill, Bullet, Edition, GameEvent, LootCard, PowerId, Role, Step };
-
-/** A seat at the table, 0..N-1, clockwise. */
-export type Seat = number;
+export type { Bill, Bullet, Edition, GameEvent, LootCard, PowerId, Role, Seat, Step };
+export { BILLS, BULLETS, LOOT_CARDS, POWERS };
 
 /** Unused bullet cards by kind, indexed by BULLET_INDEX: [bbb, bang, click]. */
 export type Hand = readonly [number, number, number];
 
 export const BULLET_INDEX: Readonly<Record<Bullet, 0 | 1 | 2>> = { bbb: 0, bang: 1, click: 2 };
-export const BULLETS: readonly Bullet[] = ["bbb", "bang", "click"];
-
-export const POWERS: readonly PowerId[] = [
-  "six-feet-under",
-  "the-unbreakable",
-  "you-dont-need-it-anymore",
-  "dragon-skin",
-  "the-insane",
-  "the-kid",
-  "the-cunning",
-  "super-coward",
-  "the-specialist",
-  "it-doesnt-even-hurt",
-];
 
 /** The powers an owner reveals by choice at a round start (decision 9). */
 export const CHOSEN_REVEAL: readonly PowerId[] = ["the-insane", "the-kid", "the-cunning"];

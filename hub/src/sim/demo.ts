@@ -1,7 +1,7 @@
 // The whole game on one machine: a hub (or an external one), virtual guns running the real firmware, and bot
 // players. `playGame` plays one game on a fleet that is already paired and calibrated; `runDemo` does the lot
 // for `cng demo`.
-import { decodeTableEvents, decodeTableState, tableTopic } from "@cng/protocol";
+import { decodeTableEvents, decodeTableState, isOneOf, TABLE_LANGS, tableTopic } from "@cng/protocol";
 import { admitGun } from "../broker/dynsec-admin.js";
 import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
@@ -328,7 +328,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     });
     await fleet.calibrate(o.poses ?? 1);
     await o.beforeGame?.(fleet);
-    const spoken = o.spoken ?? ["en", "fr", "fi"].includes(String(o.hub?.voice));
+    const spoken = o.spoken ?? isOneOf(TABLE_LANGS, o.hub?.voice);
     const r = await playGame(conn, fleet, { ...o, spoken });
     await o.hold?.();
     const guns = fleet.guns.map((g) => ({ id: g.id, board: g.gun.board.name, runtime: g.gun.runtime }));

@@ -2,86 +2,34 @@
 // (the codes of errors.ts), never a throw. These messages nest, so the checks are small functions that compose,
 // each told where in the message it stands: an error names the path, e.g. `game.players[2].alive`.
 import { type Decoded, fail, type ProtocolError, type ProtocolErrorCode } from "./errors.js";
-import type { PresenceReason } from "./messages.js";
+import { PRESENCE_REASONS } from "./messages.js";
 import {
-  type Bullet,
-  type DecisionType,
-  type Edition,
+  COUNT_PURPOSES,
   type GameEventType,
-  type GunOta,
   type HubGunStatusMsg,
-  type LootCard,
+  OTA_STAGES,
   type PlayerViewMsg,
-  type PowerId,
-  type Role,
-  type Step,
+  REVEAL_WINDOWS,
   TABLE_MAX_BYTES,
   type TableAimMsg,
   type TableEventsMsg,
-  type TableLang,
   type TableStateMsg,
 } from "./table.js";
 import { isName, MAX_SEATS } from "./topics.js";
 import { decodeInfo, type Payload } from "./validate.js";
 import { PROTOCOL_VERSION } from "./version.js";
-
-// Every enum as a key object: a value the type has and the object lacks (or the other way round) fails `tsc`.
-const EDITIONS: { [k in Edition]: 1 } = { classic: 1, second: 1 };
-const BULLETS: { [k in Bullet]: 1 } = { bbb: 1, bang: 1, click: 1 };
-const LOOT: { [k in LootCard]: 1 } = {
-  "cash:5000": 1,
-  "cash:10000": 1,
-  "cash:20000": 1,
-  "diamond:1000": 1,
-  "diamond:5000": 1,
-  "diamond:10000": 1,
-  painting: 1,
-  clip: 1,
-  "first-aid": 1,
-};
-const POWERS: { [k in PowerId]: 1 } = {
-  "six-feet-under": 1,
-  "the-unbreakable": 1,
-  "you-dont-need-it-anymore": 1,
-  "dragon-skin": 1,
-  "the-insane": 1,
-  "the-kid": 1,
-  "the-cunning": 1,
-  "super-coward": 1,
-  "the-specialist": 1,
-  "it-doesnt-even-hurt": 1,
-};
-const ROLES: { [k in Role]: 1 } = { cop: 1, gangster: 1 };
-const STEPS: { [k in Step]: 1 } = {
-  bullet: 1,
-  aim: 1,
-  "kid-aim": 1,
-  "cunning-bullet": 1,
-  privilege: 1,
-  reaim: 1,
-  courage: 1,
-  split: 1,
-  phone: 1,
-  specialist: 1,
-  "take-gun": 1,
-  draft: 1,
-  over: 1,
-};
-const DECISIONS: { [k in DecisionType]: 1 } = {
-  reveal: 1,
-  bullet: 1,
-  aim: 1,
-  privilege: 1,
-  courage: 1,
-  "doesnt-hurt": 1,
-  phone: 1,
-  specialist: 1,
-  "take-gun": 1,
-  pick: 1,
-};
-const LANGS: { [k in TableLang]: 1 } = { en: 1, fr: 1, fi: 1 };
-const PRESENCE: { [k in PresenceReason]: 1 } = { connect: 1, disconnect: 1, timeout: 1, will: 1, "hub-start": 1 };
-const OTA_STAGES: { [k in GunOta["stage"]]: 1 } = { sending: 1, restarting: 1, done: 1, failed: 1 };
+import {
+  BILLS,
+  BULLETS,
+  DECISION_TYPES,
+  EDITIONS,
+  isOneOf,
+  LOOT_CARDS,
+  POWERS,
+  ROLES,
+  STEPS,
+  TABLE_LANGS,
+} from "./vocab.js";
 
 /** Checks the value found at `at`: null when it fits, else why not. `optional`: it may be absent. */
 interface Check {
@@ -124,17 +72,17 @@ const gunId: Check = (x, at) => {
   if (typeof x !== "string") return no("type", at, "must be a string");
   return isName(x) ? null : no("range", at, "must be a gun id");
 };
-/** One of a key object's keys. */
-function keyOf(keys: { [k: string]: 1 }): Check {
+/** One of a list of words. */
+function word(words: readonly string[]): Check {
   return (x, at) => {
     if (typeof x !== "string") return no("type", at, "must be a string");
-    return own(keys, x) ? null : no("range", at, "must be one of " + Object.keys(keys).join(", "));
+    return isOneOf(words, x) ? null : no("range", at, "must be one of " + words.join(", "));
   };
 }
 /** One of a few numbers. */
-function among(values: number[]): Check {
+function among(values: readonly number[]): Check {
   return (x, at) => {
-    for (let i = 0; i < values.length; i++) if (values[i] === x) return null;
+    if (isOneOf(values, x)) return null;
     return no(typeof x === "number" ? "range" : "type", at, "must be one of " + values.join(", "));
   };
 }
@@ -178,7 +126,7 @@ function shape(fields: Fields): Check {
 }
 /** An object whose `tag` field picks its fields. */
 function variant(tag: string, cases: { [t: string]: Fields }): Check {
-  const check = keyOf(cases as unknown as { [k: string]: 1 });
+  const check = word(Object.keys(cases));
   return (x, at) => {
     if (!isObj(x)) return no("type", at, "must be an object");
     const t = x[tag];
@@ -212,12 +160,12 @@ const COUNT = numberIn(0, 1e6, true);
 const MONEY = numberIn(-1e12, 1e12, true);
 const GAME_NO = numberIn(0, 1e15, true);
 const HUB_TIME = numberIn(0, 1e14, false);
-const STEP = keyOf(STEPS);
-const BULLET = keyOf(BULLETS);
-const POWER = orNull(keyOf(POWERS));
-const ROLE = orNull(keyOf(ROLES));
-const BILL = among([5000, 10000, 20000]);
-const LOOT_CARD = keyOf(LOOT);
+const STEP = word(STEPS);
+const BULLET = word(BULLETS);
+const POWER = orNull(word(POWERS));
+const ROLE = orNull(word(ROLES));
+const BILL = among(BILLS);
+const LOOT_CARD = word(LOOT_CARDS);
 const VERSION: Check = () => null; // checked before the fields
 const HAND = shape({ bbb: COUNT, bang: COUNT, click: COUNT });
 
@@ -242,7 +190,7 @@ const PLAYER = shape({
   score: opt(MONEY),
 });
 const PUBLIC_FIELDS: Fields = {
-  edition: keyOf(EDITIONS),
+  edition: word(EDITIONS),
   round: COUNT,
   step: STEP,
   over: flag,
@@ -277,7 +225,7 @@ const GUN_NO = numberIn(1, 2, true);
 const EVENTS: { [k in GameEventType]: Fields } = {
   "round-start": { round: COUNT, godfather: SEAT, loot: listOf(whenNumber(BILL, LOOT_CARD), 256) },
   step: { step: STEP },
-  "power-revealed": { seat: SEAT, power: keyOf(POWERS) },
+  "power-revealed": { seat: SEAT, power: word(POWERS) },
   "lie-down": { seat: SEAT },
   "lower-gun": { seat: SEAT, gun: GUN_NO, target: SEAT },
   shot: { seat: SEAT, gun: GUN_NO, card: BULLET, target: SEAT_OR_NULL },
@@ -296,7 +244,7 @@ const EVENTS: { [k in GameEventType]: Fields } = {
 
 const ACTIVITY = variant("kind", {
   count: {
-    purpose: keyOf({ aim: 1, reaim: 1, courage: 1 }),
+    purpose: word(COUNT_PURPOSES),
     seats: SEATS,
     goAt: orNull(HUB_TIME),
     paceMs: numberIn(0, 1e7, false),
@@ -305,7 +253,7 @@ const ACTIVITY = variant("kind", {
   },
   privilege: { godfather: SEAT, until: HUB_TIME },
   reveal: {
-    window: keyOf({ bbb: 1, bang: 1 }),
+    window: word(REVEAL_WINDOWS),
     seats: SEATS,
     opensAt: HUB_TIME,
     closesAt: HUB_TIME,
@@ -318,7 +266,7 @@ const ACTIVITY = variant("kind", {
 const WAITING = variant("for", {
   secret: { seat: SEAT },
   start: { seat: SEAT_OR_NULL },
-  host: { seat: SEAT, decision: keyOf(DECISIONS) },
+  host: { seat: SEAT, decision: word(DECISION_TYPES) },
   gun: { seat: SEAT },
 });
 const TABLE_STATUS = shape({
@@ -348,7 +296,7 @@ const CALIBRATION = shape({
   poses: COUNT,
   result: orNull(
     shape({
-      verdict: keyOf({ ok: 1, redo: 1 }),
+      verdict: word(["ok", "redo"]),
       offset: numberIn(-360, 360, false),
       spread: numberIn(0, 360, false),
       reasons: listOf(text(200), 16),
@@ -372,7 +320,7 @@ const TABLE_STATE: Fields = {
   calibration: listOf(CALIBRATION, MAX_SEATS),
   layout: orNull(LAYOUT),
   pairing: orNull(shape({ seat: SEAT, until: HUB_TIME })),
-  lang: orNull(keyOf(LANGS)),
+  lang: orNull(word(TABLE_LANGS)),
 };
 const PLAYER_VIEW_MSG: Fields = { v: VERSION, game: GAME_NO, seat: SEAT, view: shape(PLAYER_VIEW) };
 const TABLE_EVENTS: Fields = { v: VERSION, game: GAME_NO, events: listOf(variant("type", EVENTS), 1000) };
@@ -395,14 +343,14 @@ const GUN_STATUS: Fields = {
   v: VERSION,
   on: flag,
   at: HUB_TIME,
-  why: keyOf(PRESENCE),
+  why: word(PRESENCE_REASONS),
   info: opt(GUN_INFO),
   warn: opt(listOf(text(500), 16)),
   paired: flag,
   seat: SEAT_OR_NULL,
   ota: opt(
     shape({
-      stage: keyOf(OTA_STAGES),
+      stage: word(OTA_STAGES),
       fw: text(24),
       from: orNull(text(24)),
       o: BYTES,

@@ -4,74 +4,12 @@
 // `tsc` when the hub's other types drift from these. The strict decoders are in table-decode.ts.
 import type { GunStatusMsg, HubMs, Version } from "./messages.js";
 import type { GunId } from "./topics.js";
+import type { Bill, Bullet, DecisionType, Edition, LootCard, PowerId, Role, Step, TableLang } from "./vocab.js";
 
-/** A seat at the table, 0 to MAX_SEATS - 1, clockwise (the rules engine's `Seat`). */
-type Seat = number;
+/** A seat at the table, 0 to MAX_SEATS - 1, clockwise (the rules engine's and the hub's one seat type). */
+export type Seat = number;
 /** A game's id in the hub's log. */
 export type GameNo = number;
-
-export type Edition = "classic" | "second";
-
-/** A bullet card. `bbb` ("Bang! Bang! Bang!") exists only in `classic`. */
-export type Bullet = "bbb" | "bang" | "click";
-
-/** A classic bill, in dollars. */
-export type Bill = 5000 | 10000 | 20000;
-
-/** A 2nd-edition loot card. */
-export type LootCard =
-  | "cash:5000"
-  | "cash:10000"
-  | "cash:20000"
-  | "diamond:1000"
-  | "diamond:5000"
-  | "diamond:10000"
-  | "painting"
-  | "clip"
-  | "first-aid";
-
-export type PowerId =
-  | "six-feet-under"
-  | "the-unbreakable"
-  | "you-dont-need-it-anymore"
-  | "dragon-skin"
-  | "the-insane"
-  | "the-kid"
-  | "the-cunning"
-  | "super-coward"
-  | "the-specialist"
-  | "it-doesnt-even-hurt";
-
-export type Role = "cop" | "gangster";
-
-/** Which part of the round the game is in. */
-export type Step =
-  | "bullet" // every living player picks a card (revealed Cunning excepted); chosen powers may be revealed
-  | "aim" // every living player aims (revealed Kid excepted)
-  | "kid-aim" // classic powers: the Kid aims, seeing the others
-  | "cunning-bullet" // classic powers: the Cunning picks, seeing every aim
-  | "privilege" // second: the Godfather may order one player to re-aim
-  | "reaim" // second: the ordered player re-aims
-  | "courage" // lie down or stay
-  | "split" // classic powers: owners of It-doesn't-even-hurt decide
-  | "phone" // classic cop variant: the phone passes among the sharers, one at a time
-  | "specialist" // classic powers: the Specialist names the card to discard
-  | "take-gun" // classic powers: You-don't-need-it-anymore may take a dead player's gun
-  | "draft" // second: the loot draft, one pick at a time
-  | "over";
-
-/** The kinds of decision a player (or the host for them) makes. */
-export type DecisionType =
-  | "reveal"
-  | "bullet"
-  | "aim"
-  | "privilege"
-  | "courage"
-  | "doesnt-hurt"
-  | "phone"
-  | "specialist"
-  | "take-gun"
-  | "pick";
 
 /** One player as the whole table sees them. */
 export interface PublicPlayer {
@@ -183,9 +121,11 @@ export interface TableEventsMsg {
 }
 
 /** What a count is for. */
-export type CountPurpose = "aim" | "reaim" | "courage";
+export const COUNT_PURPOSES = ["aim", "reaim", "courage"] as const;
+export type CountPurpose = (typeof COUNT_PURPOSES)[number];
 /** classic: the Bang! Bang! Bang! window first, then the Bang! window; second: only `bang` */
-export type RevealWindow = "bbb" | "bang";
+export const REVEAL_WINDOWS = ["bbb", "bang"] as const;
+export type RevealWindow = (typeof REVEAL_WINDOWS)[number];
 
 /** What the table is doing right now. */
 export type TableActivity =
@@ -272,9 +212,6 @@ export interface CalibrationInfo {
 /** The seat layout: a round table of n seats, or seat positions in metres (y up). */
 export type LayoutSpec = { round: number } | { points: { x: number; y: number }[] };
 
-/** The languages the dashboard, the consoles and the voice speak. */
-export type TableLang = "en" | "fr" | "fi";
-
 /**
  * `table/state`, QoS 1, retained: after every change, the game's public view and what the table adds. A type, not
  * an interface: it fits where a plain JSON object (`Record<string, unknown>`) is asked for.
@@ -318,9 +255,13 @@ export interface TableAimMsg {
 /** Largest payload, in bytes, the decoders accept per table topic (the broker's packet limit is 256 KiB). */
 export const TABLE_MAX_BYTES = { state: 131072, view: 131072, events: 65536, aim: 8192, status: 8192 };
 
+/** How far a firmware update over the air is. */
+export const OTA_STAGES = ["sending", "restarting", "done", "failed"] as const;
+export type OtaStage = (typeof OTA_STAGES)[number];
+
 /** A firmware update over the air, as a gun's status shows it. */
 export interface GunOta {
-  stage: "sending" | "restarting" | "done" | "failed";
+  stage: OtaStage;
   /** the version being installed */
   fw: string;
   /** the version the gun ran when the update started */

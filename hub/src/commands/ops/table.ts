@@ -1,6 +1,8 @@
 // Table ops: physical play run by the real-time Godfather (hub/src/play). See the README's "Table ops".
+
+import { isOneOf, POWERS, TABLE_LANGS } from "@cng/protocol";
 import type { Bullet, Decision, PowerId, Seat } from "../../rules/index.js";
-import { isLang, LANGS, type Lang } from "../../store/settings.js";
+import { isLang, type Lang } from "../../store/settings.js";
 import { all, only, seat } from "../args.js";
 import type { OpContext } from "../context.js";
 import { type Caller, callerName, fail, type Op, type OpError } from "../types.js";
@@ -53,8 +55,7 @@ export const powerReveal: Op<{ power: PowerId; seat: Seat | null }, OpContext> =
   parse(a) {
     const bad = only(a, ["power", "seat"]);
     if (bad) return bad;
-    if (typeof a.power !== "string" || a.power.length === 0 || a.power.length > 32)
-      return fail("bad-args", "power must be a power id");
+    if (!isOneOf(POWERS, a.power)) return fail("bad-args", `power is one of ${POWERS.join(", ")}`);
     const s = seat(a, "seat", true);
     return all([s], () => ({ power: a.power as PowerId, seat: s.ok ? s.v : null }));
   },
@@ -116,7 +117,8 @@ export const tableLang: Op<{ lang: Lang | null }, OpContext> = {
   parse(a) {
     const bad = only(a, ["lang"]);
     if (bad) return bad;
-    if (a.lang !== null && !isLang(a.lang)) return fail("bad-args", `lang is one of ${LANGS.join(", ")}, or null`);
+    if (a.lang !== null && !isLang(a.lang))
+      return fail("bad-args", `lang is one of ${TABLE_LANGS.join(", ")}, or null`);
     return { ok: true, args: { lang: a.lang as Lang | null } };
   },
   run: (ctx, _c, args) => ctx.play.setLang(args.lang),

@@ -8,9 +8,10 @@ import {
   decodeTableAim,
   decodeTableEvents,
   decodeTableState,
+  roundSeats,
+  seatColour,
 } from "/protocol/index.js";
 import { t } from "./i18n.js";
-import { seatColour } from "./ui.js";
 
 // What the hub publishes about the game and the guns, in the contract's types (shared/protocol/src/table.ts): each
 // message is decoded strictly by the contract's decoder; one that does not decode is dropped, with a console warning.
@@ -27,16 +28,6 @@ const PIN_KEY = "cng-pin";
 /** this browser's host-device token, kept across visits: it logs in as the host without the PIN */
 const DEVICE_KEY = "cng-host-device";
 const MAX_EVENT_BATCHES = 200;
-
-/** Seat positions in metres (y up), the hub's roundTable: seat 0 at the top, clockwise. */
-export function roundLayout(n, r = 0.8) {
-  const seats = [];
-  for (let i = 0; i < n; i++) {
-    const a = Math.PI / 2 - (2 * Math.PI * i) / n;
-    seats.push({ x: r * Math.cos(a), y: r * Math.sin(a) });
-  }
-  return seats;
-}
 
 /** A name the host can tell this browser by in Setup's list of host devices. */
 function deviceName() {
@@ -418,7 +409,7 @@ export class Link extends EventTarget {
   layout(n) {
     const l = this.state?.layout;
     if (l && "points" in l && l.points.length === n) return l.points;
-    return roundLayout(n);
+    return roundSeats(n);
   }
 
   // ---- a game's public events as this browser saw them (the round result survives a reload); lists of games
