@@ -25,9 +25,6 @@ export type Hand = readonly [number, number, number];
 
 export const BULLET_INDEX: Readonly<Record<Bullet, 0 | 1 | 2>> = { bbb: 0, bang: 1, click: 2 };
 
-/** The powers an owner reveals by choice at a round start (decision 9). */
-export const CHOSEN_REVEAL: readonly PowerId[] = ["the-insane", "the-kid", "the-cunning"];
-
 /** One player's decision. `gun: 2` addresses the second gun of You-don't-need-it-anymore. */
 export type Decision =
   | { type: "reveal"; seat: Seat; power: PowerId }

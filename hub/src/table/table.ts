@@ -16,6 +16,7 @@ import {
 import { type CueOptions, type CueTarget, seatColour } from "../feedback/index.js";
 import {
   type ApplyResult,
+  aimsLast,
   type Bullet,
   type Decision,
   type GameEvent,
@@ -312,7 +313,7 @@ export class Table {
       if (posing.length > 0) return RecentreJob.start(ctx, posing);
     }
     const alive = this.aliveSeats();
-    const kid = alive.find((seat) => s.players[seat]!.power === "the-kid" && s.players[seat]!.revealed);
+    const kid = alive.find((seat) => aimsLast(s.players[seat]!));
     const guns = this.activeSlots();
     // the Kid aims after everyone else: a count of its own once the others' aims are known
     const aims = guns.filter((slot) => this.shooter(slot)!.seat !== kid && !this.aimKnown(slot));
