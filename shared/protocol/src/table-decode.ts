@@ -1,7 +1,33 @@
 // Strict decoders for what the hub publishes about a game (table.ts): any payload becomes a value or a typed error
 // (the codes of errors.ts), never a throw. These messages nest, so the checks are small functions that compose,
 // each told where in the message it stands: an error names the path, e.g. `game.players[2].alive`.
-import { type Decoded, fail, type ProtocolError, type ProtocolErrorCode } from "./errors.js";
+import {
+  among,
+  type Check,
+  type Fields,
+  fieldsFit,
+  flag,
+  gunId,
+  isObj,
+  listOf,
+  no,
+  numberIn,
+  opt,
+  orNull,
+  own,
+  path,
+  SEAT,
+  SEAT_OR_NULL,
+  SEATS,
+  shape,
+  text,
+  variant,
+  whenGodfather,
+  whenHas,
+  whenNumber,
+  word,
+} from "./checks.js";
+import { type Decoded, fail } from "./errors.js";
 import { PRESENCE_REASONS } from "./messages.js";
 import {
   COUNT_PURPOSES,
@@ -15,147 +41,11 @@ import {
   type TableEventsMsg,
   type TableStateMsg,
 } from "./table.js";
-import { isName, MAX_SEATS } from "./topics.js";
+import { MAX_SEATS } from "./topics.js";
 import { decodeInfo, type Payload } from "./validate.js";
 import { PROTOCOL_VERSION } from "./version.js";
-import {
-  BILLS,
-  BULLETS,
-  DECISION_TYPES,
-  EDITIONS,
-  isOneOf,
-  LOOT_CARDS,
-  POWERS,
-  ROLES,
-  STEPS,
-  TABLE_LANGS,
-} from "./vocab.js";
+import { BILLS, BULLETS, DECISION_TYPES, EDITIONS, LOOT_CARDS, POWERS, ROLES, STEPS, TABLE_LANGS } from "./vocab.js";
 
-/** Checks the value found at `at`: null when it fits, else why not. `optional`: it may be absent. */
-interface Check {
-  (x: unknown, at: string): ProtocolError | null;
-  optional?: boolean;
-}
-type Fields = { [name: string]: Check };
-type Obj = { [k: string]: unknown };
-
-function no(code: ProtocolErrorCode, at: string, what: string): ProtocolError {
-  return { code: code, field: at, message: at + " " + what };
-}
-function own(o: object, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
-}
-function isObj(x: unknown): x is Obj {
-  return x !== null && typeof x === "object" && !Array.isArray(x);
-}
-function path(at: string, k: string | number): string {
-  if (typeof k === "number") return at + "[" + k + "]";
-  return at === "" ? k : at + "." + k;
-}
-
-/** A number from `min` to `max`; `whole`: an integer. */
-function numberIn(min: number, max: number, whole: boolean): Check {
-  return (x, at) => {
-    if (typeof x !== "number" || !isFinite(x)) return no("type", at, "must be a number");
-    if (whole && Math.floor(x) !== x) return no("type", at, "must be a whole number");
-    return x < min || x > max ? no("range", at, "must be between " + min + " and " + max) : null;
-  };
-}
-function text(max: number): Check {
-  return (x, at) => {
-    if (typeof x !== "string") return no("type", at, "must be a string");
-    return x.length < 1 || x.length > max ? no("range", at, "must be 1 to " + max + " characters") : null;
-  };
-}
-const flag: Check = (x, at) => (typeof x === "boolean" ? null : no("type", at, "must be true or false"));
-const gunId: Check = (x, at) => {
-  if (typeof x !== "string") return no("type", at, "must be a string");
-  return isName(x) ? null : no("range", at, "must be a gun id");
-};
-/** One of a list of words. */
-function word(words: readonly string[]): Check {
-  return (x, at) => {
-    if (typeof x !== "string") return no("type", at, "must be a string");
-    return isOneOf(words, x) ? null : no("range", at, "must be one of " + words.join(", "));
-  };
-}
-/** One of a few numbers. */
-function among(values: readonly number[]): Check {
-  return (x, at) => {
-    if (isOneOf(values, x)) return null;
-    return no(typeof x === "number" ? "range" : "type", at, "must be one of " + values.join(", "));
-  };
-}
-function orNull(c: Check): Check {
-  return (x, at) => (x === null ? null : c(x, at));
-}
-function opt(c: Check): Check {
-  const o: Check = (x, at) => c(x, at);
-  o.optional = true;
-  return o;
-}
-function listOf(c: Check, max: number): Check {
-  return (x, at) => {
-    if (!Array.isArray(x)) return no("type", at, "must be a list");
-    if (x.length > max) return no("range", at, "must hold at most " + max + " items");
-    for (let i = 0; i < x.length; i++) {
-      const bad = c(x[i], path(at, i));
-      if (bad) return bad;
-    }
-    return null;
-  };
-}
-/** The fields of an object: those not named are refused, those not optional are required. */
-function fieldsFit(o: Obj, fields: Fields, at: string): ProtocolError | null {
-  const have = Object.keys(o);
-  for (let i = 0; i < have.length; i++) {
-    if (!own(fields, have[i])) return no("field", path(at, have[i]), "is no field it may have");
-  }
-  const want = Object.keys(fields);
-  for (let j = 0; j < want.length; j++) {
-    const c = fields[want[j]];
-    const x = o[want[j]];
-    const bad =
-      x === undefined ? (c.optional ? null : no("field", path(at, want[j]), "is missing")) : c(x, path(at, want[j]));
-    if (bad) return bad;
-  }
-  return null;
-}
-function shape(fields: Fields): Check {
-  return (x, at) => (isObj(x) ? fieldsFit(x, fields, at) : no("type", at, "must be an object"));
-}
-/** An object whose `tag` field picks its fields. */
-function variant(tag: string, cases: { [t: string]: Fields }): Check {
-  const check = word(Object.keys(cases));
-  return (x, at) => {
-    if (!isObj(x)) return no("type", at, "must be an object");
-    const t = x[tag];
-    if (t === undefined) return no("field", path(at, tag), "is missing");
-    const bad = check(t, path(at, tag));
-    if (bad) return bad;
-    const fields: Fields = {};
-    fields[tag] = check;
-    const mine = cases[t as string];
-    for (const k in mine) if (own(mine, k)) fields[k] = mine[k];
-    return fieldsFit(x, fields, at);
-  };
-}
-/** `a` for a number, else `b`. */
-function whenNumber(a: Check, b: Check): Check {
-  return (x, at) => (typeof x === "number" ? a(x, at) : b(x, at));
-}
-/** the New Godfather token, or what `c` accepts */
-function whenGodfather(c: Check): Check {
-  return (x, at) => (x === "godfather" ? null : c(x, at));
-}
-/** `a` when the object has field `key`, else `b`. */
-function whenHas(key: string, a: Check, b: Check): Check {
-  return (x, at) => (isObj(x) && own(x, key) ? a(x, at) : b(x, at));
-}
-
-const SEAT = numberIn(0, MAX_SEATS - 1, true);
-const SEAT_OR_NULL = orNull(SEAT);
-const SEATS = listOf(SEAT, MAX_SEATS);
 const COUNT = numberIn(0, 1e6, true);
 const MONEY = numberIn(-1e12, 1e12, true);
 const GAME_NO = numberIn(0, 1e15, true);
@@ -382,7 +272,7 @@ function decodeTable<T>(kind: keyof typeof TABLE_MAX_BYTES, p: Payload, fields: 
     return fail("version", why, "v");
   }
   const bad = fieldsFit(o, fields, "");
-  return bad ? { ok: false, error: bad } : { ok: true, value: o as unknown as T };
+  return bad ? { ok: false, error: bad } : { ok: true, value: o as T };
 }
 
 /** `table/state` */

@@ -1,7 +1,7 @@
 // What the hub publishes about a game, as everyone reads it: `table/state` (retained), `player/<n>/view` (retained,
-// private to the seat), `table/events` and `table/aim`. Plain JSON types. The rules engine takes its cards, steps,
-// events and views from here (types only), so what it computes is what is published; hub/src/play/contract.ts fails
-// `tsc` when the hub's other types drift from these. The strict decoders are in table-decode.ts.
+// private to the seat), `table/events` and `table/aim`. Plain JSON types. The rules engine takes its events and
+// views from here, and the hub builds what it publishes in these types, so what it computes is what is published.
+// The strict decoders are in table-decode.ts.
 import type { GunStatusMsg, HubMs, Version } from "./messages.js";
 import type { GunId } from "./topics.js";
 import type { Bill, Bullet, DecisionType, Edition, LootCard, PowerId, Role, Step, TableLang } from "./vocab.js";
@@ -209,6 +209,12 @@ export interface CalibrationInfo {
   result: null | { verdict: "ok" | "redo"; offset: number; spread: number; reasons: string[] };
 }
 
+/** pair.listen: the seat whose gun is waited for, until hub ms `until`. */
+export interface PairListening {
+  seat: Seat;
+  until: HubMs;
+}
+
 /** The seat layout: a round table of n seats, or seat positions in metres (y up). */
 export type LayoutSpec = { round: number } | { points: { x: number; y: number }[] };
 
@@ -230,8 +236,8 @@ export type TableStateMsg = {
   calibration: CalibrationInfo[];
   /** of the running table, else of the last calibrate.start, else null */
   layout: LayoutSpec | null;
-  /** while pair.listen waits for a seat's gun, until hub ms `until`; else null */
-  pairing: { seat: Seat; until: HubMs } | null;
+  /** while pair.listen waits for a seat's gun; else null */
+  pairing: PairListening | null;
   /** the table's language, or null: each browser uses its own */
   lang: TableLang | null;
 };
@@ -281,4 +287,28 @@ export interface HubGunStatusMsg extends GunStatusMsg {
   seat: Seat | null;
   /** the firmware update under way, or the last one since the hub started */
   ota?: GunOta;
+}
+
+/** One player in a game's result. */
+export interface GameResultPlayer {
+  alive: boolean;
+  wounds: number;
+  shame: number;
+  money: number;
+  score: number;
+  loot?: { cash: number; diamonds: number; paintings: number };
+  power?: PowerId | null;
+  role?: Role | null;
+}
+
+/** A game's result so far, by player name: docs/scenarios.md's output shape (`game.state`'s `result`, the host's). */
+export interface GameResult {
+  edition: Edition;
+  round: number;
+  over: boolean;
+  winners: string[];
+  godfather?: string;
+  table: { bills: Bill[] } | { cards: LootCard[] };
+  switchboard?: number;
+  players: { [name: string]: GameResultPlayer };
 }

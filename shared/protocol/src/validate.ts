@@ -265,7 +265,7 @@ function checkSchema<T>(o: { [k: string]: unknown }, schema: Schema): Decoded<T>
     const bad = checkRule(name, x, spec[1]);
     if (bad) return bad as Decoded<T>;
   }
-  return { ok: true, value: o as unknown as T };
+  return { ok: true, value: o as T };
 }
 
 export function decodeAim(p: Payload): Decoded<AimMsg> {
