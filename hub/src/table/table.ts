@@ -15,7 +15,7 @@ import {
 } from "../aim/index.js";
 import { type CueOptions, type CueTarget, seatColour } from "../feedback/index.js";
 import {
-  type ApplyResult,
+  type Applied,
   aimsLast,
   type Bullet,
   type Decision,
@@ -347,11 +347,11 @@ export class Table {
     }
   }
 
-  private submit(d: Decision): ApplyResult {
+  private submit(d: Decision): Applied {
     const r = this.ports.decide(d);
     if (r.ok) {
-      this.current = r.state;
-      this.onEvents(r.events);
+      this.current = r.value.state;
+      this.onEvents(r.value.events);
     }
     return r;
   }

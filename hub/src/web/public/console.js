@@ -19,6 +19,13 @@ const handOf = (hand) => BULLETS.map((k) => [k, hand[k]]);
 export function consolePage(root, link) {
   let hidden = false;
   const msg = h("div", { class: "msg", id: "console-msg", role: "status" });
+  /**
+   * A request from a button, typed by the op.
+   * @template {import("/protocol/index.js").OpName} K
+   * @param {K} op
+   * @param {import("./mqtt-link.js").OpArgs<K>} a
+   * @param {HTMLButtonElement} [button]
+   */
   const send = (op, a, button) => sendRequest(link, msg, op, a, button, t("console.sent"));
   const draw = () => {
     const seat = link.seat;
@@ -114,7 +121,8 @@ export function consolePage(root, link) {
       );
     }
     // a power revealed by choice at a round's start
-    if (me.power && isOneOf(CHOSEN_POWERS, me.power) && mine && !mine.power && view.step === "bullet") {
+    const power = me.power;
+    if (power && isOneOf(CHOSEN_POWERS, power) && mine && !mine.power && view.step === "bullet") {
       page.append(
         h(
           "button",
@@ -123,10 +131,10 @@ export function consolePage(root, link) {
             id: "reveal",
             onclick: (e) =>
               hasTable
-                ? send("power.reveal", { power: me.power }, e.target)
-                : send("game.decide", { decision: { type: "reveal", seat, power: me.power } }, e.target),
+                ? send("power.reveal", { power }, e.target)
+                : send("game.decide", { decision: { type: "reveal", seat, power } }, e.target),
           },
-          t("console.reveal", { power: powerName(me.power) }),
+          t("console.reveal", { power: powerName(power) }),
         ),
       );
     }

@@ -8,6 +8,15 @@ import { bulletName, cardName, decisionName, flash, h, redrawOnChange, sendReque
 /** @typedef {import("./mqtt-link.js").Link} Link */
 
 /** Sends one host request from a button, showing the hub's answer in `msg`. */
+/**
+ * A request from a button, typed by the op.
+ * @template {import("/protocol/index.js").OpName} K
+ * @param {import("./mqtt-link.js").Link} link
+ * @param {HTMLElement} msg
+ * @param {K} op
+ * @param {import("./mqtt-link.js").OpArgs<K>} a
+ * @param {HTMLButtonElement} [button]
+ */
 const act = (link, msg, op, a, button) => sendRequest(link, msg, op, a, button);
 
 const btn = (label, attrs, onclick) => h("button", { ...attrs, onclick }, label);

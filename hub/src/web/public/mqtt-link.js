@@ -22,6 +22,18 @@ import { t } from "./i18n.js";
 /** @typedef {import("/protocol/index.js").GunCalMsg} GunCal */
 /** @typedef {import("/protocol/index.js").SeatAim} Aim */
 /** @typedef {import("/protocol/index.js").PublicPlayer} PublicPlayer */
+// Requests are typed by the protocol's map of ops (shared/protocol/src/commands.ts): each op's arguments and result.
+/** @typedef {import("/protocol/index.js").OpName} OpName */
+/**
+ * @template {OpName} K
+ * @typedef {import("/protocol/index.js").OpArgs<K>} OpArgs
+ */
+/**
+ * An op's answer: its result, or a coded error (the hub's, or this page's own `offline` and `timeout`).
+ * @template {OpName} K
+ * @typedef {{ ok: true, r: import("/protocol/index.js").OpResult<K>, e?: undefined }
+ *   | { ok: false, e: import("/protocol/index.js").ResponseError, r?: undefined }} Answer
+ */
 
 const decoder = new TextDecoder();
 const PIN_KEY = "cng-pin";
@@ -351,6 +363,11 @@ export class Link extends EventTarget {
   /**
    * One command; resolves with the response ({ok, r} or {ok: false, e}), never rejects.
    * `auth` defaults to the device's token or the PIN (host), or the seat token (console).
+   * @template {OpName} K
+   * @param {K} op
+   * @param {OpArgs<K>} [a]
+   * @param {string} [auth]
+   * @returns {Promise<Answer<K>>}
    */
   request(op, a, auth) {
     const id = `w${++this.reqN}`;

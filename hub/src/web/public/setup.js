@@ -426,6 +426,13 @@ function gunsSection(link, d, msg) {
         h("option", { value: String(i), selected: sel === i }, seatLabel(i, d.players[i])),
       ),
     );
+  /**
+   * A request from a button, typed by the op.
+   * @template {import("/protocol/index.js").OpName} K
+   * @param {K} op
+   * @param {import("./mqtt-link.js").OpArgs<K>} a
+   * @param {HTMLButtonElement} [button]
+   */
   const act = (op, a, button) => sendRequest(link, msg, op, a, button);
   const host = link.isHost;
   const rows = [...link.guns].sort(([a], [b]) => (a < b ? -1 : 1));

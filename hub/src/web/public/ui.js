@@ -292,13 +292,14 @@ export function stillState(st) {
 
 /**
  * Sends one request from a button and shows the hub's answer in `msg`; the button is off while the request is out.
- * @param {{ request: (op: string, args: object) => Promise<any> }} link
+ * @template {import("/protocol/index.js").OpName} K
+ * @param {import("./mqtt-link.js").Link} link
  * @param {HTMLElement} msg
- * @param {string} op
- * @param {object} args
+ * @param {K} op
+ * @param {import("./mqtt-link.js").OpArgs<K>} args
  * @param {HTMLButtonElement | null} [button]
  * @param {string} [okText] what a success says (default: "<op>: done")
- * @returns {Promise<any>} the hub's answer
+ * @returns {Promise<import("./mqtt-link.js").Answer<K>>} the hub's answer
  */
 export async function sendRequest(link, msg, op, args, button = null, okText = t("msg.done", { op })) {
   if (button) button.disabled = true;
