@@ -1,7 +1,7 @@
 // Hub settings: defaults ← config file ← environment (CNG_*) ← command-line flags.
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { DISCOVERY_PORT, isName } from "@cng/protocol";
+import { DISCOVERY_PORT, isName, isOneOf, TABLE_LANGS } from "@cng/protocol";
 
 export interface HubConfig {
   /** table name: the topic namespace `cng/v1/<table>` and the database file name */
@@ -132,8 +132,8 @@ export function resolveConfig(...layers: Partial<HubConfig>[]): HubConfig {
     throw new ConfigError("pin must be 4-32 letters or digits");
   }
   if (c.pin !== undefined) c.pin = String(c.pin);
-  if (c.voice !== undefined && !["off", "en", "fr", "fi"].includes(String(c.voice))) {
-    throw new ConfigError(`voice must be off, en, fr or fi, got ${String(c.voice)}`);
+  if (c.voice !== undefined && c.voice !== "off" && !isOneOf(TABLE_LANGS, c.voice)) {
+    throw new ConfigError(`voice must be off, ${TABLE_LANGS.join(", ")}, got ${String(c.voice)}`);
   }
   c.data = resolve(c.data);
   return c;

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tableRoot } from "@cng/protocol";
+import { type TimingPreset, tableRoot } from "@cng/protocol";
 import { SecretLimiter } from "./access/limiter.js";
 import { MAX_CLIENT_PAYLOAD } from "./broker/acl.js";
 import { DynsecControl, DynsecProvisioner, DynsecTable } from "./broker/dynsec.js";
@@ -27,7 +27,6 @@ import { type Logger, silentLogger } from "./log.js";
 import { answerDiscovery, brokerAddressOf } from "./net/discovery.js";
 import { lanUrls } from "./net/lan.js";
 import { PlayService } from "./play/play.js";
-import type { TimingPreset } from "./play/setup.js";
 import { startSerialGunBridge } from "./serial/index.js";
 import { boardNames, bundlePathFor, loadBoard } from "./sim/espruino/board.js";
 import { CalibrationStore } from "./store/calibrations.js";

@@ -7,7 +7,7 @@ import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Hub } from "../../hub/src/hub.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { connect, request, tempDir, testHub } from "../hub/helpers.js";
+import { connect, requestRaw, tempDir, testHub } from "../hub/helpers.js";
 import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 onInterpreter("the battery gauge and its calibration, with the real hub", () => {
@@ -16,7 +16,7 @@ onInterpreter("the battery gauge and its calibration, with the real hub", () => 
   let host: MqttClient;
   const status = new Map<string, any>();
   const ask = (op: string, a: Record<string, unknown>, pin?: string) =>
-    request(host, hub.table, op, a, pin ?? hub.pin) as Promise<any>;
+    requestRaw(host, hub.table, op, a, pin ?? hub.pin) as Promise<any>;
 
   beforeAll(async () => {
     hub = await testHub({ data: data.dir });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Hub } from "../../hub/src/hub.js";
 import type { Pose } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { connect, request, tempDir, testHub } from "../hub/helpers.js";
+import { connect, requestRaw, tempDir, testHub } from "../hub/helpers.js";
 import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 const diff = (a: number, b: number) => {
@@ -25,7 +25,7 @@ onInterpreter("the IMU mounting step of the calibration wizard, with the real hu
   let host: MqttClient;
   const aims = new Map<string, { y: number; p: number; r: number }[]>();
   const status = new Map<string, any>();
-  const ask = (op: string, a: Record<string, unknown>) => request(host, hub.table, op, a, hub.pin) as Promise<any>;
+  const ask = (op: string, a: Record<string, unknown>) => requestRaw(host, hub.table, op, a, hub.pin) as Promise<any>;
 
   beforeAll(async () => {
     hub = await testHub({ data: data.dir });

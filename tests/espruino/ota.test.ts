@@ -13,7 +13,7 @@ import type { Hub } from "../../hub/src/hub.js";
 import { bundlePathFor } from "../../hub/src/sim/espruino/board.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { fakeLog } from "../hardware/fake-log.js";
-import { connect, request, tempDir, testHub } from "../hub/helpers.js";
+import { connect, request, requestRaw, tempDir, testHub } from "../hub/helpers.js";
 import { onInterpreter, realGun, waitFor } from "./rig.js";
 
 const FW = JSON.parse(readFileSync(new URL("../../firmware/dist/sizes.json", import.meta.url), "utf8")).version;
@@ -251,7 +251,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
       e: { code: "forbidden" },
     });
     viewer.end(true);
-    expect(await request(host, hub.table, "guns.update", { guns: "everything" }, hub.pin)).toMatchObject({
+    expect(await requestRaw(host, hub.table, "guns.update", { guns: "everything" }, hub.pin)).toMatchObject({
       ok: false,
       e: { code: "bad-args" },
     });

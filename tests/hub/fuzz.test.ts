@@ -2,7 +2,7 @@
 // against a hub process: it stays up, its state does not change, its memory stays flat.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { cmdTopic, gunTopic, MAX_BYTES, type MessageKind } from "@cng/protocol";
+import { cmdTopic, type GameSetup, gunTopic, MAX_BYTES, type MessageKind } from "@cng/protocol";
 import fc from "fast-check";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
@@ -94,7 +94,7 @@ describe("fuzzing the hub", () => {
     expect((await request(host, "main", "pair.accept", { gun: "fz1", seat: 0 }, PIN)).ok).toBe(true);
     const secret = (await key).k;
     pending.end(true);
-    const setup = { edition: "classic", players: ["A", "B", "C", "D"], seed: 3 };
+    const setup: GameSetup = { edition: "classic", players: ["A", "B", "C", "D"], seed: 3 };
     expect((await request(host, "main", "game.new", setup, PIN)).ok).toBe(true);
     expect(
       (await request(host, "main", "game.decide", { decision: { type: "bullet", seat: 0, card: "click" } }, PIN)).ok,

@@ -1,11 +1,11 @@
-import { playerTopic, tableTopic } from "@cng/protocol";
+import { type GameSetup, playerTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apply, publicView, setup } from "../../hub/src/rules/index.js";
-import { connect, nextMessage, request, testHub } from "./helpers.js";
+import { connect, nextMessage, request, requestRaw, testHub } from "./helpers.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
-const SETUP = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 7 };
+const SETUP: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 7 };
 
 describe("game commands", () => {
   let hub: TestHub;
@@ -67,7 +67,7 @@ describe("game commands", () => {
       hub.pin,
     );
     expect(bad.ok).toBe(false);
-    const garbage = await request(host, hub.table, "game.decide", { decision: "shoot everyone" }, hub.pin);
+    const garbage = await requestRaw(host, hub.table, "game.decide", { decision: "shoot everyone" }, hub.pin);
     expect(garbage).toMatchObject({ ok: false, e: { code: "bad-args" } });
     const st = await request(host, hub.table, "game.state", undefined, hub.pin);
     expect(st.r).toMatchObject({ decisions: 1 });
@@ -78,7 +78,7 @@ describe("game commands", () => {
   });
 
   it("unknown ops and malformed requests get error responses", async () => {
-    expect(await request(host, hub.table, "game.nuke", {}, hub.pin)).toMatchObject({
+    expect(await requestRaw(host, hub.table, "game.nuke", {}, hub.pin)).toMatchObject({
       ok: false,
       e: { code: "unknown-op" },
     });
@@ -86,7 +86,7 @@ describe("game commands", () => {
       ok: false,
       e: { code: "bad-args" },
     });
-    expect(await request(host, hub.table, "guns.list", { extra: 1 })).toMatchObject({
+    expect(await requestRaw(host, hub.table, "guns.list", { extra: 1 })).toMatchObject({
       ok: false,
       e: { code: "bad-args" },
     });

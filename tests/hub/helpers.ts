@@ -3,8 +3,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cmdTopic, gunTopic, type ResponseMsg } from "@cng/protocol";
+import { cmdTopic, gunTopic, type OpArgs, type OpName, type OpResponse, type ResponseMsg } from "@cng/protocol";
 import type { IClientOptions, MqttClient } from "mqtt";
+import { afterAll, beforeAll } from "vitest";
 import { topicMatches } from "../../hub/src/bus/bus.js";
 import { connectMqtt } from "../../hub/src/bus/connect.js";
 import { type Hub, type HubOptions, startHub } from "../../hub/src/hub.js";
@@ -87,11 +88,53 @@ export function nextMessage(
 
 let reqN = 0;
 /** Sends a command request and waits for its response. */
-export async function request(
+export type TestHub = Awaited<ReturnType<typeof testHub>>;
+
+/** A hub and a host client on it, for the tests of one describe block: started before them, stopped after. */
+export function hubWithHost(opts: HubOptions = {}): { readonly hub: TestHub; readonly host: MqttClient } {
+  let hub: TestHub | undefined;
+  let host: MqttClient | undefined;
+  beforeAll(async () => {
+    hub = await testHub(opts);
+    host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
+  });
+  afterAll(async () => {
+    host?.end(true);
+    await hub?.stop();
+  });
+  const started = <T>(x: T | undefined): T => {
+    if (x === undefined) throw new Error("the hub is not started yet (use it inside a test)");
+    return x;
+  };
+  return {
+    get hub() {
+      return started(hub);
+    },
+    get host() {
+      return started(host);
+    },
+  };
+}
+
+/** One request for op `K` with its arguments; resolves with the hub's response, typed by the op. */
+export async function request<K extends OpName>(
+  client: MqttClient,
+  table: string,
+  op: K,
+  a?: OpArgs<K>,
+  auth?: string,
+  timeoutMs = 5000,
+): Promise<OpResponse<K>> {
+  // the hub answers this op's request with this op's response
+  return (await requestRaw(client, table, op, a, auth, timeoutMs)) as OpResponse<K>;
+}
+
+/** Any request, as a hostile or broken client might send it: an unknown op, arguments of any shape. */
+export async function requestRaw(
   client: MqttClient,
   table: string,
   op: string,
-  a?: Record<string, unknown>,
+  a?: unknown,
   auth?: string,
   timeoutMs = 5000,
 ): Promise<ResponseMsg> {

@@ -1,17 +1,18 @@
 // Past games and undo over MQTT, on games played by game.decide (the host enters every decision): game.list
 // shows a finished game, game.history replays it round by round with public facts only, and game.undo takes back
 // a wrong draft pick (logged as an undo entry: a restarted hub resumes the same state).
+import type { GameSetup } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { decide } from "../../hub/src/rules/bot.js";
 import { apply, type Decision, owedDecisions, publicView, Rng, type State, setup } from "../../hub/src/rules/index.js";
-import { connect, request, tempDir, testHub } from "./helpers.js";
+import { connect, request, requestRaw, tempDir, testHub } from "./helpers.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 
 /** A whole bot game's decisions, each legal after the ones before. */
-function botGame(options: Record<string, unknown>, seed: number): { decisions: Decision[]; end: State } {
-  let s: State = setup(options as any);
+function botGame(options: GameSetup, seed: number): { decisions: Decision[]; end: State } {
+  let s: State = setup(options);
   const rng = new Rng(seed);
   const decisions: Decision[] = [];
   while (!s.over && decisions.length < 600) {
@@ -25,8 +26,8 @@ function botGame(options: Record<string, unknown>, seed: number): { decisions: D
   return { decisions, end: s };
 }
 
-function stateAfter(options: Record<string, unknown>, decisions: Decision[]): State {
-  let s: State = setup(options as any);
+function stateAfter(options: GameSetup, decisions: Decision[]): State {
+  let s: State = setup(options);
   for (const d of decisions) {
     const r = apply(s, d);
     if (!r.ok) throw new Error(r.error.message);
@@ -54,7 +55,7 @@ describe("past games and undo", () => {
   it("game.list shows a finished game; game.history's last round is the final result, with no secrets", async () => {
     hub = await testHub();
     host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
-    const SETUP = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 3 };
+    const SETUP: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 3 };
     const { decisions, end } = botGame(SETUP, 9);
     expect((await request(host, hub.table, "game.new", SETUP, hub.pin)).ok).toBe(true);
     await play(hub, host, decisions);
@@ -94,7 +95,7 @@ describe("past games and undo", () => {
       ok: false,
       e: { code: "unknown-game" },
     });
-    expect(await request(host, hub.table, "game.history", { game: "x" })).toMatchObject({
+    expect(await requestRaw(host, hub.table, "game.history", { game: "x" })).toMatchObject({
       ok: false,
       e: { code: "bad-args" },
     });
@@ -105,7 +106,7 @@ describe("past games and undo", () => {
     try {
       hub = await testHub({ data: data.dir });
       host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
-      const SETUP = { edition: "second", players: ["Ann", "Bob", "Cid", "Dee"], seed: 5 };
+      const SETUP: GameSetup = { edition: "second", players: ["Ann", "Bob", "Cid", "Dee"], seed: 5 };
       const { decisions, end } = botGame(SETUP, 4);
       const at = decisions.findIndex((d) => d.type === "pick");
       expect(at).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 // kill -9 the hub in the middle of a stream of decisions; a restarted hub resumes with every
 // acknowledged decision, and `cng replay` prints the same result as the engine.
 import { type ChildProcess, execFileSync } from "node:child_process";
-import { cmdTopic } from "@cng/protocol";
+import { cmdTopic, type GameSetup } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { decide } from "../../hub/src/rules/bot.js";
@@ -10,7 +10,7 @@ import { describe as outcome } from "../../hub/src/rules/scenario.js";
 import { connect, request, spawnHub, tempDir } from "./helpers.js";
 
 const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
-const SETUP = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee", "Eve"], seed: 11 };
+const SETUP: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee", "Eve"], seed: 11 };
 const PIN = "424242";
 
 /** The decisions of a whole random game, each legal after the ones before. */

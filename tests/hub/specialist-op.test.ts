@@ -1,6 +1,6 @@
 // power.specialist: the Specialist's own choice from her console (or the host's), checked like every player op.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { connect, request, testHub } from "./helpers.js";
+import { connect, request, requestRaw, testHub } from "./helpers.js";
 
 let hub: Awaited<ReturnType<typeof testHub>>;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ it("takes use and a discard, acts only for the token's own seat, and says when t
   const tok = (await request(host, hub.table, "seat.token", { seat: 1 }, hub.pin)).r as { token: string };
   const c = await connect(hub.urls.mqtt);
   const code = async (a: Record<string, unknown>, auth = tok.token) => {
-    const r = await request(c, hub.table, "power.specialist", a, auth);
+    const r = await requestRaw(c, hub.table, "power.specialist", a, auth);
     return r.ok ? "ok" : r.e!.code;
   };
   expect(await code({})).toBe("bad-args");

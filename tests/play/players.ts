@@ -5,7 +5,7 @@
 import { decodeTableState, type TableStateMsg, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import type { Decision } from "../../hub/src/rules/index.js";
-import { request } from "../hub/helpers.js";
+import { requestRaw } from "../hub/helpers.js";
 import type { Scenario, ScenarioRound } from "../table/rig.js";
 import type { ScriptedGun } from "./scripted-gun.js";
 import { realTime, type TestTime } from "./test-time.js";
@@ -102,7 +102,7 @@ export class Players {
   }
 
   private async req(op: string, a: Record<string, unknown>, auth = this.pin): Promise<void> {
-    const r = await this.time.track(request(this.host, this.table, op, a, auth));
+    const r = await this.time.track(requestRaw(this.host, this.table, op, a, auth));
     if (!r.ok) this.errors.push(`${op} ${JSON.stringify(a)}: ${JSON.stringify(r.e)}`);
   }
 

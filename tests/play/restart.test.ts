@@ -2,7 +2,9 @@
 // The hub process killed with SIGKILL mid-round (through the CLI) and restarted: the table resumes at the same
 // step from the game log and its own records, waits for the guns (they come back late: the count must not decide
 // for guns that are away), the guns and consoles reconnect, and the game ends as the scenario runner ends it.
+
 import type { ChildProcess } from "node:child_process";
+import type { GameSetup, TableArgs } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
@@ -36,8 +38,8 @@ describe("the hub killed mid-round", () => {
     clients.push(host);
     for (let seat = 0; seat < 4; seat++)
       guns.push(await ScriptedGun.pair(first.mqtt, "main", host, PIN, `gun${seat}`, seat, layout));
-    const setup = { edition: "classic", players: scenario.players, seed: scenario.seed };
-    const table = { secrets: "console", timingOverrides: { countPaceMs: 200 } };
+    const setup: GameSetup = { edition: "classic", players: scenario.players, seed: scenario.seed };
+    const table: TableArgs = { secrets: "console", timingOverrides: { countPaceMs: 200 } };
     expect((await request(host, "main", "game.new", { ...setup, table }, PIN)).ok).toBe(true);
 
     // killed during round 2's courage count, after its aims are settled

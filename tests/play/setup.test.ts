@@ -7,18 +7,21 @@ describe("table setup: recentre", () => {
   it("takes pose, snapshots (the default) and none", () => {
     for (const recentre of ["pose", "snapshots", "none"] as const) {
       const r = parseTableSetup({ recentre });
-      if (!r.ok) throw new Error(r.msg);
-      expect(tableConfig(r.v, 8, 1).recentre).toBe(recentre);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(tableConfig(r.value, 8, 1).recentre).toBe(recentre);
     }
     const d = parseTableSetup({});
-    if (!d.ok) throw new Error(d.msg);
-    expect(tableConfig(d.v, 8, 1).recentre).toBe("snapshots");
+    if (!d.ok) throw new Error(d.error.message);
+    expect(tableConfig(d.value, 8, 1).recentre).toBe("snapshots");
   });
 
   it("refuses anything else, naming the choices", () => {
     for (const recentre of ["sometimes", 1, true, "POSE"]) {
       const r = parseTableSetup({ recentre });
-      expect(r).toEqual({ ok: false, msg: 'table.recentre is "pose", "snapshots", "none"' });
+      expect(r).toEqual({
+        ok: false,
+        error: { code: "bad-args", message: 'table.recentre is "pose", "snapshots", "none"' },
+      });
     }
   });
 });

@@ -1,5 +1,6 @@
 // The LED's second channel: a player holds the trigger while aiming and the gun blinks its target's seat number
 // (1 for the first seat) in that seat's colour — a colour-blind player counts instead of naming a colour.
+import type { GameNewArgs } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { seatColour } from "../../hub/src/feedback/index.js";
 import { request, waitFor } from "../hub/helpers.js";
@@ -18,7 +19,12 @@ afterEach(() => closeTable(t));
 it("holding the trigger while aiming blinks the target's seat number in its colour; aiming at nobody says so", async () => {
   const { hub, host, guns } = await pairedTable(4);
   t = { players: null, guns, host, hub };
-  const setup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 3, table: { secrets: "console" } };
+  const setup: GameNewArgs = {
+    edition: "classic",
+    players: ["Ann", "Bob", "Cid", "Dee"],
+    seed: 3,
+    table: { secrets: "console" },
+  };
   expect((await request(host, hub.table, "game.new", setup, hub.pin)).ok).toBe(true);
   const gun = guns[1]!;
   gun.pose = { kind: "aim", target: 2 };

@@ -3,6 +3,7 @@
 import type { CueName } from "@cng/protocol";
 import { bearing, roundTable, type SeatLayout } from "../../hub/src/aim/index.js";
 import type { CueOptions, CueTarget } from "../../hub/src/feedback/index.js";
+import { rulesEngine } from "../../hub/src/game/engine.js";
 import { apply, type Decision, type GameEvent, type State } from "../../hub/src/rules/index.js";
 import {
   FAST_TIMING,
@@ -47,11 +48,11 @@ export class PowerRig {
       {
         clock: this.clock,
         decide: (d) => {
-          const r = apply(current, d);
+          const r = rulesEngine.apply(current, d);
           if (r.ok) {
-            current = r.state;
+            current = r.value.state;
             this.decisions.push(d);
-            this.events.push(...r.events);
+            this.events.push(...r.value.events);
           }
           return r;
         },

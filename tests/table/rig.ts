@@ -4,6 +4,7 @@
 import type { CueName } from "@cng/protocol";
 import { bearing, roundTable, type SeatLayout } from "../../hub/src/aim/index.js";
 import type { CueOptions, CueTarget } from "../../hub/src/feedback/index.js";
+import { rulesEngine } from "../../hub/src/game/engine.js";
 import {
   apply,
   type BotStyle,
@@ -210,9 +211,9 @@ export class Rig {
     const ports = {
       clock: this.clock,
       decide: (d: Decision) => {
-        const r = apply(current, d);
+        const r = rulesEngine.apply(current, d);
         if (r.ok) {
-          current = r.state;
+          current = r.value.state;
           this.decisions.push(d);
         }
         return r;

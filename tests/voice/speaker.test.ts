@@ -2,8 +2,9 @@
 // The table's voice on the hub: every phrase in every language rendered by espeak-ng into audio that is not
 // silent and starts at once (the words of a count must start on the beat); a closed grammar of phrase ids, worded
 // with the current game's names; served at /api/voice.
+
+import { type GameSetup, TABLE_LANGS as LANGS } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LANGS } from "../../hub/src/store/settings.js";
 import { PHRASE_RE, phraseText, samplePhrases } from "../../hub/src/voice/phrases.js";
 import { findEspeak, Speaker, trimWav } from "../../hub/src/voice/speaker.js";
 import { connect, request, testHub } from "../hub/helpers.js";
@@ -106,7 +107,7 @@ describe("/api/voice on the hub", () => {
       expect((await fetch(base + bad)).status, bad).toBe(404);
     // with a game, its players' names
     const host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
-    const setup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 1 };
+    const setup: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 1 };
     expect((await request(host, hub.table, "game.new", setup, hub.pin)).ok).toBe(true);
     expect(await (await fetch(`${base}/api/voice/fr/wound.2?as=text`)).json()).toEqual({ text: "Cid est touché." });
     // --voice fr made French the table's language

@@ -206,7 +206,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
           setTimeout(() => guns[0]!.pull(), Math.max(0, a.opensAt - Date.now()) + 80);
         }
       };
-      const cards = ["click", "bang", "click", "click"];
+      const cards = ["click", "bang", "click", "click"] as const;
       for (let seat = 0; seat < 4; seat++) {
         expect(await request(watcher, hub.table, "secret.bullet", { card: cards[seat], seat }, hub.pin)).toMatchObject({
           ok: true,

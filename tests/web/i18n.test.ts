@@ -2,10 +2,11 @@
 // catalogues agree on keys and placeholders, plurals follow each language's own rules, and Intl formats the money.
 import { readdirSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
+import { TABLE_LANGS } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
 
 const DIR = new URL("../../hub/src/web/public/", import.meta.url);
-const LANGS = ["en", "fr", "fi"] as const;
+const LANGS = TABLE_LANGS;
 type Message = string | Record<string, string>;
 type Catalogue = Record<string, Message>;
 

@@ -126,7 +126,7 @@ export const otaBench: Bench = {
       hub.ota.onProgress((g, p) => {
         if (p.stage === "done" || p.stage === "failed") done.set(g, performance.now() - t0);
       });
-      const r = await host.request<{ started: unknown[] }>("guns.update", { guns: "all" });
+      const r = await host.request("guns.update", { guns: "all" });
       if (!opts.json) process.stderr.write(`updating ${r.started.length} guns…\n`);
       await wait("every update", () => done.size === n, 120_000);
       const total = performance.now() - t0;

@@ -1,10 +1,12 @@
 // A request's `auth` → its caller. A host device's token or a seat token is checked at any time; a PIN waits while
 // the limiter says so (the same one that guards MQTT logins: per source address and for the whole hub).
+
+import { ok, type Result, refuse } from "@cng/protocol";
 import { type SecretLimiter, waitText } from "../access/limiter.js";
 import type { HostDevices } from "../store/devices.js";
 import type { SecretStore } from "../store/secrets.js";
 import { sameSecret } from "../store/secrets.js";
-import type { Caller, Need, OpError } from "./types.js";
+import type { Caller, Need } from "./types.js";
 
 export class RequestAuth {
   constructor(
@@ -16,17 +18,17 @@ export class RequestAuth {
   ) {}
 
   /** The caller for `auth` sent from `source` (an address), or why it is refused. */
-  caller(auth: string | undefined, source: string): { ok: true; caller: Caller } | ({ ok: false } & OpError) {
-    if (auth === undefined) return { ok: true, caller: { role: "anyone" } };
+  caller(auth: string | undefined, source: string): Result<Caller> {
+    if (auth === undefined) return ok({ role: "anyone" });
     const device = this.devices.check(auth, this.clock());
-    if (device !== null) return { ok: true, caller: { role: "host", device } };
+    if (device !== null) return ok({ role: "host", device });
     const seat = this.secrets.seatOfToken(auth);
-    if (seat !== null) return { ok: true, caller: { role: "seat", seat } };
+    if (seat !== null) return ok({ role: "seat", seat });
     const wait = this.limiter.waitOf(source);
-    if (wait.ms > 0) return { ok: false, code: "locked", msg: waitText(wait) };
-    if (sameSecret(auth, this.pin())) return { ok: true, caller: { role: "host" } };
+    if (wait.ms > 0) return refuse("locked", waitText(wait));
+    if (sameSecret(auth, this.pin())) return ok({ role: "host" });
     this.limiter.failed(source);
-    return { ok: false, code: "auth", msg: "wrong PIN or token" };
+    return refuse("auth", "wrong PIN or token");
   }
 }
 

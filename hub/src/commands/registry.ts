@@ -1,5 +1,5 @@
-// Every op the hub answers, by name.
-import type { OpContext } from "./context.js";
+// Every op the hub answers, by name: one for each op of the protocol's map (a missing one fails `tsc`).
+import type { OpName } from "@cng/protocol";
 import { gunBattery } from "./ops/battery.js";
 import { devicesEnrol, devicesList, devicesRevoke } from "./ops/devices.js";
 import { gameDecide, gameHistory, gameList, gameNew, gameState } from "./ops/game.js";
@@ -24,43 +24,45 @@ import {
 } from "./ops/table.js";
 import type { Op } from "./types.js";
 
-// each op has its own argument type
-export type AnyOp = Op<any, OpContext>;
+export const OPS: { readonly [K in OpName]: Op<K, unknown> } = {
+  "guns.list": gunsList,
+  "pair.accept": pairAccept,
+  "pair.reject": pairReject,
+  "pair.listen": pairListen,
+  "gun.forget": gunForget,
+  "gun.seat": gunSeat,
+  "guns.update": gunsUpdate,
+  "gun.battery": gunBattery,
+  "seat.token": seatToken,
+  "devices.enrol": devicesEnrol,
+  "devices.list": devicesList,
+  "devices.revoke": devicesRevoke,
+  "game.new": gameNew,
+  "game.decide": gameDecide,
+  "game.state": gameState,
+  "game.list": gameList,
+  "game.history": gameHistory,
+  "game.undo": gameUndo,
+  "game.pause": gamePause,
+  "game.resume": gameResume,
+  "round.start": roundStart,
+  "secret.bullet": secretBullet,
+  "power.reveal": powerReveal,
+  "power.specialist": powerSpecialist,
+  "host.decide": hostDecide,
+  "table.status": tableStatus,
+  "table.lang": tableLang,
+  "calibrate.start": calibrateStart,
+  "calibrate.cancel": calibrateCancel,
+  "calibrate.status": calibrateStatus,
+  "calibrate.mount": calibrateMount,
+};
 
-export const OPS: AnyOp[] = [
-  gunsList,
-  pairAccept,
-  pairReject,
-  pairListen,
-  gunForget,
-  gunSeat,
-  gunsUpdate,
-  seatToken,
-  devicesEnrol,
-  devicesList,
-  devicesRevoke,
-  gameNew,
-  gameDecide,
-  gameState,
-  gameList,
-  gameHistory,
-  roundStart,
-  secretBullet,
-  powerReveal,
-  powerSpecialist,
-  hostDecide,
-  tableStatus,
-  tableLang,
-  calibrateStart,
-  calibrateCancel,
-  calibrateStatus,
-  calibrateMount,
-  gunBattery,
-  gamePause,
-  gameResume,
-  gameUndo,
-];
+/** The op of that name, or undefined (a name the map does not have, inherited object keys included). */
+export function findOp(name: string): Op<OpName, unknown> | undefined {
+  return isOpName(name) ? OPS[name] : undefined;
+}
 
-export function findOp(name: string): AnyOp | undefined {
-  return OPS.find((o) => o.name === name);
+function isOpName(name: string): name is OpName {
+  return Object.prototype.hasOwnProperty.call(OPS, name);
 }

@@ -6,7 +6,7 @@ import { type Logger, OncePerKey } from "../log.js";
 import { allowed, type RequestAuth } from "./auth.js";
 import type { OpContext } from "./context.js";
 import { findOp } from "./registry.js";
-import { callerName } from "./types.js";
+import { callerName, decodeArgs } from "./types.js";
 
 /** Requests waiting beyond this are answered `busy` at once, so a flood cannot grow memory. */
 export const MAX_QUEUED = 1000;
@@ -80,25 +80,26 @@ export class CommandServer {
     if (!op) return err("unknown-op", `no op ${req.op}`);
     const from = this.sourceOf(client);
     const who = this.auth.caller(req.auth, from);
-    if (!who.ok && (who.code === "auth" || who.code === "locked")) {
+    if (!who.ok && (who.error.code === "auth" || who.error.code === "locked")) {
       // once per source and minute: a guesser writes one line, not one per guess
-      this.refusals.warn(`auth:${from}`, { client, from, op: req.op, code: who.code }, "refused request: wrong secret");
-      return { v: 1, id: req.id, ok: false, e: { code: who.code, msg: who.msg } };
+      const code = who.error.code;
+      this.refusals.warn(`auth:${from}`, { client, from, op: req.op, code }, "refused request: wrong secret");
+      return { v: 1, id: req.id, ok: false, e: { code, msg: who.error.message } };
     }
-    if (!who.ok) return err(who.code, who.msg);
-    if (!allowed(op.need, who.caller)) {
+    if (!who.ok) return err(who.error.code, who.error.message);
+    if (!allowed(op.need, who.value)) {
       return err(
         "forbidden",
         `${req.op} needs ${op.need === "host" ? "the host PIN" : "the host PIN or a seat token"}`,
       );
     }
-    const parsed = op.parse(req.a ?? {});
-    if (!parsed.ok) return err(parsed.code, parsed.msg);
+    const parsed = decodeArgs(op, req.a ?? {});
+    if (!parsed.ok) return err(parsed.error.code, parsed.error.message);
     try {
-      const r = await op.run(this.ctx, who.caller, parsed.args);
-      if (!r.ok) return err(r.code, r.msg);
-      this.log.info({ client, op: req.op, by: callerName(who.caller) }, "request done");
-      return r.r === undefined ? { v: 1, id: req.id, ok: true } : { v: 1, id: req.id, ok: true, r: r.r };
+      const r = await op.run(this.ctx, who.value, parsed.value);
+      if (!r.ok) return err(r.error.code, r.error.message);
+      this.log.info({ client, op: req.op, by: callerName(who.value) }, "request done");
+      return { v: 1, id: req.id, ok: true, r: r.value };
     } catch (e) {
       this.log.error({ err: e, op: req.op }, "op failed");
       return { v: 1, id: req.id, ok: false, e: { code: "internal", msg: "the hub failed to do this; see its log" } };

@@ -1,11 +1,20 @@
 // The current game on the bus: after every change, `table/state` (retained: the game's public view, plus
 // what the table adds: its status, the seats, calibration), each seat's private view (retained on
 // player/<n>/view) and the new public events (table/events).
-import { type PlayerViewMsg, playerTopic, type TableEventsMsg, type TableStateMsg, tableTopic } from "@cng/protocol";
+import {
+  type Decision,
+  type GameSetup,
+  type PlayerViewMsg,
+  playerTopic,
+  type Result,
+  type TableEventsMsg,
+  type TableStateMsg,
+  tableTopic,
+} from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import type { GameEvent } from "../rules/index.js";
-import type { DecideResult, Game, GameSession } from "./session.js";
+import type { Decided, Game, GameSession } from "./session.js";
 
 /**
  * What the table adds to `table/state`: its status, the seats, calibration, layout, pairing and language, in the
@@ -90,15 +99,15 @@ export class GameHost {
     }
   }
 
-  async start(setup: unknown) {
+  async start(setup: GameSetup): Promise<Result<Game>> {
     const r = this.session.start(setup);
-    if (r.ok) this.log.info({ game: r.game.id }, "new game");
+    if (r.ok) this.log.info({ game: r.value.id }, "new game");
     return r;
   }
 
-  async decide(decision: unknown, by: string): Promise<DecideResult> {
+  async decide(decision: Decision, by: string): Promise<Result<Decided>> {
     const r = this.session.decide(decision, by);
-    if (r.ok) await this.publish(r.game, r.events);
+    if (r.ok) await this.publish(r.value.game, r.value.events);
     return r;
   }
 }

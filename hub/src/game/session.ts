@@ -1,18 +1,23 @@
 // The current game: its state in memory, its log on disk. Decisions go to the log first.
+import {
+  type Decision,
+  type GameHistory,
+  type GameListing,
+  type GameSetup,
+  ok,
+  type Result,
+  refuse,
+} from "@cng/protocol";
 import type { GameEvent, State } from "../rules/index.js";
 import type { GameId, GameLog, LoggedDecision } from "../store/game-log.js";
-import type { EngineError, GameEngine, GameSummary } from "./engine.js";
-import { gameHistory, type HistoryResult } from "./history.js";
+import { decodeLogged, type GameEngine, type GameSummary } from "./engine.js";
+import { gameHistory } from "./history.js";
 import { replay } from "./replay.js";
 
-/** One line of the list of games. */
-export interface GameListing extends Omit<GameSummary, "round"> {
-  id: GameId;
-  createdAt: number;
-  decisions: number;
+/** A decision taken back, as logged and decoded. */
+export interface Undone extends LoggedDecision {
+  decision: Decision;
 }
-
-export type UndoResult = { ok: true; game: Game; undone: LoggedDecision } | { ok: false; error: EngineError };
 
 export interface Game {
   id: GameId;
@@ -20,7 +25,11 @@ export interface Game {
   decisions: number;
 }
 
-export type DecideResult = { ok: true; game: Game; events: readonly GameEvent[] } | { ok: false; error: EngineError };
+/** A decision logged and applied: the game after it, and what happened. */
+export interface Decided {
+  game: Game;
+  events: readonly GameEvent[];
+}
 
 export class GameSession {
   private current: Game | null = null;
@@ -43,32 +52,31 @@ export class GameSession {
     if (!latest) return null;
     const r = replay(this.engine, latest.setup, this.log.decisions(latest.id));
     if (!r.ok) {
-      throw new Error(
-        `game ${latest.id} does not replay${r.seq === null ? " (setup)" : ` at decision ${r.seq}`}: ${r.error.message}`,
-      );
+      const at = r.error.seq === null ? " (setup)" : ` at decision ${r.error.seq}`;
+      throw new Error(`game ${latest.id} does not replay${at}: ${r.error.message}`);
     }
-    this.current = { id: latest.id, state: r.state, decisions: r.decisions };
+    this.current = { id: latest.id, state: r.value.state, decisions: r.value.decisions };
     return this.current;
   }
 
   /** Starts a new game; nothing is logged when the engine refuses the setup. */
-  start(setup: unknown): { ok: true; game: Game } | { ok: false; error: EngineError } {
+  start(setup: GameSetup): Result<Game> {
     const r = this.engine.setup(setup);
     if (!r.ok) return r;
     const id = this.log.create(setup, this.clock());
-    this.current = { id, state: r.state, decisions: 0 };
-    return { ok: true, game: this.current };
+    this.current = { id, state: r.value, decisions: 0 };
+    return ok(this.current);
   }
 
   /** Applies one decision; logged (durably) only when the engine accepts it. */
-  decide(decision: unknown, by: string): DecideResult {
+  decide(decision: Decision, by: string): Result<Decided> {
     const g = this.current;
-    if (!g) return { ok: false, error: { code: "no-game", message: "no game has been started" } };
+    if (!g) return refuse("no-game", "no game has been started");
     const r = this.engine.apply(g.state, decision);
     if (!r.ok) return r;
     this.log.append(g.id, decision, by, this.clock());
-    this.current = { id: g.id, state: r.state, decisions: g.decisions + 1 };
-    return { ok: true, game: this.current, events: r.events };
+    this.current = { id: g.id, state: r.value.state, decisions: g.decisions + 1 };
+    return ok({ game: this.current, events: r.value.events });
   }
 
   /** Every logged game, oldest first; a game whose log does not replay is listed without a summary. */
@@ -78,7 +86,7 @@ export class GameSession {
       if (c?.decisions !== g.decisions) {
         const logged = this.log.game(g.id);
         const r = logged ? replay(this.engine, logged.setup, this.log.decisions(g.id)) : null;
-        c = { decisions: g.decisions, summary: r?.ok ? this.engine.summary(r.state) : null };
+        c = { decisions: g.decisions, summary: r?.ok ? this.engine.summary(r.value.state) : null };
         this.listed.set(g.id, c);
       }
       const s = c.summary ?? { edition: "?", players: [], over: false, winners: [] };
@@ -87,7 +95,7 @@ export class GameSession {
   }
 
   /** A logged game's public story, round by round; null when there is no such game. */
-  history(id: GameId): HistoryResult | null {
+  history(id: GameId): Result<GameHistory> | null {
     const logged = this.log.game(id);
     return logged ? gameHistory(this.engine, logged.setup, this.log.decisions(id)) : null;
   }
@@ -103,19 +111,21 @@ export class GameSession {
    * Takes back the last decision when `refuse` finds no reason not to: an undo entry is logged, and the state is
    * the replay of the decisions before it (the engine is deterministic, so that is the state before it).
    */
-  undo(by: string, refuse: (last: LoggedDecision) => string | null): UndoResult {
+  undo(by: string, refusal: (last: Undone) => string | null): Result<{ game: Game; undone: Undone }> {
     const g = this.current;
-    if (!g) return { ok: false, error: { code: "no-game", message: "no game has been started" } };
+    if (!g) return refuse("no-game", "no game has been started");
     const decisions = this.log.decisions(g.id);
-    const last = decisions.at(-1);
-    if (!last) return { ok: false, error: { code: "undo", message: "nothing to undo: no decision yet" } };
-    const why = refuse(last);
-    if (why !== null) return { ok: false, error: { code: "undo", message: why } };
-    const logged = this.log.game(g.id)!;
-    const r = replay(this.engine, logged.setup, decisions.slice(0, -1));
-    if (!r.ok) return { ok: false, error: { code: "undo", message: `the game does not replay: ${r.error.message}` } };
+    const logged = decisions.at(-1);
+    if (!logged) return refuse("undo", "nothing to undo: no decision yet");
+    const decision = decodeLogged(logged.decision);
+    if (!decision.ok) return refuse("undo", decision.error.message);
+    const last: Undone = { ...logged, decision: decision.value };
+    const why = refusal(last);
+    if (why !== null) return refuse("undo", why);
+    const r = replay(this.engine, this.log.game(g.id)!.setup, decisions.slice(0, -1));
+    if (!r.ok) return refuse("undo", `the game does not replay: ${r.error.message}`);
     this.log.undo(g.id, last.seq, by, this.clock());
-    this.current = { id: g.id, state: r.state, decisions: r.decisions };
-    return { ok: true, game: this.current, undone: last };
+    this.current = { id: g.id, state: r.value.state, decisions: r.value.decisions };
+    return ok({ game: this.current, undone: last });
   }
 }

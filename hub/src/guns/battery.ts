@@ -4,26 +4,22 @@
 // with an info. A board whose firmware has no room for that ("batcal" not in its profile) is told the factor to
 // flash instead.
 
-import type { GunId, InfoMsg } from "@cng/protocol";
-import { BAT_CAL_K, BAT_CAL_V, batFactor, decodeGunError, gunTopic, LIPO_FULL_V, parseTopic } from "@cng/protocol";
+import type { BatteryCalibrated, GunId, InfoMsg, Result } from "@cng/protocol";
+import {
+  BAT_CAL_K,
+  BAT_CAL_V,
+  batFactor,
+  decodeGunError,
+  gunTopic,
+  LIPO_FULL_V,
+  ok,
+  parseTopic,
+  refuse,
+} from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import { loadBoard } from "../sim/espruino/board.js";
 import type { GunService } from "./service.js";
-
-export type BatteryResult =
-  | {
-      ok: true;
-      gun: GunId;
-      /** volts the host gave (or the curve's full) */
-      volts: number;
-      /** what the gun read before, and with the new factor */
-      was: { bv: number; bat?: number };
-      now: { bv: number; bat?: number; bk: number };
-    }
-  /** the board's firmware takes no calibration over the network: flash `bat` into its gun.json */
-  | { ok: true; gun: GunId; volts: number; flash: { bat: number; why: string } }
-  | { ok: false; code: string; msg: string };
 
 interface Waiter {
   /** the info must carry this factor (a `bat` sent), or any info will do (undefined) */
@@ -86,35 +82,31 @@ export class BatteryCalibration {
   }
 
   /** Calibrates `gun`'s battery reading to `volts` (undefined: the gun is full, the curve's 100 %). */
-  async calibrate(gun: GunId, volts: number | undefined): Promise<BatteryResult> {
+  async calibrate(gun: GunId, volts: number | undefined): Promise<Result<BatteryCalibrated>> {
     const v = volts ?? LIPO_FULL_V;
     if (!(v >= BAT_CAL_V[0] && v <= BAT_CAL_V[1]))
-      return { ok: false, code: "bad-args", msg: `a LiPo reads ${BAT_CAL_V[0]}-${BAT_CAL_V[1]} V: ${v} V is not one` };
+      return refuse("bad-args", `a LiPo reads ${BAT_CAL_V[0]}-${BAT_CAL_V[1]} V: ${v} V is not one`);
     const g = this.guns.registry.get(gun);
-    if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
-    if (!g.on) return { ok: false, code: "offline", msg: `${gun} is not connected` };
+    if (!g?.paired) return refuse("unknown-gun", `${gun} is not paired`);
+    if (!g.on) return refuse("offline", `${gun} is not connected`);
     const fresh = await this.ask(gun, { c: "info" });
-    if (!fresh || fresh === "refused") return { ok: false, code: "timeout", msg: `${gun} did not send its info` };
+    if (!fresh || fresh === "refused") return refuse("timeout", `${gun} did not send its info`);
     if (fresh.bv === undefined) {
-      return {
-        ok: false,
-        code: "not-measured",
-        msg:
-          fresh.b === "puckjs"
-            ? `${gun} is a Puck.js: it gauges its own coin cell`
-            : `${gun}'s battery is not measured (no divider: gun.json "bat": false, or a firmware without it)`,
-      };
+      return refuse(
+        "not-measured",
+        fresh.b === "puckjs"
+          ? `${gun} is a Puck.js: it gauges its own coin cell`
+          : `${gun}'s battery is not measured (no divider: gun.json "bat": false, or a firmware without it)`,
+      );
     }
     const k = batFactor(v, fresh.bv, fresh.bk);
     if (k === undefined) {
       const raw = fresh.bv / (fresh.bk ?? 1);
-      return {
-        ok: false,
-        code: "battery",
-        msg:
-          `${gun} reads ${fresh.bv} V where you say ${v} V: a factor of ${(v / raw).toFixed(3)}, beyond ` +
+      return refuse(
+        "battery",
+        `${gun} reads ${fresh.bv} V where you say ${v} V: a factor of ${(v / raw).toFixed(3)}, beyond ` +
           `${BAT_CAL_K[0]}-${BAT_CAL_K[1]}: check the divider's resistors, its wires, and the figure`,
-      };
+      );
     }
     let has: string[] | undefined;
     try {
@@ -123,25 +115,23 @@ export class BatteryCalibration {
       has = undefined;
     }
     if (has && !has.includes("batcal")) {
-      return {
-        ok: true,
+      return ok({
         gun,
         volts: v,
         flash: { bat: k, why: `the ${fresh.b} firmware has no room to take a calibration over the network` },
-      };
+      });
     }
     const done = await this.ask(gun, { c: "bat", k });
-    if (done === "refused") return { ok: false, code: "battery", msg: `${gun} refused the factor ${k}` };
+    if (done === "refused") return refuse("battery", `${gun} refused the factor ${k}`);
     if (!done || done.bv === undefined || done.bk !== k)
-      return { ok: false, code: "timeout", msg: `${gun} did not confirm the calibration` };
+      return refuse("timeout", `${gun} did not confirm the calibration`);
     this.log.info({ gun, volts: v, k, was: fresh.bv, now: done.bv }, "battery reading calibrated in the gun");
-    return {
-      ok: true,
+    return ok({
       gun,
       volts: v,
       was: { bv: fresh.bv, bat: fresh.bat },
       now: { bv: done.bv, bat: done.bat, bk: k },
-    };
+    });
   }
 
   close(): void {

@@ -2,32 +2,13 @@
 // (`grav` → its `imu` answer) in two poses, works the mounting out (aim/mount.ts), and sends it to the gun (`mount`:
 // the gun stores it in gun.json and uses it at once, answering on `imu` with the mounting it now runs).
 
-import type { GunId } from "@cng/protocol";
-import { decodeImu, gunTopic, type ImuMsg, parseTopic } from "@cng/protocol";
+import type { GunId, MountPose, MountStep, Result } from "@cng/protocol";
+import { decodeImu, gunTopic, type ImuMsg, ok, parseTopic, refuse } from "@cng/protocol";
 import { findMount, type GravReading, type MountResult, poseAxis } from "../aim/mount.js";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import { loadBoard } from "../sim/espruino/board.js";
 import type { GunService } from "./service.js";
-
-export type MountPose = "level" | "up" | "cancel";
-
-export type MountStep =
-  | { ok: true; gun: GunId; pose: "level"; up: string; tilt: number; mount: string }
-  | {
-      ok: true;
-      gun: GunId;
-      pose: "up";
-      /** the mounting found, now stored in the gun's gun.json and in use */
-      mount: string;
-      /** the mounting the gun ran before */
-      was: string;
-      forward: string;
-      up: string;
-    }
-  | { ok: true; gun: GunId; pose: "cancel" }
-  | { ok: true; gun: GunId; pose: "set"; mount: string }
-  | { ok: false; code: string; msg: string };
 
 interface Waiter {
   grav: boolean;
@@ -90,10 +71,10 @@ export class MountWizard {
   }
 
   /** Why this gun cannot take the step now, or null. */
-  private refuse(gun: GunId): { ok: false; code: string; msg: string } | null {
+  private refusal(gun: GunId): Result<never> | null {
     const g = this.guns.registry.get(gun);
-    if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
-    if (!g.on) return { ok: false, code: "offline", msg: `${gun} is not connected` };
+    if (!g?.paired) return refuse("unknown-gun", `${gun} is not paired`);
+    if (!g.on) return refuse("offline", `${gun} is not connected`);
     const b = g.info?.b;
     let has: string[] | undefined;
     try {
@@ -102,60 +83,59 @@ export class MountWizard {
       has = undefined;
     }
     if (has && !has.includes("mount")) {
-      return {
-        ok: false,
-        code: "no-mount",
-        msg: `the ${b} firmware cannot turn its IMU (left out for room): mount the chip x along the barrel, z up`,
-      };
+      return refuse(
+        "no-mount",
+        `the ${b} firmware cannot turn its IMU (left out for room): mount the chip x along the barrel, z up`,
+      );
     }
     return null;
   }
 
   /** One step of the wizard for one gun: pose A (`level`), pose B (`up`, then the mounting is stored), or `cancel`. */
-  async step(gun: GunId, pose: MountPose): Promise<MountStep> {
+  async step(gun: GunId, pose: MountPose): Promise<Result<MountStep>> {
     if (pose === "cancel") {
       this.levels.delete(gun);
-      return { ok: true, gun, pose };
+      return ok({ gun, pose });
     }
-    const no = this.refuse(gun);
+    const no = this.refusal(gun);
     if (no) return no;
     const a = pose === "up" ? this.levels.get(gun) : undefined;
-    if (pose === "up" && !a) return { ok: false, code: "mount", msg: "take the level pose first" };
+    if (pose === "up" && !a) return refuse("mount", "take the level pose first");
     const m = await this.ask(gun, { c: "grav" });
     if (!m?.g) {
-      return { ok: false, code: "timeout", msg: `${gun} did not report gravity (its firmware may predate mountings)` };
+      return refuse("timeout", `${gun} did not report gravity (its firmware may predate mountings)`);
     }
     const r: GravReading = { g: m.g, sd: m.sd ?? 0 };
     if (pose === "level") {
       const p = poseAxis(r);
-      if (!p.ok) return { ok: false, code: "mount", msg: `level pose: ${p.msg}` };
+      if (!p.ok) return refuse("mount", `level pose: ${p.msg}`);
       this.levels.set(gun, { r, was: m.m });
-      return { ok: true, gun, pose, up: p.up.name, tilt: Math.round(p.up.tilt), mount: m.m };
+      return ok({ gun, pose, up: p.up.name, tilt: Math.round(p.up.tilt), mount: m.m });
     }
     const found: MountResult = findMount(a!.r, r);
     if (!found.ok) {
       // a bad level pose means starting again; otherwise the pointing-up pose can be taken again
       if (found.pose === "level") this.levels.delete(gun);
-      return { ok: false, code: "mount", msg: found.msg };
+      return refuse("mount", found.msg);
     }
     const done = await this.ask(gun, { c: "mount", m: found.mount });
     if (done?.m !== found.mount) {
-      return { ok: false, code: "timeout", msg: `${gun} did not confirm the mounting ${found.mount}` };
+      return refuse("timeout", `${gun} did not confirm the mounting ${found.mount}`);
     }
     this.levels.delete(gun);
     this.log.info({ gun, mount: found.mount, was: a!.was }, "IMU mounting stored in the gun");
-    return { ok: true, gun, pose, mount: found.mount, was: a!.was, forward: found.up.name, up: found.level.name };
+    return ok({ gun, pose, mount: found.mount, was: a!.was, forward: found.up.name, up: found.level.name });
   }
 
   /** Sets a mounting the host names (`calibrate.mount` with `mount`): stored in the gun, in use at once. */
-  async set(gun: GunId, mount: string): Promise<MountStep> {
-    const no = this.refuse(gun);
+  async set(gun: GunId, mount: string): Promise<Result<MountStep>> {
+    const no = this.refusal(gun);
     if (no) return no;
     const done = await this.ask(gun, { c: "mount", m: mount });
-    if (done?.m !== mount) return { ok: false, code: "timeout", msg: `${gun} did not confirm the mounting ${mount}` };
+    if (done?.m !== mount) return refuse("timeout", `${gun} did not confirm the mounting ${mount}`);
     this.levels.delete(gun);
     this.log.info({ gun, mount }, "IMU mounting stored in the gun");
-    return { ok: true, gun, pose: "set", mount };
+    return ok({ gun, pose: "set", mount });
   }
 
   close(): void {

@@ -1,18 +1,9 @@
 // Everything the hub knows about guns: paired ones (from the store) and live ones
 // (presence, last info, warnings, pairing requests). No I/O: callers publish what changes.
-import type { GunId, GunStatusMsg, HubMs, InfoMsg, PresenceReason } from "@cng/protocol";
+import type { GunId, HubGunStatusMsg, HubMs, InfoMsg, PresenceReason } from "@cng/protocol";
 import type { Seat } from "../rules/index.js";
 import type { OtaProgress } from "./ota.js";
 import { infoWarnings } from "./warnings.js";
-
-/** The retained `gun/<id>/status` the hub writes; adds pairing facts to the protocol's status. */
-export interface HubGunStatus extends GunStatusMsg {
-  /** false: an unpaired gun asking to be paired (a pairing request) */
-  paired: boolean;
-  seat: Seat | null;
-  /** the firmware update under way, or the last one since the hub started */
-  ota?: OtaProgress;
-}
 
 export interface GunRecord {
   id: GunId;
@@ -137,13 +128,13 @@ export class GunRegistry {
     return this.guns.delete(id);
   }
 
-  status(g: GunRecord): HubGunStatus {
+  status(g: GunRecord): HubGunStatusMsg {
     const warn = [...(g.versionWarn ? [g.versionWarn] : []), ...g.infoWarn];
     if (g.twinAt !== undefined && !g.paired) {
       warn.push("another device tried to connect with this gun id (refused): pair it by pulling its trigger");
     }
     if (!g.paired) warn.unshift("not paired: waiting for the host to accept");
-    const s: HubGunStatus = { v: 1, on: g.on, at: g.at, why: g.why, paired: g.paired, seat: g.seat };
+    const s: HubGunStatusMsg = { v: 1, on: g.on, at: g.at, why: g.why, paired: g.paired, seat: g.seat };
     if (g.info) s.info = g.info;
     if (warn.length) s.warn = warn;
     if (g.ota) s.ota = g.ota;

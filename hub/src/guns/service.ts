@@ -8,9 +8,12 @@ import {
   decodeWill,
   gunTopic,
   type InfoMsg,
+  ok,
   type PresenceReason,
   parseTopic,
   RESERVED_USERNAMES,
+  type Result,
+  refuse,
   SEAT_USER_RE,
   withCharge,
 } from "@cng/protocol";
@@ -37,7 +40,8 @@ export interface GunProvisioner {
 /** Commands the hub sends, minus the sequence number it adds. */
 type CommandBody = CommandMsg extends infer C ? (C extends CommandMsg ? Omit<C, "n" | "v"> : never) : never;
 
-export type PairResult = { ok: true; gun: GunId; seat: Seat | null } | { ok: false; code: string; msg: string };
+/** A gun paired, moved or dropped, and its seat. */
+export type PairResult = Result<{ gun: GunId; seat: Seat | null }>;
 
 export class GunService {
   private seq = Math.floor(Date.now() / 1000) % 2 ** 31;
@@ -230,15 +234,15 @@ export class GunService {
    */
   async pair(gun: GunId, seat: Seat | null): Promise<PairResult> {
     const g = this.registry.get(gun);
-    if (!g) return { ok: false, code: "unknown-gun", msg: `no gun ${gun} is asking to be paired` };
-    if (g.paired) return { ok: false, code: "already-paired", msg: `${gun} is already paired; forget it first` };
-    if (!g.on) return { ok: false, code: "offline", msg: `${gun} is not connected` };
+    if (!g) return refuse("unknown-gun", `no gun ${gun} is asking to be paired`);
+    if (g.paired) return refuse("already-paired", `${gun} is already paired; forget it first`);
+    if (!g.on) return refuse("offline", `${gun} is not connected`);
     if (this.provision) {
       const why = await this.provision.check(gun).then(
         () => null,
         (e: Error) => e.message,
       );
-      if (why) return { ok: false, code: "broker", msg: why };
+      if (why) return refuse("broker", why);
     }
     const secret = this.secrets.pairGun(gun, seat, this.clock());
     this.registry.paired(gun, seat);
@@ -253,35 +257,35 @@ export class GunService {
       );
       if (why) {
         this.log.error({ gun, err: why }, "the broker did not take the gun's key: forget it and pair it again");
-        return { ok: false, code: "broker", msg: why };
+        return refuse("broker", why);
       }
     }
     this.log.info({ gun, seat }, "gun paired");
     await this.publishStatus(g);
-    return { ok: true, gun, seat };
+    return ok({ gun, seat });
   }
 
   /** Moves a paired gun to another seat (null: none). */
   async setSeat(gun: GunId, seat: Seat | null): Promise<PairResult> {
     const g = this.registry.get(gun);
-    if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
+    if (!g?.paired) return refuse("unknown-gun", `${gun} is not paired`);
     this.secrets.setGunSeat(gun, seat);
     this.registry.paired(gun, seat);
     await this.publishStatus(g);
     for (const fn of this.presenceListeners) fn(gun, g.on);
-    return { ok: true, gun, seat };
+    return ok({ gun, seat });
   }
 
   /** Drops a pairing request and closes the gun's connection. */
   async reject(gun: GunId): Promise<PairResult> {
     const g = this.registry.get(gun);
-    if (!g || g.paired) return { ok: false, code: "unknown-gun", msg: `no gun ${gun} is asking to be paired` };
+    if (!g || g.paired) return refuse("unknown-gun", `no gun ${gun} is asking to be paired`);
     this.registry.forget(gun);
     await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
     this.kick(gun);
     await this.unprovision(gun);
     this.log.info({ gun }, "pairing request rejected");
-    return { ok: true, gun, seat: null };
+    return ok({ gun, seat: null });
   }
 
   /** External broker with provisioning: the gun's broker login goes too (and the broker drops its connection). */
@@ -298,7 +302,7 @@ export class GunService {
   /** Deletes a paired gun's credentials; it must pair again. */
   async forget(gun: GunId): Promise<PairResult> {
     const g = this.registry.get(gun);
-    if (!g?.paired) return { ok: false, code: "unknown-gun", msg: `${gun} is not paired` };
+    if (!g?.paired) return refuse("unknown-gun", `${gun} is not paired`);
     this.secrets.forgetGun(gun);
     this.keyFor.delete(gun);
     this.registry.forget(gun);
@@ -306,6 +310,6 @@ export class GunService {
     this.kick(gun);
     await this.unprovision(gun);
     this.log.info({ gun }, "gun forgotten");
-    return { ok: true, gun, seat: null };
+    return ok({ gun, seat: null });
   }
 }

@@ -1,7 +1,7 @@
 // The calibration wizard: each gun aims at 1–3 named seats and pulls once per pose; the median raw yaw of the
 // steady samples before each pull is a pose; their circular mean gives the gun's yaw offset, their spread says
 // whether to redo (> 5°: the poses start again).
-import type { AimMsg, GunId, GunMs, TriggerMsg } from "@cng/protocol";
+import type { AimMsg, CalibrationInfo, GunId, GunMs, TriggerMsg } from "@cng/protocol";
 import {
   type AimOptions,
   AimWindow,
@@ -15,23 +15,8 @@ import {
 } from "../aim/index.js";
 import type { Seat } from "../rules/index.js";
 
-export interface CalibrationResult {
-  verdict: Calibration["verdict"];
-  offset: number;
-  /** the gun's residual error: how far its poses disagree, degrees */
-  spread: number;
-  reasons: string[];
-}
-
-/** One seat's progress, as published in `table/state`'s `calibration`. */
-export interface CalibrationView {
-  seat: Seat;
-  gun: GunId;
-  targets: Seat[];
-  next: Seat | null;
-  poses: number;
-  result: CalibrationResult | null;
-}
+/** A seat's calibration once done: `spread` is the gun's residual error, how far its poses disagree, degrees. */
+type CalibrationResult = NonNullable<CalibrationInfo["result"]>;
 
 interface Job {
   seat: Seat;
@@ -74,7 +59,7 @@ export class CalibrationWizard {
     private readonly events: WizardEvents,
   ) {}
 
-  start(guns: { seat: Seat; gun: GunId }[], poses: number, layout: SeatLayout): CalibrationView[] {
+  start(guns: { seat: Seat; gun: GunId }[], poses: number, layout: SeatLayout): CalibrationInfo[] {
     this.rows = bearings(layout);
     const n = layout.seats.length;
     const fresh = guns.filter((g) => g.seat < n);
@@ -160,7 +145,7 @@ export class CalibrationWizard {
     this.events.changed();
   }
 
-  view(): CalibrationView[] {
+  view(): CalibrationInfo[] {
     return this.jobs.map((j) => ({
       seat: j.seat,
       gun: j.gun,

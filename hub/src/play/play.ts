@@ -1,22 +1,35 @@
 // The table in the running hub: plugs the real-time Godfather (hub/src/table) into the game session (decisions
 // logged before they are acknowledged), the game log (the table's records), the guns (aim, pulls, presence in;
 // cues and aim rates out) and the bus (table/state, table/aim). The table itself knows nothing of MQTT.
-import type { GunId } from "@cng/protocol";
+import {
+  type Decision,
+  type GameSetup,
+  type GunId,
+  type LayoutSpec,
+  type OpResult,
+  ok,
+  type PairListening,
+  type Result,
+  refuse,
+  type TableStateMsg,
+  type TableStatus,
+  type TimingPreset,
+} from "@cng/protocol";
 import { type AimOptions, aimOptions, type SeatLayout, startTrack } from "../aim/index.js";
 import type { Bus } from "../bus/bus.js";
 import { cuePattern, FeedbackDispatcher, seatColour } from "../feedback/index.js";
 import type { GameHost } from "../game/host.js";
 import type { Game } from "../game/session.js";
-import { PairListener, type PairListening } from "../guns/pair-listen.js";
+import { PairListener } from "../guns/pair-listen.js";
 import type { GunService } from "../guns/service.js";
 import type { GunStreams } from "../guns/streams.js";
 import type { Logger } from "../log.js";
-import { type ApplyResult, type Bullet, type Decision, isSensed, type PowerId, type Seat } from "../rules/index.js";
+import { type Applied, type Bullet, isSensed, type PowerId, type Seat } from "../rules/index.js";
 import type { CalibrationStore, StoredCalibration } from "../store/calibrations.js";
 import type { Lang, Settings } from "../store/settings.js";
 import type { TableLog } from "../store/table-log.js";
 import type { Clock } from "../table/clock.js";
-import type { InputResult, SecretSource, TablePorts, TableStatus } from "../table/ports.js";
+import type { InputResult, SecretSource, TablePorts } from "../table/ports.js";
 import type { TableRecord } from "../table/records.js";
 import { Table } from "../table/table.js";
 import { CalibrationWizard } from "./calibration.js";
@@ -26,17 +39,8 @@ import { GunInput } from "./gun-input.js";
 import { TablePublisher } from "./publisher.js";
 import { AimRates, fastSeats } from "./rates.js";
 import { SafeClock } from "./safe-clock.js";
-import {
-  type LayoutSpec,
-  layoutOf,
-  parseTableSetup,
-  type TableSetup,
-  type TimingPreset,
-  tableConfig,
-} from "./setup.js";
+import { layoutOf, parseTableSetup, type TableSetup, tableConfig } from "./setup.js";
 import { undoRefusal } from "./undo.js";
-
-export type PlayResult<T> = { ok: true; r: T } | { ok: false; code: string; msg: string };
 
 export interface PlayDeps {
   bus: Bus;
@@ -66,11 +70,6 @@ interface Running {
   /** the host paused the game: the table's timers are dropped and its inputs refused until resume */
   paused: boolean;
 }
-
-/** What `table/state`'s `table` is: the table's status, and whether the host paused it. */
-export type PlayStatus = TableStatus & { paused: boolean };
-
-const fail = (code: string, msg: string) => ({ ok: false as const, code, msg });
 
 export class PlayService {
   private running: Running | null = null;
@@ -176,9 +175,9 @@ export class PlayService {
     const stored = g ? this.d.tableLog.setup(g.id) : null;
     if (g && stored) {
       const setup = parseTableSetup(stored);
-      if (!setup.ok) throw new Error(`game ${g.id}: its stored table setup does not parse: ${setup.msg}`);
+      if (!setup.ok) throw new Error(`game ${g.id}: its stored table setup does not parse: ${setup.error.message}`);
       const records = this.d.tableLog.records(g.id) as TableRecord[];
-      this.run(g, setup.v, records);
+      this.run(g, setup.value, records);
       this.d.log.info({ game: g.id, records: records.length }, "resumed the table");
     }
     await this.d.game.publishState();
@@ -201,97 +200,85 @@ export class PlayService {
 
   // ---------------------------------------------------------------- ops
 
-  /** game.new: a new game, run by a table when the setup has `table`. */
-  async newGame(
-    options: Record<string, unknown>,
-  ): Promise<PlayResult<{ game: number; view: unknown; table: unknown }>> {
-    const { table: tableArg, ...setup } = options;
+  /** game.new: a new game, run by a table when the setup comes with one (its timing: the hub's default). */
+  async newGame(setup: GameSetup, table: TableSetup | null): Promise<Result<OpResult<"game.new">>> {
     const game = this.d.game;
-    let tableSetup: TableSetup | null = null;
-    if (tableArg !== undefined && tableArg !== false) {
-      const p = parseTableSetup(tableArg, this.d.defaultTiming);
-      if (!p.ok) return fail("bad-args", p.msg);
-      tableSetup = p.v;
+    const tableSetup = table && { ...table, timing: table.timing ?? this.d.defaultTiming };
+    if (tableSetup) {
       // check the table fits the game before anything is logged
       const dry = game.engine.setup(setup);
-      if (!dry.ok) return fail(dry.error.code, dry.error.message);
+      if (!dry.ok) return dry;
       try {
-        new Table(tableConfig(tableSetup, dry.state.players.length, 0), this.ports(null), dry.state);
+        new Table(tableConfig(tableSetup, dry.value.players.length, 0), this.ports(null), dry.value);
       } catch (e) {
-        return fail("bad-args", (e as Error).message);
+        return refuse("bad-args", (e as Error).message);
       }
     }
     const r = await game.start(setup);
-    if (!r.ok) return fail(r.error.code, r.error.message);
+    if (!r.ok) return r;
+    const g = r.value;
     this.stop();
     if (tableSetup) {
-      this.d.tableLog.saveSetup(r.game.id, tableSetup);
-      this.run(r.game, tableSetup, []);
+      this.d.tableLog.saveSetup(g.id, tableSetup);
+      this.run(g, tableSetup, []);
     }
-    await game.publish(r.game);
+    await game.publish(g);
     this.updateRates();
-    return { ok: true, r: { game: r.game.id, view: game.engine.publicView(r.game.state), table: this.status() } };
+    return ok({ game: g.id, view: game.engine.publicView(g.state), table: this.status() });
   }
 
-  roundStart(): PlayResult<{ round: number }> {
+  roundStart(): Result<{ round: number }> {
     const t = this.need();
     if (!t.ok) return t;
     return this.result(
-      this.act("host", () => t.r.startRound()),
-      { round: t.r.state.round },
+      this.act("host", () => t.value.startRound()),
+      { round: t.value.state.round },
     );
   }
 
-  secret(seat: Seat, card: Bullet, gun: 2 | undefined, by: string): PlayResult<{ seat: Seat }> {
+  secret(seat: Seat, card: Bullet, gun: 2 | undefined, by: string): Result<{ seat: Seat }> {
     const t = this.need();
     if (!t.ok) return t;
     return this.result(
-      this.act(by, () => t.r.secret(seat, card, gun)),
+      this.act(by, () => t.value.secret(seat, card, gun)),
       { seat },
     );
   }
 
-  revealPower(seat: Seat, power: PowerId, by: string): PlayResult<{ seat: Seat }> {
+  revealPower(seat: Seat, power: PowerId, by: string): Result<{ seat: Seat }> {
     const t = this.need();
     if (!t.ok) return t;
     return this.result(
-      this.act(by, () => t.r.revealPower(seat, power)),
+      this.act(by, () => t.value.revealPower(seat, power)),
       { seat },
     );
   }
 
   /** The Specialist's own choice, from her console (or the host): take her bbb back, or keep the power. */
-  specialist(seat: Seat, use: boolean, discard: Bullet | null, by: string): PlayResult<{ seat: Seat }> {
+  specialist(seat: Seat, use: boolean, discard: Bullet | null, by: string): Result<{ seat: Seat }> {
     const t = this.need();
     if (!t.ok) return t;
     const d: Decision = use ? { type: "specialist", seat, discard } : { type: "specialist", seat, discard: null, use };
     return this.result(
-      this.act(by, () => t.r.hostDecide(d)),
+      this.act(by, () => t.value.hostDecide(d)),
       { seat },
     );
   }
 
-  hostDecide(d: Decision): PlayResult<{ game: number; decisions: number }> {
+  hostDecide(d: Decision): Result<{ game: number; decisions: number }> {
     const t = this.need();
     if (!t.ok) return t;
-    const r = this.act("host", () => t.r.hostDecide(d));
+    const r = this.act("host", () => t.value.hostDecide(d));
     const g = this.d.game.session.game!;
     return this.result(r, { game: g.id, decisions: g.decisions });
   }
 
-  calibrateStart(
-    seat: Seat | null,
-    poses: number,
-    layoutSpec: unknown,
-  ): PlayResult<{ seats: { seat: Seat; gun: GunId; targets: Seat[] }[] }> {
+  calibrateStart(seat: Seat | null, poses: number, layoutSpec: LayoutSpec | null): Result<OpResult<"calibrate.start">> {
     const act = this.status()?.activity;
-    if (act && act.kind !== "phone") return fail("table", "a count or window is running; calibrate between rounds");
+    if (act && act.kind !== "phone") return refuse("table", "a count or window is running; calibrate between rounds");
     let spec: LayoutSpec;
-    if (layoutSpec !== undefined) {
-      const l = parseTableSetup({ layout: layoutSpec });
-      if (!l.ok || l.v.layout === null) return fail("bad-args", l.ok ? "layout is missing" : l.msg);
-      spec = l.v.layout;
-    } else if (this.running) spec = this.runningLayout(this.running);
+    if (layoutSpec !== null) spec = layoutSpec;
+    else if (this.running) spec = this.runningLayout(this.running);
     else {
       const most = Math.max(1, ...this.seatedGuns().map((g) => g.seat + 1));
       spec = { round: Math.max(2, most) };
@@ -299,14 +286,14 @@ export class PlayService {
     const layout = layoutOf(spec, 0);
     const guns = this.seatedGuns().filter((g) => seat === null || g.seat === seat);
     if (guns.length === 0)
-      return fail("unknown-gun", seat === null ? "no paired gun has a seat" : `no gun at seat ${seat}`);
+      return refuse("unknown-gun", seat === null ? "no paired gun has a seat" : `no gun at seat ${seat}`);
     const v = this.wizard.start(guns, poses, layout);
     this.calLayout = spec;
-    return { ok: true, r: { seats: v.map((x) => ({ seat: x.seat, gun: x.gun, targets: x.targets })) } };
+    return ok({ seats: v.map((x) => ({ seat: x.seat, gun: x.gun, targets: x.targets })) });
   }
 
   /** game.pause: the table's clock stops (no count starts or runs, windows hold) until resume. */
-  pause(): PlayResult<{ paused: true }> {
+  pause(): Result<{ paused: true }> {
     const t = this.need(true);
     if (!t.ok) return t;
     const run = this.running!;
@@ -318,14 +305,14 @@ export class PlayService {
       this.d.log.info({ game: run.game }, "game paused");
       this.stateChanged();
     }
-    return { ok: true, r: { paused: true } };
+    return ok({ paused: true });
   }
 
   /**
    * game.resume: the table is rebuilt from the log as after a crash, so a half-run count starts again. On a table
    * that is not paused but waits for guns after a restart, it goes on without them (they get the drop rule).
    */
-  resume(): PlayResult<{ paused: false }> {
+  resume(): Result<{ paused: false }> {
     const t = this.need(true);
     if (!t.ok) return t;
     const run = this.running!;
@@ -341,25 +328,26 @@ export class PlayService {
         return undefined;
       });
     }
-    return { ok: true, r: { paused: false } };
+    return ok({ paused: false });
   }
 
   /** game.undo: takes back the last host-entered decision when nothing since depends on it. */
-  async undo(): Promise<PlayResult<{ game: number; decisions: number; undone: unknown }>> {
+  async undo(): Promise<Result<OpResult<"game.undo">>> {
     const session = this.d.game.session;
     const g = session.game;
-    if (!g) return fail("no-game", "no game has been started");
+    if (!g) return refuse("no-game", "no game has been started");
     const run = this.running;
     const act = this.status()?.activity;
-    if (act && act.kind !== "phone") return fail("undo", "a count or window is running: undo between them");
+    if (act && act.kind !== "phone") return refuse("undo", "a count or window is running: undo between them");
     const lastRecord = run ? this.d.tableLog.lastAt(g.id) : null;
     const r = session.undo("host", (last) => undoRefusal(last, { table: run !== null, lastRecordAt: lastRecord }));
-    if (!r.ok) return fail(r.error.code, r.error.message);
-    this.d.log.info({ game: g.id, seq: r.undone.seq, decision: r.undone.decision }, "decision undone");
+    if (!r.ok) return r;
+    const { game, undone } = r.value;
+    this.d.log.info({ game: g.id, seq: undone.seq, decision: undone.decision }, "decision undone");
     if (run) this.rebuild(run.paused);
-    await this.d.game.publish(r.game);
+    await this.d.game.publish(game);
     this.updateRates();
-    return { ok: true, r: { game: r.game.id, decisions: r.game.decisions, undone: r.undone.decision } };
+    return ok({ game: game.id, decisions: game.decisions, undone: undone.decision });
   }
 
   /** pair.listen: the seat's light is on; the next pending gun pulled is paired there (null: stop). */
@@ -368,8 +356,8 @@ export class PlayService {
     return this.pairing.listening;
   }
 
-  pairListen(seat: Seat | null): PlayResult<{ listening: PairListening | null }> {
-    return { ok: true, r: { listening: this.pairing.listen(seat) } };
+  pairListen(seat: Seat | null): Result<{ listening: PairListening | null }> {
+    return ok({ listening: this.pairing.listen(seat) });
   }
 
   /**
@@ -386,15 +374,15 @@ export class PlayService {
   }
 
   /** table.lang: the language the table's people read and hear (null: each browser its own). */
-  setLang(lang: Lang | null): PlayResult<{ lang: Lang | null }> {
+  setLang(lang: Lang | null): Result<{ lang: Lang | null }> {
     this.d.settings.setLang(lang);
     this.d.log.info({ lang }, "table language set");
     this.stateChanged();
-    return { ok: true, r: { lang } };
+    return ok({ lang });
   }
 
   /** The `table/state` payload. */
-  state(): Record<string, unknown> {
+  state(): TableStateMsg {
     return this.d.game.state();
   }
 
@@ -443,15 +431,16 @@ export class PlayService {
   private ports(clock: SafeClock | null): TablePorts {
     return {
       clock: clock ?? new SafeClock(this.d.log, this.d.clock),
-      decide: (d: Decision): ApplyResult => {
+      decide: (d: Decision): Applied => {
         // a bot's own choices are the bot's, even when a host input set them off (undo must tell them apart)
         const bot = this.running?.secrets[d.seat]?.kind === "bot" && !isSensed(d.type);
         const r = this.d.game.session.decide(d, bot ? `bot-${d.seat}` : this.by);
-        if (!r.ok) return { ok: false, error: { ...r.error, player: null } } as unknown as ApplyResult;
+        if (!r.ok) return r;
+        const { game, events } = r.value;
         // table/state goes out (coalesced) after the table has taken the decision in, never half-way
-        void this.d.game.publish(r.game, r.events, false);
+        void this.d.game.publish(game, events, false);
         this.stateChanged();
-        return { ok: true, state: r.game.state, events: r.events };
+        return ok({ state: game.state, events });
       },
       record: (rec: TableRecord) => {
         const g = this.d.game.session.game;
@@ -481,19 +470,19 @@ export class PlayService {
     }
   }
 
-  private result<T>(r: InputResult, ok: T): PlayResult<T> {
-    return r.ok ? { ok: true, r: ok } : fail("table", r.error);
+  private result<T>(r: InputResult, done: T): Result<T> {
+    return r.ok ? ok(done) : refuse("table", r.error);
   }
 
   /** The running table; refused while paused unless `evenPaused`. */
-  private need(evenPaused = false): PlayResult<Table> {
-    if (!this.d.game.session.game) return fail("no-game", "no game has been started");
-    if (!this.running) return fail("no-table", "this game has no table: start it with game.new {table: ...}");
-    if (this.running.paused && !evenPaused) return fail("paused", "the game is paused: game.resume first");
-    return { ok: true, r: this.running.table };
+  private need(evenPaused = false): Result<Table> {
+    if (!this.d.game.session.game) return refuse("no-game", "no game has been started");
+    if (!this.running) return refuse("no-table", "this game has no table: start it with game.new {table: ...}");
+    if (this.running.paused && !evenPaused) return refuse("paused", "the game is paused: game.resume first");
+    return ok(this.running.table);
   }
 
-  private status(): PlayStatus | null {
+  private status(): TableStatus | null {
     const run = this.running;
     if (!run) return null;
     // paused: whatever ran is dropped (it starts again on resume), so nothing runs

@@ -1,52 +1,60 @@
 // The `table` argument of game.new: checked from the network into a TableSetup (stored with the game, so a
 // restart rebuilds the same table), and turned into the table's config.
-import { customTable, type Point, roundTable, type SeatLayout } from "../aim/index.js";
+import {
+  BOT_NAMES,
+  type BotName,
+  isOneOf,
+  type LayoutSpec,
+  ok,
+  RECENTRES,
+  type Recentre,
+  type Result,
+  refuse,
+  type SeatPoint,
+  type SecretSpec,
+  TABLE_TIMINGS,
+  type TimingPreset,
+} from "@cng/protocol";
+import { customTable, roundTable, type SeatLayout } from "../aim/index.js";
 import type { BotStyle } from "../rules/index.js";
 import { RANDOM_STYLE } from "../rules/index.js";
 import { randomBot } from "../table/bots.js";
 import type { SecretSource, TableConfig } from "../table/ports.js";
-import { RECENTRES, type Recentre } from "../table/recentre.js";
 import { DEFAULT_TIMING, FAST_TIMING, type TableTiming } from "../table/timing.js";
 
-export type TimingPreset = "default" | "fast";
-export const BOT_STYLES = {
+export const BOT_STYLES: { readonly [B in BotName]: BotStyle } = {
   random: RANDOM_STYLE,
   cautious: { lieDown: 0.5, aimNobody: 0.1, reveal: 0.1 },
   aggressive: { lieDown: 0.05, aimNobody: 0, reveal: 0.6 },
   greedy: { lieDown: 0.15, aimNobody: 0.02, reveal: 0.4 },
-} satisfies Record<string, BotStyle>;
-export type BotName = keyof typeof BOT_STYLES;
+};
 
-export type SecretSpec = "physical" | "console" | { bot: BotName; seed?: number };
-export type LayoutSpec = { round: number } | { points: Point[] };
-
+/** A table's setup as the game log keeps it (`timing` absent: the hub's default, filled in before it is kept). */
 export interface TableSetup {
   layout: LayoutSpec | null;
   secrets: SecretSpec | SecretSpec[];
-  timing: TimingPreset;
+  timing?: TimingPreset;
   timingOverrides: Partial<TableTiming>;
   autoRound: boolean;
   /** absent: "snapshots" */
   recentre?: Recentre;
 }
 
-type Checked<T> = { ok: true; v: T } | { ok: false; msg: string };
-
 const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x);
-const bad = (msg: string): { ok: false; msg: string } => ({ ok: false, msg });
+const bad = (msg: string) => refuse("bad-args", msg);
 
-export function parseLayout(x: unknown): Checked<LayoutSpec | null> {
-  if (x === undefined || x === null) return { ok: true, v: null };
+export function parseLayout(x: unknown): Result<LayoutSpec | null> {
+  if (x === undefined || x === null) return ok(null);
   if (!isObj(x)) return bad("table.layout must be {round: N} or {points: [{x, y}, ...]}");
   if ("round" in x) {
     const n = x.round;
     return typeof n === "number" && Number.isInteger(n) && n >= 2 && n <= 16
-      ? { ok: true, v: { round: n } }
+      ? ok({ round: n })
       : bad("table.layout.round must be a whole number of seats, 2-16");
   }
   const pts = x.points;
   if (!Array.isArray(pts) || pts.length < 2 || pts.length > 16) return bad("table.layout.points: 2-16 {x, y}");
-  const points: Point[] = [];
+  const points: SeatPoint[] = [];
   for (const p of pts) {
     if (!isObj(p) || typeof p.x !== "number" || typeof p.y !== "number" || !Number.isFinite(p.x + p.y))
       return bad("table.layout.points: each point is {x, y} in metres");
@@ -57,23 +65,24 @@ export function parseLayout(x: unknown): Checked<LayoutSpec | null> {
   } catch (e) {
     return bad(`table.layout: ${(e as Error).message}`);
   }
-  return { ok: true, v: { points } };
+  return ok({ points });
 }
 
-function parseSecret(x: unknown): Checked<SecretSpec> {
-  if (x === "physical" || x === "console") return { ok: true, v: x };
-  if (isObj(x) && typeof x.bot === "string" && x.bot in BOT_STYLES) {
+function parseSecret(x: unknown): Result<SecretSpec> {
+  if (x === "physical" || x === "console") return ok(x);
+  if (isObj(x) && isOneOf(BOT_NAMES, x.bot)) {
     const seed = x.seed;
     if (seed !== undefined && !(typeof seed === "number" && Number.isInteger(seed)))
       return bad("a bot's seed must be a whole number");
-    return { ok: true, v: seed === undefined ? { bot: x.bot as BotName } : { bot: x.bot as BotName, seed } };
+    return ok(seed === undefined ? { bot: x.bot } : { bot: x.bot, seed });
   }
-  return bad(`a secret source is "physical", "console" or {bot: ${Object.keys(BOT_STYLES).join(" | ")}}`);
+  return bad(`a secret source is "physical", "console" or {bot: ${BOT_NAMES.join(" | ")}}`);
 }
 
 const TIMING_KEYS = Object.keys(DEFAULT_TIMING) as (keyof TableTiming)[];
 
-export function parseTableSetup(x: unknown, defaultTiming: TimingPreset = "default"): Checked<TableSetup> {
+/** `game.new`'s `table` (true: every default), decoded strictly; a layout is checked as the aim layer would build it. */
+export function parseTableSetup(x: unknown): Result<TableSetup> {
   if (x === true) x = {};
   if (!isObj(x)) return bad("table must be an object");
   for (const k of Object.keys(x))
@@ -88,16 +97,17 @@ export function parseTableSetup(x: unknown, defaultTiming: TimingPreset = "defau
     for (const s of x.secrets) {
       const c = parseSecret(s);
       if (!c.ok) return c;
-      list.push(c.v);
+      list.push(c.value);
     }
     secrets = list;
   } else if (x.secrets !== undefined) {
     const c = parseSecret(x.secrets);
     if (!c.ok) return c;
-    secrets = c.v;
+    secrets = c.value;
   }
-  const timing = x.timing ?? defaultTiming;
-  if (timing !== "default" && timing !== "fast") return bad('table.timing is "default" or "fast"');
+  const timing = x.timing;
+  if (timing !== undefined && !isOneOf(TABLE_TIMINGS, timing))
+    return bad(`table.timing is ${TABLE_TIMINGS.map((t) => JSON.stringify(t)).join(" or ")}`);
   const overrides: Partial<TableTiming> = {};
   if (x.timingOverrides !== undefined) {
     if (!isObj(x.timingOverrides)) return bad("table.timingOverrides must be an object");
@@ -110,12 +120,13 @@ export function parseTableSetup(x: unknown, defaultTiming: TimingPreset = "defau
   }
   const autoRound = x.autoRound ?? false;
   if (typeof autoRound !== "boolean") return bad("table.autoRound must be true or false");
-  const recentre = (x.recentre ?? "snapshots") as Recentre;
-  if (!RECENTRES.includes(recentre))
+  const recentre = x.recentre ?? "snapshots";
+  if (!isOneOf(RECENTRES, recentre))
     return bad(`table.recentre is ${RECENTRES.map((r) => JSON.stringify(r)).join(", ")}`);
-  const v: TableSetup = { layout: layout.v, secrets, timing, timingOverrides: overrides, autoRound };
+  const v: TableSetup = { layout: layout.value, secrets, timingOverrides: overrides, autoRound };
+  if (timing !== undefined) v.timing = timing;
   if (recentre !== "snapshots") v.recentre = recentre;
-  return { ok: true, v };
+  return ok(v);
 }
 
 export function layoutOf(spec: LayoutSpec | null, seats: number): SeatLayout {

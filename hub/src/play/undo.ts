@@ -2,9 +2,10 @@
 // pick, doesnt-hurt, the Specialist's discard, take-gun, a phone flip; a privilege only without a table), and only
 // while nothing the table did since depends on it. Aims, courage and reveal pulls come from sensors; bullets are
 // secrets: none of them is undoable.
-import type { LoggedDecision } from "../store/game-log.js";
+import type { DecisionType } from "@cng/protocol";
+import type { Undone } from "../game/session.js";
 
-const HOST_TYPES: readonly string[] = ["pick", "doesnt-hurt", "specialist", "take-gun", "phone"];
+const HOST_TYPES: readonly DecisionType[] = ["pick", "doesnt-hurt", "specialist", "take-gun", "phone"];
 
 export interface UndoContext {
   /** a table runs the game (its privilege comes from its own records: not undoable) */
@@ -14,11 +15,11 @@ export interface UndoContext {
 }
 
 /** Why `last` may not be undone, or null when it may. */
-export function undoRefusal(last: LoggedDecision, ctx: UndoContext): string | null {
-  const d = last.decision as { type?: unknown; seat?: unknown };
-  const what = `the last decision (${String(d.type)} of seat ${String(d.seat)}, by ${last.by})`;
-  const types = ctx.table ? HOST_TYPES : [...HOST_TYPES, "privilege"];
-  if (last.by !== "host" || typeof d.type !== "string" || !types.includes(d.type))
+export function undoRefusal(last: Undone, ctx: UndoContext): string | null {
+  const d = last.decision;
+  const what = `the last decision (${d.type} of seat ${d.seat}, by ${last.by})`;
+  const types: readonly DecisionType[] = ctx.table ? HOST_TYPES : [...HOST_TYPES, "privilege"];
+  if (last.by !== "host" || !types.includes(d.type))
     return `${what} was not entered by the host: only a host's draft pick, doesnt-hurt, specialist, take-gun or phone input can be undone`;
   if (ctx.lastRecordAt !== null && ctx.lastRecordAt >= last.at)
     return `the table has gone on since ${what}: it can no longer be undone`;

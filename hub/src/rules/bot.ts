@@ -1,8 +1,10 @@
 // A random bot: picks a legal decision for whoever the engine waits for, with its own seeded PRNG.
 // The benchmark, the random-game tests and the simulator's bots use it.
 import { nthOwed, optionalReveals, owedCount } from "./pending.js";
+import { hasGun2 } from "./players.js";
+import { chosenOf } from "./powers.js";
 import type { Rng } from "./rng.js";
-import { hasGun2 } from "./round.js";
+import { aimsLast, picksLast } from "./round.js";
 import { BULLETS, type Decision, type LootCard, type Owed, type Seat, type State } from "./types.js";
 
 export interface BotStyle {
@@ -133,13 +135,13 @@ function simultaneous(state: State, rng: Rng, style: BotStyle): Decision {
     if (step === "courage") {
       if (state.courage[seat] === -1 && k-- === 0) return { type: "courage", seat, lieDown: rng.chance(style.lieDown) };
     } else if (step === "bullet") {
-      if (p.revealed && p.power === "the-cunning") continue;
+      if (picksLast(p)) continue;
       if (state.card[seat] === null && k-- === 0)
         return { type: "bullet", seat, card: BULLETS[randomCard(p.hand, rng)]! };
       if (p.gun2 !== null && state.card2[seat] === null && p.gun2[0] + p.gun2[1] + p.gun2[2] > 0 && k-- === 0)
         return { type: "bullet", seat, card: BULLETS[randomCard(p.gun2, rng)]!, gun: 2 };
     } else {
-      if (p.revealed && p.power === "the-kid") continue;
+      if (aimsLast(p)) continue;
       if (state.aim[seat] === -2 && k-- === 0)
         return { type: "aim", seat, target: rng.chance(style.aimNobody) ? null : randomTarget(state, seat, rng) };
       if (p.gun2 !== null && hasGun2(p) && state.aim2[seat] === -2 && k-- === 0)
@@ -156,9 +158,6 @@ function simultaneous(state: State, rng: Rng, style: BotStyle): Decision {
 
 /** cheap pre-check: someone alive holds an unrevealed power revealed by choice */
 function mayReveal(state: State): boolean {
-  for (const p of state.players) {
-    if (p.alive && !p.revealed && (p.power === "the-kid" || p.power === "the-cunning" || p.power === "the-insane"))
-      return true;
-  }
+  for (const p of state.players) if (p.alive && !p.revealed && chosenOf(p) !== undefined) return true;
   return false;
 }

@@ -2,16 +2,19 @@
 // events, or a typed error and no change. The input state is never mutated: a decision copies the state
 // shallowly and replaces only the arrays it changes.
 import { copyPlayer, copyState } from "./copy.js";
-import { canTakeGun, goFrom, handSize, hasGun2, isCunning, isKid } from "./round.js";
-import { LOOT_CARDS } from "./setup.js";
+import { handSize, hasGun2 } from "./players.js";
+import { canTakeGun, chosenReveal } from "./powers.js";
+import { aimsLast, goFrom, picksLast } from "./round.js";
 import {
   type ApplyResult,
   BULLET_INDEX,
   type Bullet,
   type Decision,
   type GameEvent,
+  LOOT_CARDS,
   type LootCard,
   type Player,
+  type PowerId,
   type RuleErrorCode,
   type Seat,
   type State,
@@ -76,8 +79,8 @@ export function apply(state: State, d: Decision): ApplyResult {
 
 function bullet(state: State, seat: Seat, who: string, p: Player, card: Bullet, gun2: boolean): ApplyResult {
   if (state.step === "bullet") {
-    if (isCunning(p)) return fail("wrong-step", seat, `${who} is the Cunning and picks a card after every aim`);
-  } else if (state.step !== "cunning-bullet" || !isCunning(p)) {
+    if (picksLast(p)) return fail("wrong-step", seat, `${who} is the Cunning and picks a card after every aim`);
+  } else if (state.step !== "cunning-bullet" || !picksLast(p)) {
     return fail("wrong-step", seat, `${who} cannot pick a bullet card now (step ${state.step})`);
   }
   if (!(card in BULLET_INDEX) || (card === "bbb" && state.edition === "second"))
@@ -102,8 +105,8 @@ function aim(state: State, seat: Seat, who: string, p: Player, target: Seat | nu
     if (seat !== state.ordered || gun2)
       return fail("wrong-step", seat, `only ${state.names[state.ordered]} re-aims on the Godfather's order`);
   } else if (step === "aim") {
-    if (isKid(p)) return fail("wrong-step", seat, `${who} is the Kid and aims after everyone else`);
-  } else if (step !== "kid-aim" || !isKid(p)) {
+    if (aimsLast(p)) return fail("wrong-step", seat, `${who} is the Kid and aims after everyone else`);
+  } else if (step !== "kid-aim" || !aimsLast(p)) {
     return fail("wrong-step", seat, `${who} cannot aim now (step ${step})`);
   }
   if (gun2 && !hasGun2(p)) return fail("not-allowed", seat, `${who} has no second gun in play`);
@@ -144,36 +147,21 @@ function courage(state: State, seat: Seat, who: string, lieDown: boolean): Apply
   return settle(s, "courage");
 }
 
-function reveal(state: State, seat: Seat, who: string, p: Player, power: string): ApplyResult {
+function reveal(state: State, seat: Seat, who: string, p: Player, power: PowerId): ApplyResult {
   if (!state.powers) return fail("not-allowed", seat, "this game is played without Super Powers");
   if (p.power !== power) return fail("not-allowed", seat, `${who} does not hold ${power}`);
   if (p.revealed) return fail("already-decided", seat, `${who} already revealed ${power}`);
+  const chosen = chosenReveal(power);
+  if (chosen === undefined)
+    return fail("not-allowed", seat, `${power} reveals itself when its moment comes, not by choice`);
+  const owedDrop = chosen.check(state, seat, p);
+  if (typeof owedDrop !== "number") return fail(owedDrop.code, seat, owedDrop.why(who));
   const step = state.step;
   const s = copyState(state);
-  let owedDrop = 0;
-  if (power === "the-insane") {
-    if (step !== "bullet" && step !== "aim" && step !== "kid-aim" && step !== "cunning-bullet")
-      return fail("wrong-step", seat, `${who} can reveal the-insane only at a round start, before lying down`);
-  } else if (power === "the-kid") {
-    if (step === "aim") {
-      if (state.aim[seat] !== -2 || state.aim2[seat] !== -2)
-        return fail("already-decided", seat, `${who} already aimed; the Kid reveals before aiming`);
-      owedDrop = 1 + (hasGun2(p) ? 1 : 0);
-    } else if (step !== "bullet") {
-      return fail("wrong-step", seat, `${who} can reveal the-kid only before aiming`);
-    }
-  } else if (power === "the-cunning") {
-    if (step !== "bullet") return fail("wrong-step", seat, `${who} can reveal the-cunning only before picking a card`);
-    if (state.card[seat] !== null || state.card2[seat] !== null)
-      return fail("already-decided", seat, `${who} already picked a card; the Cunning reveals before picking`);
-    owedDrop = 1 + (hasGun2(p) ? 1 : 0);
-  } else {
-    return fail("not-allowed", seat, `${power} reveals itself when its moment comes, not by choice`);
-  }
   const players = state.players.slice();
   players[seat] = { ...p, revealed: true };
   s.players = players;
-  const ev: GameEvent[] = [{ type: "power-revealed", seat, power: p.power }];
+  const ev: GameEvent[] = [{ type: "power-revealed", seat, power }];
   if (owedDrop === 0) return done(s, ev);
   s.owed -= owedDrop - 1;
   return settle(s, step, ev);
@@ -257,7 +245,7 @@ function specialist(
   s.players = players;
   s.specialists = state.specialists.filter((x) => x !== seat);
   const ev: GameEvent[] = [
-    { type: "power-revealed", seat, power: "the-specialist" },
+    { type: "power-revealed", seat, power: p.power! },
     { type: "specialist", seat },
   ];
   return settle(s, "specialist", ev);
@@ -275,7 +263,7 @@ function takeGun(state: State, seat: Seat, who: string, p: Player, from: Seat | 
   players[from] = { ...dead, hand: [0, 0, 0] };
   s.players = players;
   const ev: GameEvent[] = [
-    { type: "power-revealed", seat, power: "you-dont-need-it-anymore" },
+    { type: "power-revealed", seat, power: p.power! },
     { type: "gun-taken", seat, from },
   ];
   return settle(s, "take-gun", ev);

@@ -1,7 +1,9 @@
 // pending(state): the step the round is in and who still owes which decision. The table and the bots drive
 // the game from it. It names the owners of hidden powers, so it stays inside the hub (views hide that).
-import { canTakeGun, hasGun2, isCunning, isKid } from "./round.js";
-import { CHOSEN_REVEAL, type Owed, type Pending, type Seat, type State } from "./types.js";
+import { hasGun2 } from "./players.js";
+import { canTakeGun, chosenOf } from "./powers.js";
+import { aimsLast, picksLast } from "./round.js";
+import type { Owed, Pending, Seat, State } from "./types.js";
 
 /** The decisions the engine waits for now, in seat order (draft and phone: only the player whose turn it is). */
 export function owedDecisions(state: State): Owed[] {
@@ -15,7 +17,7 @@ export function owedDecisions(state: State): Owed[] {
       const cunning = state.step === "cunning-bullet";
       for (let seat = 0; seat < n; seat++) {
         const p = players[seat]!;
-        if (!p.alive || isCunning(p) !== cunning) continue;
+        if (!p.alive || picksLast(p) !== cunning) continue;
         if (state.card[seat] === null) out.push({ seat, decision: "bullet" });
         if (hasGun2(p) && state.card2[seat] === null) out.push({ seat, decision: "bullet", gun: 2 });
       }
@@ -26,7 +28,7 @@ export function owedDecisions(state: State): Owed[] {
       const kid = state.step === "kid-aim";
       for (let seat = 0; seat < n; seat++) {
         const p = players[seat]!;
-        if (!p.alive || isKid(p) !== kid) continue;
+        if (!p.alive || aimsLast(p) !== kid) continue;
         if (state.aim[seat] === -2) out.push({ seat, decision: "aim" });
         if (hasGun2(p) && state.aim2[seat] === -2) out.push({ seat, decision: "aim", gun: 2 });
       }
@@ -85,12 +87,12 @@ export function nthOwed(state: State, k: number): Owed | null {
       if (step === "courage") {
         if (state.courage[seat] === -1 && k-- === 0) return { seat, decision: "courage" };
       } else if (step === "bullet") {
-        if (p.revealed && p.power === "the-cunning") continue;
+        if (picksLast(p)) continue;
         if (state.card[seat] === null && k-- === 0) return { seat, decision: "bullet" };
         if (p.gun2 !== null && hasGun2(p) && state.card2[seat] === null && k-- === 0)
           return { seat, decision: "bullet", gun: 2 };
       } else {
-        if (p.revealed && p.power === "the-kid") continue;
+        if (aimsLast(p)) continue;
         if (state.aim[seat] === -2 && k-- === 0) return { seat, decision: "aim" };
         if (p.gun2 !== null && hasGun2(p) && state.aim2[seat] === -2 && k-- === 0)
           return { seat, decision: "aim", gun: 2 };
@@ -105,16 +107,10 @@ export function nthOwed(state: State, k: number): Owed | null {
 export function optionalReveals(state: State): Owed[] {
   const out: Owed[] = [];
   if (!state.powers || state.over) return out;
-  const step = state.step;
   state.players.forEach((p, seat) => {
-    if (!p.alive || p.revealed || p.power === null || !CHOSEN_REVEAL.includes(p.power)) return;
-    const ok =
-      p.power === "the-insane"
-        ? step === "bullet" || step === "aim" || step === "kid-aim" || step === "cunning-bullet"
-        : p.power === "the-kid"
-          ? step === "bullet" || (step === "aim" && state.aim[seat] === -2)
-          : step === "bullet" && state.card[seat] === null && state.card2[seat] === null;
-    if (ok) out.push({ seat, decision: "reveal" });
+    const chosen = chosenOf(p);
+    if (!p.alive || p.revealed || chosen === undefined) return;
+    if (typeof chosen.check(state, seat, p) === "number") out.push({ seat, decision: "reveal" });
   });
   return out;
 }

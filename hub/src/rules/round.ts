@@ -3,13 +3,14 @@
 // caller already copied (shallow): it replaces arrays and player objects, it never mutates shared ones.
 
 import { copyPlayer } from "./copy.js";
+import { hasGun2 } from "./players.js";
+import { canTakeGun, deadlyWounds, decidesLast, powerOf, showPower } from "./powers.js";
 import { scores, winners } from "./score.js";
 import { equalSplit } from "./split.js";
 import {
   type Bill,
   BULLET_INDEX,
   type GameEvent,
-  type Hand,
   type LootCard,
   type Player,
   type Seat,
@@ -20,8 +21,6 @@ import {
 export const ROUNDS = 8;
 export const CLASSIC_LOOT = 5;
 export const SECOND_LOOT = 8;
-/** A player with this many wounds is dead; the Unbreakable (revealed at that many) dies at one more. */
-export const DEADLY_WOUNDS = 3;
 /** How many players each edition is for. */
 export const PLAYER_COUNT = { classic: { min: 4, max: 6 }, second: { min: 4, max: 8 } } as const;
 
@@ -38,22 +37,13 @@ const CLASSIC_ORDER: readonly Step[] = [
 ];
 const SECOND_ORDER: readonly Step[] = ["bullet", "aim", "privilege", "reaim", "courage", "draft"];
 
-export function isKid(p: Player): boolean {
-  return p.alive && p.power === "the-kid" && p.revealed;
+/** Alive with a revealed power that makes them aim after everyone else (kid-aim). */
+export function aimsLast(p: Player): boolean {
+  return decidesLast(p, "aim");
 }
-export function isCunning(p: Player): boolean {
-  return p.alive && p.power === "the-cunning" && p.revealed;
-}
-export function handSize(h: Hand | null): number {
-  return h === null ? 0 : h[0] + h[1] + h[2];
-}
-/** a player's second gun takes part this round when it has cards */
-export function hasGun2(p: Player): boolean {
-  return p.gun2 !== null && handSize(p.gun2) > 0;
-}
-/** the number of wounds that kill this player: DEADLY_WOUNDS, one more for the Unbreakable */
-export function deadlyWounds(p: Player): number {
-  return p.power === "the-unbreakable" ? DEADLY_WOUNDS + 1 : DEADLY_WOUNDS;
+/** Alive with a revealed power that makes them pick their card after every aim (cunning-bullet). */
+export function picksLast(p: Player): boolean {
+  return decidesLast(p, "bullet");
 }
 /** the first seat clockwise from `from` (inclusive) that is in `seats`; seats is in seat order */
 export function rotateFrom(seats: readonly Seat[], from: Seat, n: number): Seat[] {
@@ -138,16 +128,16 @@ function enter(s: State, step: Step): number {
   let owed = 0;
   switch (step) {
     case "bullet":
-      for (const p of players) if (p.alive && !isCunning(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
+      for (const p of players) if (p.alive && !picksLast(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
       return owed;
     case "aim":
-      for (const p of players) if (p.alive && !isKid(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
+      for (const p of players) if (p.alive && !aimsLast(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
       return owed;
     case "kid-aim":
-      for (const p of players) if (isKid(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
+      for (const p of players) if (aimsLast(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
       return owed;
     case "cunning-bullet":
-      for (const p of players) if (isCunning(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
+      for (const p of players) if (picksLast(p)) owed += 1 + (hasGun2(p) ? 1 : 0);
       return owed;
     case "privilege":
       return 1;
@@ -160,7 +150,7 @@ function enter(s: State, step: Step): number {
       if (!s.powers || s.grenade) return 0;
       const dh = s.dhUse.slice();
       players.forEach((p, seat) => {
-        if (p.alive && p.power === "it-doesnt-even-hurt" && !p.spent) {
+        if (p.alive && powerOf(p).sharesHurt?.(p)) {
           dh[seat] = -1;
           owed++;
         }
@@ -194,10 +184,6 @@ function enter(s: State, step: Step): number {
     default:
       return 0;
   }
-}
-
-export function canTakeGun(p: Player): boolean {
-  return p.alive && p.power === "you-dont-need-it-anymore" && !p.spent && p.gun2 === null;
 }
 
 /** What happens at the end of a step once every decision is in. */
@@ -281,14 +267,12 @@ function lieDowns(s: State, players: Player[], ev: GameEvent[]): boolean[] {
   return down;
 }
 
-/** One wound lands on `target` (Dragon Skin and the Unbreakable reveal themselves here). */
+/** One wound lands on `target`, unless the target's power blocks it; a power may show itself either way. */
 function wound(s: State, players: Player[], target: Seat, by: Seat | null, stepHurt: number[], ev: GameEvent[]): void {
   const p = players[target]!;
-  if (p.power === "dragon-skin" && s.hurt[target]! >= 1) {
-    if (!p.revealed) {
-      p.revealed = true;
-      ev.push({ type: "power-revealed", seat: target, power: "dragon-skin" });
-    }
+  const power = powerOf(p);
+  if (power.blocksWound?.(s, target)) {
+    showPower(p, target, ev);
     ev.push({ type: "wound-blocked", seat: target, by });
     return;
   }
@@ -296,22 +280,17 @@ function wound(s: State, players: Player[], target: Seat, by: Seat | null, stepH
   s.hurt[target]!++;
   stepHurt[target]!++;
   ev.push({ type: "wound", seat: target, by, wounds: p.wounds });
-  if (p.power === "the-unbreakable" && p.wounds === DEADLY_WOUNDS && !p.revealed) {
-    p.revealed = true;
-    ev.push({ type: "power-revealed", seat: target, power: "the-unbreakable" });
-  }
+  if (power.showsWounded?.(p)) showPower(p, target, ev);
 }
 
-/** End of a reveal step: the Insane's grenade, then deaths, then the early end. */
+/** End of a reveal step: a grenade, then deaths, then the early end. */
 function endOfShots(s: State, players: Player[], down: boolean[], stepHurt: number[], ev: GameEvent[]): void {
   if (s.powers && !s.grenade) {
-    const insane = players.findIndex(
-      (p, seat) => p.power === "the-insane" && p.revealed && !p.spent && p.alive && stepHurt[seat]! > 0,
-    );
-    if (insane >= 0) {
-      players[insane]!.spent = true;
+    const thrower = players.findIndex((p, seat) => stepHurt[seat]! > 0 && powerOf(p).throwsGrenade?.(p) === true);
+    if (thrower >= 0) {
+      players[thrower]!.spent = true;
       s.grenade = true;
-      ev.push({ type: "grenade", seat: insane });
+      ev.push({ type: "grenade", seat: thrower });
       players.forEach((p, seat) => {
         if (p.alive && !down[seat] && s.hurt[seat] === 0) wound(s, players, seat, null, stepHurt, ev);
       });
@@ -369,8 +348,8 @@ function resolveClassic(s: State, ev: GameEvent[]): void {
       (gun === 1 ? shot1 : shot2)[seat] = true;
       ev.push({ type: "shot", seat, gun, card, target: t >= 0 ? t : null });
       if (t >= 0) hits.push(t, seat);
-      // the Specialist's power answers a bbb that was used: fired at a standing player (a bbb at nobody is not)
-      if (gun === 1 && t >= 0 && p.power === "the-specialist" && !p.spent) s.specialists = [...s.specialists, seat];
+      // a power may answer a bbb that was used: fired at a standing player (a bbb at nobody is not)
+      if (gun === 1 && t >= 0 && powerOf(p).answersBbb?.(p)) s.specialists = [...s.specialists, seat];
     }
   }
   let stepHurt = filled(n, 0);
@@ -432,8 +411,9 @@ function classicSplit(s: State, ev: GameEvent[]): void {
     players = players.slice();
     s.dhUse.forEach((use, seat) => {
       if (use !== 1) return;
-      players[seat] = { ...players[seat]!, spent: true, revealed: true };
-      ev.push({ type: "power-revealed", seat, power: "it-doesnt-even-hurt" });
+      const p = players[seat]!;
+      players[seat] = { ...p, spent: true, revealed: true };
+      ev.push({ type: "power-revealed", seat, power: p.power! });
     });
   }
   s.sharers = sharers;

@@ -2,6 +2,7 @@
 // The runner feeds each round's batches to the engine as per-player decisions, in the order the engine asks
 // for them (pending), and reports what the engine refuses.
 
+import type { GameResult, GameResultPlayer } from "@cng/protocol";
 import { apply } from "./engine.js";
 import { owedDecisions } from "./pending.js";
 import { CLASSIC_LOOT, SECOND_LOOT } from "./round.js";
@@ -25,29 +26,7 @@ export interface ScenarioError {
   message: string;
 }
 
-export interface ScenarioPlayer {
-  alive: boolean;
-  wounds: number;
-  shame: number;
-  money: number;
-  score: number;
-  loot?: { cash: number; diamonds: number; paintings: number };
-  power?: PowerId | null;
-  role?: "cop" | "gangster" | null;
-}
-
-export interface ScenarioOutput {
-  edition: "classic" | "second";
-  round: number;
-  over: boolean;
-  winners: string[];
-  godfather?: string;
-  table: { bills: Bill[] } | { cards: LootCard[] };
-  switchboard?: number;
-  players: Record<string, ScenarioPlayer>;
-}
-
-export type ScenarioResult = { ok: true; output: ScenarioOutput; state: State } | { ok: false; error: ScenarioError };
+export type ScenarioResult = { ok: true; output: GameResult; state: State } | { ok: false; error: ScenarioError };
 
 class Invalid extends Error {
   constructor(
@@ -345,15 +324,15 @@ function checkLeftovers(
 }
 
 /** The docs/scenarios.md output: the game as it stands after the last round played (before the next loot). */
-export function describe(state: State): ScenarioOutput {
+export function describe(state: State): GameResult {
   const classic = state.edition === "classic";
   // The engine starts the next round (and lays its loot) as soon as a round ends; report the table before that.
   const started = !state.over && state.round > 0;
   const played = started ? state.round - 1 : state.round;
   const score = scores(state);
-  const players: Record<string, ScenarioPlayer> = {};
+  const players: Record<string, GameResultPlayer> = {};
   state.players.forEach((p, seat) => {
-    const out: ScenarioPlayer = {
+    const out: GameResultPlayer = {
       alive: p.alive,
       wounds: p.wounds,
       shame: p.shame,
@@ -365,7 +344,7 @@ export function describe(state: State): ScenarioOutput {
     if (state.cop) out.role = p.role;
     players[state.names[seat]!] = out;
   });
-  let table: ScenarioOutput["table"];
+  let table: GameResult["table"];
   if (classic) {
     const counts = [state.bills[0], state.bills[1], state.bills[2]];
     if (started)
@@ -379,7 +358,7 @@ export function describe(state: State): ScenarioOutput {
   } else {
     table = { cards: started ? state.cards.slice(0, state.cards.length - SECOND_LOOT) : state.cards.slice() };
   }
-  const out: ScenarioOutput = {
+  const out: GameResult = {
     edition: state.edition,
     round: played,
     over: state.over,

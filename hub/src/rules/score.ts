@@ -1,4 +1,5 @@
 // Scores and winners for both editions (docs/rules.md "End" sections and decisions 1, 2, 7, 8).
+import { powerOf } from "./powers.js";
 import type { Player, Seat, State } from "./types.js";
 
 /** 2nd edition: painting value by the number held (index = count). */
@@ -7,6 +8,9 @@ export const PAINTING_VALUE: readonly number[] = [
 ];
 
 export const DIAMOND_BONUS = 60000;
+
+/** classic: what a shame marker costs its holder at the end */
+export const SHAME_WORTH = -5000;
 
 export function paintingValue(count: number): number {
   return PAINTING_VALUE[Math.min(count, PAINTING_VALUE.length - 1)]!;
@@ -50,8 +54,9 @@ export function scores(state: State): number[] {
   for (const p of players) if (!p.alive) dead++;
   return players.map((p) => {
     if (!p.alive) return 0;
-    let score = p.money + (p.power === "super-coward" ? 5000 : -5000) * p.shame;
-    if (p.power === "six-feet-under") score += 10000 * dead;
+    const power = powerOf(p);
+    let score = p.money + (power.shameWorth ?? SHAME_WORTH) * p.shame;
+    if (power.deathWorth !== undefined) score += power.deathWorth * dead;
     return score;
   });
 }

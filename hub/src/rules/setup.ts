@@ -2,8 +2,10 @@
 import { shuffleInPlace } from "./rng.js";
 import { PLAYER_COUNT, startRound } from "./round.js";
 import {
+  BILLS,
   type Bill,
   type GameEvent,
+  LOOT_CARDS,
   type LootCard,
   type Player,
   POWERS,
@@ -40,8 +42,6 @@ export function secondDeck(): LootCard[] {
   for (const [card, count] of SECOND_COUNTS) for (let i = 0; i < count; i++) deck.push(card);
   return deck;
 }
-
-export const LOOT_CARDS: readonly LootCard[] = SECOND_COUNTS.map(([c]) => c);
 
 export type SetupResult = { ok: true; state: State; events: GameEvent[] } | { ok: false; error: RuleError };
 
@@ -81,9 +81,9 @@ export function newGame(options: SetupOptions): SetupResult {
   for (const card of top) {
     const i = pool.indexOf(card);
     if (i < 0) {
-      const known = edition === "classic" ? [5000, 10000, 20000] : LOOT_CARDS;
+      const known: readonly (Bill | LootCard)[] = edition === "classic" ? BILLS : LOOT_CARDS;
       return refuse(
-        (known as unknown[]).includes(card)
+        known.includes(card)
           ? `the deck holds no more ${JSON.stringify(card)} cards`
           : `unknown ${edition} card ${JSON.stringify(card)}`,
       );

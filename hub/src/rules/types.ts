@@ -1,53 +1,33 @@
-// The rules engine's domain types. Everything here is plain JSON data: the hub logs it and sends it as is. What a
-// player or a viewer also sees (cards, powers, steps, events) is the table contract's, from shared/protocol (types
-// only): one definition for the engine, the hub and every reader.
-import type { Bill, Bullet, Edition, GameEvent, LootCard, PowerId, Role, Step } from "@cng/protocol";
+// The rules engine's domain types. Everything here is plain JSON data: the hub logs it and sends it as is. The game's
+// words (cards, powers, steps, decision kinds), the decisions it takes and what a player or a viewer also sees
+// (events, views) are the protocol's: one definition for the engine, the hub and every reader.
+import {
+  BILLS,
+  type Bill,
+  BULLETS,
+  type Bullet,
+  type Decision,
+  type DecisionType,
+  type Edition,
+  type GameEvent,
+  type GameSetup,
+  LOOT_CARDS,
+  type LootCard,
+  POWERS,
+  type PowerId,
+  type Result,
+  type Role,
+  type Seat,
+  type Step,
+} from "@cng/protocol";
 
-export type { Bill, Bullet, Edition, GameEvent, LootCard, PowerId, Role, Step };
-
-/** A seat at the table, 0..N-1, clockwise. */
-export type Seat = number;
+export type { Bill, Bullet, Decision, DecisionType, Edition, GameEvent, LootCard, PowerId, Role, Seat, Step };
+export { BILLS, BULLETS, LOOT_CARDS, POWERS };
 
 /** Unused bullet cards by kind, indexed by BULLET_INDEX: [bbb, bang, click]. */
 export type Hand = readonly [number, number, number];
 
 export const BULLET_INDEX: Readonly<Record<Bullet, 0 | 1 | 2>> = { bbb: 0, bang: 1, click: 2 };
-export const BULLETS: readonly Bullet[] = ["bbb", "bang", "click"];
-
-export const POWERS: readonly PowerId[] = [
-  "six-feet-under",
-  "the-unbreakable",
-  "you-dont-need-it-anymore",
-  "dragon-skin",
-  "the-insane",
-  "the-kid",
-  "the-cunning",
-  "super-coward",
-  "the-specialist",
-  "it-doesnt-even-hurt",
-];
-
-/** The powers an owner reveals by choice at a round start (decision 9). */
-export const CHOSEN_REVEAL: readonly PowerId[] = ["the-insane", "the-kid", "the-cunning"];
-
-/** One player's decision. `gun: 2` addresses the second gun of You-don't-need-it-anymore. */
-export type Decision =
-  | { type: "reveal"; seat: Seat; power: PowerId }
-  | { type: "bullet"; seat: Seat; card: Bullet; gun?: 2 }
-  | { type: "aim"; seat: Seat; target: Seat | null; gun?: 2 }
-  | { type: "privilege"; seat: Seat; order: Seat | null }
-  | { type: "courage"; seat: Seat; lieDown: boolean }
-  | { type: "doesnt-hurt"; seat: Seat; use: boolean }
-  | { type: "phone"; seat: Seat; flip: boolean }
-  /**
-   * The Specialist, after her `bbb` was used: `use: false` keeps her power for later (her choice); used, she names the
-   * unused card to discard (null: she has none left) and takes the `bbb` back. `use` absent means used.
-   */
-  | { type: "specialist"; seat: Seat; discard: Bullet | null; use?: boolean }
-  | { type: "take-gun"; seat: Seat; from: Seat | null }
-  | { type: "pick"; seat: Seat; card: LootCard | "godfather"; discard?: Bullet };
-
-export type DecisionType = Decision["type"];
 
 export type RuleErrorCode =
   | "bad-options" // setup refused
@@ -192,20 +172,8 @@ export interface Pending {
 
 export type ApplyResult = { ok: true; state: State; events: readonly GameEvent[] } | { ok: false; error: RuleError };
 
-export interface SetupOptions {
-  edition: Edition;
-  /** names in seat order, clockwise */
-  players: string[];
-  /** default seat 0 */
-  godfather?: Seat;
-  /** shuffles the deck and deals powers and roles; default 0 */
-  seed?: number;
-  /** explicit draw order from the top (classic: bill values; second: card codes); completed from a seeded shuffle */
-  deck?: (Bill | LootCard)[];
-  powers?: boolean;
-  cop?: boolean;
-  /** fixed power deals by seat; the others are dealt from the seed */
-  powerDeal?: (PowerId | null)[];
-  /** fixed cop seat; otherwise dealt from the seed */
-  copSeat?: Seat;
-}
+/** A decision the hub's session took in (logged and applied): the next state and what happened. */
+export type Applied = Result<{ state: State; events: readonly GameEvent[] }>;
+
+/** A new game's options: the protocol's (`game.new`'s arguments, docs/scenarios.md `setup`). */
+export type SetupOptions = GameSetup;

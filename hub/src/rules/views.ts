@@ -4,7 +4,8 @@
 import type { PlayerView, PublicPlayer, PublicView } from "@cng/protocol";
 import { HOLDUP_STEPS } from "./holdup.js";
 import { owedDecisions } from "./pending.js";
-import { DEADLY_WOUNDS, deadlyWounds, handSize } from "./round.js";
+import { DEADLY_WOUNDS, handSize } from "./players.js";
+import { deadlyWounds } from "./powers.js";
 import { money, scores } from "./score.js";
 import type { Bill, Bullet, Seat, State, Step } from "./types.js";
 

@@ -1,7 +1,16 @@
 // A command client over MQTT, the way the dashboard, a phone console or a bot talks to the hub: requests on
 // `cmd/<client>/req`, answers on `cmd/<client>/res`, plus subscriptions to the table's topics. It reconnects on
 // its own (a restarted hub), so a bot simply carries on.
-import { cmdTopic, type Decoded, type Payload, type ResponseMsg } from "@cng/protocol";
+import {
+  cmdTopic,
+  type Decoded,
+  type OpArgs,
+  type OpName,
+  type OpResponse,
+  type OpResult,
+  type Payload,
+  type ResponseMsg,
+} from "@cng/protocol";
 import { topicMatches } from "../bus/bus.js";
 import { connectMqtt, type MqttClient } from "../bus/connect.js";
 
@@ -63,7 +72,7 @@ export class CommandClient {
   }
 
   /** Sends one request; resolves with `r`, throws a CommandError when refused (or on a timeout). */
-  async request<R = unknown>(op: string, a?: Record<string, unknown>): Promise<R> {
+  async request<K extends OpName>(op: K, a?: OpArgs<K>): Promise<OpResult<K>> {
     const id = `q${++this.n}`;
     const msg: Record<string, unknown> = { v: 1, id, op };
     if (this.o.auth !== undefined) msg.auth = this.o.auth;
@@ -80,9 +89,10 @@ export class CommandClient {
       });
     });
     this.mqtt.publish(cmdTopic(this.o.table, this.o.clientId, "req"), JSON.stringify(msg), { qos: 1 });
-    const m = await res;
-    if (!m.ok) throw new CommandError(op, m.e?.code ?? "error", m.e?.msg ?? "refused");
-    return m.r as R;
+    // the hub answers this op's request with this op's response
+    const m = (await res) as OpResponse<K>;
+    if (!m.ok) throw new CommandError(op, m.e.code, m.e.msg);
+    return m.r;
   }
 
   /** Calls `fn` with each JSON message on `filter` (retained ones too). */

@@ -1,7 +1,14 @@
 // The whole game on one machine: a hub (or an external one), virtual guns running the real firmware, and bot
 // players. `playGame` plays one game on a fleet that is already paired and calibrated; `runDemo` does the lot
 // for `cng demo`.
-import { decodeTableEvents, decodeTableState, tableTopic } from "@cng/protocol";
+import {
+  decodeTableEvents,
+  decodeTableState,
+  isOneOf,
+  type GameResult as Outcome,
+  TABLE_LANGS,
+  tableTopic,
+} from "@cng/protocol";
 import { admitGun } from "../broker/dynsec-admin.js";
 import { type Hub, type HubOptions, startHub } from "../hub.js";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
@@ -65,7 +72,7 @@ export interface GameOptions {
 export interface GameResult {
   game: number;
   /** the docs/scenarios.md output shape */
-  result: Record<string, unknown> & { over: boolean; winners: string[] };
+  result: Outcome;
   rounds: number;
   ms: number;
   players: BotPlayer[];
@@ -153,7 +160,7 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
   const players: BotPlayer[] = [];
   try {
     for (let seat = 0; seat < o.players; seat++) {
-      const { token } = await host.request<{ token: string }>("seat.token", { seat });
+      const { token } = await host.request("seat.token", { seat });
       players.push(
         await BotPlayer.join({
           url: hub.url,
@@ -208,7 +215,7 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           });
         }
       });
-      const r = await host.request<{ game: number }>("game.new", {
+      const r = await host.request("game.new", {
         edition: o.edition,
         players: names,
         seed: o.seed,
@@ -241,9 +248,10 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
         },
         50,
       );
-      const end = await host.request<{ result: GameResult["result"] }>("game.state");
+      const end = await host.request("game.state");
+      if (end.game === null || end.result === undefined) throw new Error("game.state gave the host no result");
       const rounds = (state as TableState | null)?.game?.round ?? 0;
-      return { game: gameId, result: end.result, rounds, ms: clock.now() - started, players };
+      return { game: end.game, result: end.result, rounds, ms: clock.now() - started, players };
     } finally {
       await watch.close();
     }
@@ -262,7 +270,7 @@ export interface DemoOptions extends GameOptions {
   /** white noise σ on each BNO085 gun's reported yaw, degrees (the accuracy bench's σ, on the real firmware) */
   yawNoise?: number;
   /** poses per gun in the calibration wizard */
-  poses?: number;
+  poses?: 1 | 2 | 3;
   /** gun ids are `<prefix><seat>` (default sim; on a dynamic-security broker `<table>-sim`: ids are broker-wide) */
   idPrefix?: string;
   /** called once the hub is up, with the dashboard URL */
@@ -328,7 +336,7 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
     });
     await fleet.calibrate(o.poses ?? 1);
     await o.beforeGame?.(fleet);
-    const spoken = o.spoken ?? ["en", "fr", "fi"].includes(String(o.hub?.voice));
+    const spoken = o.spoken ?? isOneOf(TABLE_LANGS, o.hub?.voice);
     const r = await playGame(conn, fleet, { ...o, spoken });
     await o.hold?.();
     const guns = fleet.guns.map((g) => ({ id: g.id, board: g.gun.board.name, runtime: g.gun.runtime }));

@@ -134,7 +134,7 @@ export class Fleet {
   }
 
   private async pairAll(): Promise<void> {
-    const { guns: listed } = await this.host.request<{ guns: { id: string; paired: boolean }[] }>("guns.list");
+    const { guns: listed } = await this.host.request("guns.list");
     const u = new URL(this.o.url);
     const seed = this.o.seed ?? 1;
     const rows = bearings(this.layout);
@@ -217,7 +217,7 @@ export class Fleet {
   }
 
   /** Runs the calibration wizard for every gun: aim at each named seat, pull; again if the hub asks. */
-  async calibrate(poses = 1, timeoutMs = 60_000): Promise<CalibrationInfo[]> {
+  async calibrate(poses: 1 | 2 | 3 = 1, timeoutMs = 60_000): Promise<CalibrationInfo[]> {
     const done = new Map<number, string>();
     await this.host.request("calibrate.start", { poses });
     const acting = new Set<number>();

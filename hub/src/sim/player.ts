@@ -3,8 +3,8 @@
 // enter what only the dashboard takes (draft picks and the like), and plays with its gun through a simulated
 // hand: raises it when a count starts so it settles by "3", lowers it to lie down, pulls in a reveal window
 // when its card calls for it, points and pulls as the Godfather, pulls once or twice when the phone comes.
-import { decodePlayerView, decodeTableState, playerTopic, tableTopic } from "@cng/protocol";
-import { type Bullet, CHOSEN_REVEAL, type Decision, type PlayerView, type Seat } from "../rules/index.js";
+import { CHOSEN_POWERS, decodePlayerView, decodeTableState, isOneOf, playerTopic, tableTopic } from "@cng/protocol";
+import type { Bullet, Decision, PlayerView, Seat } from "../rules/index.js";
 import type { Clock } from "../table/clock.js";
 import { CommandClient, CommandError } from "./commands.js";
 import { type SimGun, simClientId } from "./fleet.js";
@@ -174,7 +174,7 @@ export class BotPlayer {
     }
     if (!s.table!.waiting.some((w) => w.seat === me && w.for === "secret")) return;
     const power = v.me.power;
-    if (v.step === "bullet" && power && CHOSEN_REVEAL.includes(power) && v.players[me]!.power === null) {
+    if (v.step === "bullet" && power && isOneOf(CHOSEN_POWERS, power) && v.players[me]!.power === null) {
       // a power revealed now may change what is wanted of this seat (the Cunning picks later): settle it first
       const key = `reveal-power:${round}`;
       if (!this.done.has(key)) {

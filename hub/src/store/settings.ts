@@ -1,12 +1,12 @@
 // The table's own settings that outlive a game and a restart: the language its people read and hear.
+import { isOneOf, TABLE_LANGS, type TableLang } from "@cng/protocol";
 import type { Db } from "./db.js";
 
-/** The languages the dashboard, the consoles and the voice speak. */
-export const LANGS = ["en", "fr", "fi"] as const;
-export type Lang = (typeof LANGS)[number];
+/** A language the table speaks (the protocol's list). */
+export type Lang = TableLang;
 
 export function isLang(x: unknown): x is Lang {
-  return typeof x === "string" && (LANGS as readonly string[]).includes(x);
+  return isOneOf(TABLE_LANGS, x);
 }
 
 export class Settings {

@@ -5,7 +5,7 @@
 import type { CueName, HubMs } from "@cng/protocol";
 import type { AimOptions, Bearings } from "../aim/index.js";
 import type { CueOptions, CueTarget } from "../feedback/index.js";
-import type { ApplyResult, Decision, Seat, State } from "../rules/index.js";
+import type { Applied, Decision, Seat, State } from "../rules/index.js";
 import type { Clock } from "./clock.js";
 import type { Coverage } from "./coverage.js";
 import type { SecondGuns, Shooter } from "./guns.js";
@@ -52,7 +52,7 @@ export interface JobContext {
   /** calls `fn` once the slot's stream reaches hub time `hubT` (coverage.ts), or it lags at the bound, or goes away */
   whenCovered(slot: Seat, hubT: HubMs, fn: (c: Coverage) => void): () => void;
   record(r: TableRecord): void;
-  submit(d: Decision): ApplyResult;
+  submit(d: Decision): Applied;
   /** the dashboard's view changed */
   emit(): void;
   setWaiting(w: Waiting[]): void;

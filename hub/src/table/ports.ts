@@ -3,7 +3,7 @@
 import type { CountPurpose, CueName, TableStatus as PublishedStatus, TableActivity, Waiting } from "@cng/protocol";
 import type { AimOptions, SeatLayout } from "../aim/index.js";
 import type { CueOptions, CueTarget } from "../feedback/index.js";
-import type { ApplyResult, Decision } from "../rules/index.js";
+import type { Applied, Decision } from "../rules/index.js";
 import type { BotStrategy } from "./bots.js";
 import type { Clock } from "./clock.js";
 import type { Recentre } from "./recentre.js";
@@ -13,7 +13,7 @@ import type { TableTiming } from "./timing.js";
 export interface TablePorts {
   clock: Clock;
   /** the hub's game session: applies through the engine and appends the decision to the game log */
-  decide(decision: Decision): ApplyResult;
+  decide(decision: Decision): Applied;
   /** appends a table record to the log (crash recovery) */
   record(record: TableRecord): void;
   /** feedback: a FeedbackDispatcher's `cue` fits */

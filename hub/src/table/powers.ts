@@ -1,7 +1,7 @@
 // Chosen power reveals at a physical table (RULES decision 9). The engine gates them by step, but with
 // physical cards its step stays "bullet" until the reveal (the cards are learned last), so the table adds the
 // timing the rules mean: the Kid and the Cunning reveal before aiming, the Insane before the courage count.
-import type { PowerId } from "../rules/index.js";
+import { chosenReveal, type PowerId } from "../rules/index.js";
 import type { RoundPlan } from "./plan.js";
 import type { CountPurpose } from "./ports.js";
 
@@ -13,16 +13,16 @@ export type Phase =
 
 /** Why the table refuses this chosen reveal now, or null when the engine may judge it. */
 export function revealRefusal(power: PowerId, plan: RoundPlan, phase: Phase): string | null {
+  const before = chosenReveal(power)?.before;
   const aiming = plan.aims.size > 0 || (phase?.kind === "count" && phase.purpose === "aim");
-  if ((power === "the-kid" || power === "the-cunning") && aiming)
-    return `${power} is revealed before aiming: this round's count has started`;
-  if (power === "the-insane") {
+  if (before === "aim" && aiming) return `${power} is revealed before aiming: this round's count has started`;
+  if (before === "courage") {
     const pastAim =
       plan.courage.size > 0 ||
       plan.privilege !== undefined ||
       Object.keys(plan.pulls).length > 0 ||
       (phase !== null && phase.kind !== "recentre" && (phase.kind !== "count" || phase.purpose !== "aim"));
-    if (pastAim) return "the-insane is revealed at a round start (steps 1-3): the courage count has started";
+    if (pastAim) return `${power} is revealed at a round start (steps 1-3): the courage count has started`;
   }
   return null;
 }

@@ -8,9 +8,8 @@ import type { GunMs } from "@cng/protocol";
 import { type AimOptions, type Deg, type OffsetTrack, readWindow, recentreFromPose } from "../aim/index.js";
 import type { SeatSensors } from "./sensors.js";
 
-/** how a table keeps its guns' offsets: the pose every round, the pose for a gun in doubt, or never */
-export const RECENTRES = ["pose", "snapshots", "none"] as const;
-export type Recentre = (typeof RECENTRES)[number];
+/** how a table keeps its guns' offsets (game.new's `table.recentre`): the pose every round, for a gun in doubt, never */
+export { RECENTRES, type Recentre } from "@cng/protocol";
 
 /** The gun's track re-centred from a pull at gun time `t` aimed at `bearing`, or null (no steady reading). */
 export function recentred(sen: SeatSensors, t: GunMs, bearing: Deg, opts: AimOptions): OffsetTrack | null {

@@ -15,7 +15,8 @@ import {
 } from "../aim/index.js";
 import { type CueOptions, type CueTarget, seatColour } from "../feedback/index.js";
 import {
-  type ApplyResult,
+  type Applied,
+  aimsLast,
   type Bullet,
   type Decision,
   type GameEvent,
@@ -312,7 +313,7 @@ export class Table {
       if (posing.length > 0) return RecentreJob.start(ctx, posing);
     }
     const alive = this.aliveSeats();
-    const kid = alive.find((seat) => s.players[seat]!.power === "the-kid" && s.players[seat]!.revealed);
+    const kid = alive.find((seat) => aimsLast(s.players[seat]!));
     const guns = this.activeSlots();
     // the Kid aims after everyone else: a count of its own once the others' aims are known
     const aims = guns.filter((slot) => this.shooter(slot)!.seat !== kid && !this.aimKnown(slot));
@@ -346,11 +347,11 @@ export class Table {
     }
   }
 
-  private submit(d: Decision): ApplyResult {
+  private submit(d: Decision): Applied {
     const r = this.ports.decide(d);
     if (r.ok) {
-      this.current = r.state;
-      this.onEvents(r.events);
+      this.current = r.value.state;
+      this.onEvents(r.value.events);
     }
     return r;
   }

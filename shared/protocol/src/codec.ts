@@ -1,7 +1,8 @@
 // Encoders for what a gun sends and a light decoder for what it receives.
 // Bundled into the firmware: string building only, no per-sample objects.
 import type { ProtocolErrorCode } from "./errors.js";
-import type { CommandMsg, CueMsg, GunMs, HubMs, ImuKind, TriggerKind } from "./messages.js";
+import type { CommandMsg, CueMsg, GunMs, HubMs, TriggerKind } from "./messages.js";
+import type { ImuKind } from "./vocab.js";
 
 /** Round to one decimal. */
 export function r1(x: number): number {

@@ -1,3 +1,5 @@
+import type { Result } from "./result.js";
+
 /** Why a payload was refused. */
 export type ProtocolErrorCode =
   /** not JSON, or not a JSON object */
@@ -22,7 +24,8 @@ export interface ProtocolError {
   message: string;
 }
 
-export type Decoded<T> = { ok: true; value: T } | { ok: false; error: ProtocolError };
+/** What a strict decoder answers: the value, or a typed error. */
+export type Decoded<T> = Result<T, ProtocolError>;
 
 export function fail<T>(code: ProtocolErrorCode, message: string, field?: string): Decoded<T> {
   const error: ProtocolError = { code: code, message: message };

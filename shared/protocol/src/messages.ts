@@ -1,15 +1,14 @@
 // Message shapes. Every message is a JSON object with `v` = protocol version.
 // Short keys keep the aim stream small (≈ 50 bytes a sample) and the firmware cheap.
 
+import type { CueName, ImuKind } from "./vocab.js";
+
 export type Version = 1;
 
 /** Gun-local time: integer milliseconds since the gun booted. */
 export type GunMs = number;
 /** Hub time: integer milliseconds on the hub's clock (Unix epoch). */
 export type HubMs = number;
-
-/** IMU drivers a gun may run. `sim` = a simulated gun without a register model. */
-export type ImuKind = "mpu6050" | "bno085" | "lsm6ds3" | "sim";
 
 /** `gun/<id>/aim`, QoS 0: one orientation sample, degrees with one decimal. */
 export interface AimMsg {
@@ -97,23 +96,6 @@ export interface WillMsg {
   v: Version;
   on: 0;
 }
-
-/** The feedback vocabulary. The name is a label; the pattern travels with the cue. */
-export type CueName = "beat" | "go" | "lock" | "ambig" | "wound" | "dead" | "turn" | "win" | "err" | "ident" | "off";
-
-export const CUE_NAMES: CueName[] = [
-  "beat",
-  "go",
-  "lock",
-  "ambig",
-  "wound",
-  "dead",
-  "turn",
-  "win",
-  "err",
-  "ident",
-  "off",
-];
 
 /** `gun/<id>/cue`, QoS 1: play an LED and buzzer pattern, optionally at a hub time. */
 export interface CueMsg {
@@ -215,7 +197,8 @@ export interface OtaStateMsg {
 }
 
 /** Why the hub last changed a gun's presence. */
-export type PresenceReason = "connect" | "disconnect" | "timeout" | "will" | "hub-start";
+export const PRESENCE_REASONS = ["connect", "disconnect", "timeout", "will", "hub-start"] as const;
+export type PresenceReason = (typeof PRESENCE_REASONS)[number];
 
 /** `gun/<id>/status`, retained, written by the hub only: presence plus the last info. */
 export interface GunStatusMsg {

@@ -1,223 +1,61 @@
 // Strict decoders for what the hub publishes about a game (table.ts): any payload becomes a value or a typed error
 // (the codes of errors.ts), never a throw. These messages nest, so the checks are small functions that compose,
 // each told where in the message it stands: an error names the path, e.g. `game.players[2].alive`.
-import { type Decoded, fail, type ProtocolError, type ProtocolErrorCode } from "./errors.js";
-import type { PresenceReason } from "./messages.js";
 import {
-  type Bullet,
-  type DecisionType,
-  type Edition,
+  among,
+  type Check,
+  type Fields,
+  fieldsFit,
+  flag,
+  gunId,
+  isObj,
+  listOf,
+  no,
+  numberIn,
+  opt,
+  orNull,
+  own,
+  path,
+  SEAT,
+  SEAT_OR_NULL,
+  SEATS,
+  shape,
+  text,
+  variant,
+  whenGodfather,
+  whenHas,
+  whenNumber,
+  word,
+} from "./checks.js";
+import { type Decoded, fail } from "./errors.js";
+import { PRESENCE_REASONS } from "./messages.js";
+import {
+  COUNT_PURPOSES,
   type GameEventType,
-  type GunOta,
   type HubGunStatusMsg,
-  type LootCard,
+  OTA_STAGES,
   type PlayerViewMsg,
-  type PowerId,
-  type Role,
-  type Step,
+  REVEAL_WINDOWS,
   TABLE_MAX_BYTES,
   type TableAimMsg,
   type TableEventsMsg,
-  type TableLang,
   type TableStateMsg,
 } from "./table.js";
-import { isName, MAX_SEATS } from "./topics.js";
+import { MAX_SEATS } from "./topics.js";
 import { decodeInfo, type Payload } from "./validate.js";
 import { PROTOCOL_VERSION } from "./version.js";
+import { BILLS, BULLETS, DECISION_TYPES, EDITIONS, LOOT_CARDS, POWERS, ROLES, STEPS, TABLE_LANGS } from "./vocab.js";
 
-// Every enum as a key object: a value the type has and the object lacks (or the other way round) fails `tsc`.
-const EDITIONS: { [k in Edition]: 1 } = { classic: 1, second: 1 };
-const BULLETS: { [k in Bullet]: 1 } = { bbb: 1, bang: 1, click: 1 };
-const LOOT: { [k in LootCard]: 1 } = {
-  "cash:5000": 1,
-  "cash:10000": 1,
-  "cash:20000": 1,
-  "diamond:1000": 1,
-  "diamond:5000": 1,
-  "diamond:10000": 1,
-  painting: 1,
-  clip: 1,
-  "first-aid": 1,
-};
-const POWERS: { [k in PowerId]: 1 } = {
-  "six-feet-under": 1,
-  "the-unbreakable": 1,
-  "you-dont-need-it-anymore": 1,
-  "dragon-skin": 1,
-  "the-insane": 1,
-  "the-kid": 1,
-  "the-cunning": 1,
-  "super-coward": 1,
-  "the-specialist": 1,
-  "it-doesnt-even-hurt": 1,
-};
-const ROLES: { [k in Role]: 1 } = { cop: 1, gangster: 1 };
-const STEPS: { [k in Step]: 1 } = {
-  bullet: 1,
-  aim: 1,
-  "kid-aim": 1,
-  "cunning-bullet": 1,
-  privilege: 1,
-  reaim: 1,
-  courage: 1,
-  split: 1,
-  phone: 1,
-  specialist: 1,
-  "take-gun": 1,
-  draft: 1,
-  over: 1,
-};
-const DECISIONS: { [k in DecisionType]: 1 } = {
-  reveal: 1,
-  bullet: 1,
-  aim: 1,
-  privilege: 1,
-  courage: 1,
-  "doesnt-hurt": 1,
-  phone: 1,
-  specialist: 1,
-  "take-gun": 1,
-  pick: 1,
-};
-const LANGS: { [k in TableLang]: 1 } = { en: 1, fr: 1, fi: 1 };
-const PRESENCE: { [k in PresenceReason]: 1 } = { connect: 1, disconnect: 1, timeout: 1, will: 1, "hub-start": 1 };
-const OTA_STAGES: { [k in GunOta["stage"]]: 1 } = { sending: 1, restarting: 1, done: 1, failed: 1 };
-
-/** Checks the value found at `at`: null when it fits, else why not. `optional`: it may be absent. */
-interface Check {
-  (x: unknown, at: string): ProtocolError | null;
-  optional?: boolean;
-}
-type Fields = { [name: string]: Check };
-type Obj = { [k: string]: unknown };
-
-function no(code: ProtocolErrorCode, at: string, what: string): ProtocolError {
-  return { code: code, field: at, message: at + " " + what };
-}
-function own(o: object, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
-}
-function isObj(x: unknown): x is Obj {
-  return x !== null && typeof x === "object" && !Array.isArray(x);
-}
-function path(at: string, k: string | number): string {
-  if (typeof k === "number") return at + "[" + k + "]";
-  return at === "" ? k : at + "." + k;
-}
-
-/** A number from `min` to `max`; `whole`: an integer. */
-function numberIn(min: number, max: number, whole: boolean): Check {
-  return (x, at) => {
-    if (typeof x !== "number" || !isFinite(x)) return no("type", at, "must be a number");
-    if (whole && Math.floor(x) !== x) return no("type", at, "must be a whole number");
-    return x < min || x > max ? no("range", at, "must be between " + min + " and " + max) : null;
-  };
-}
-function text(max: number): Check {
-  return (x, at) => {
-    if (typeof x !== "string") return no("type", at, "must be a string");
-    return x.length < 1 || x.length > max ? no("range", at, "must be 1 to " + max + " characters") : null;
-  };
-}
-const flag: Check = (x, at) => (typeof x === "boolean" ? null : no("type", at, "must be true or false"));
-const gunId: Check = (x, at) => {
-  if (typeof x !== "string") return no("type", at, "must be a string");
-  return isName(x) ? null : no("range", at, "must be a gun id");
-};
-/** One of a key object's keys. */
-function keyOf(keys: { [k: string]: 1 }): Check {
-  return (x, at) => {
-    if (typeof x !== "string") return no("type", at, "must be a string");
-    return own(keys, x) ? null : no("range", at, "must be one of " + Object.keys(keys).join(", "));
-  };
-}
-/** One of a few numbers. */
-function among(values: number[]): Check {
-  return (x, at) => {
-    for (let i = 0; i < values.length; i++) if (values[i] === x) return null;
-    return no(typeof x === "number" ? "range" : "type", at, "must be one of " + values.join(", "));
-  };
-}
-function orNull(c: Check): Check {
-  return (x, at) => (x === null ? null : c(x, at));
-}
-function opt(c: Check): Check {
-  const o: Check = (x, at) => c(x, at);
-  o.optional = true;
-  return o;
-}
-function listOf(c: Check, max: number): Check {
-  return (x, at) => {
-    if (!Array.isArray(x)) return no("type", at, "must be a list");
-    if (x.length > max) return no("range", at, "must hold at most " + max + " items");
-    for (let i = 0; i < x.length; i++) {
-      const bad = c(x[i], path(at, i));
-      if (bad) return bad;
-    }
-    return null;
-  };
-}
-/** The fields of an object: those not named are refused, those not optional are required. */
-function fieldsFit(o: Obj, fields: Fields, at: string): ProtocolError | null {
-  const have = Object.keys(o);
-  for (let i = 0; i < have.length; i++) {
-    if (!own(fields, have[i])) return no("field", path(at, have[i]), "is no field it may have");
-  }
-  const want = Object.keys(fields);
-  for (let j = 0; j < want.length; j++) {
-    const c = fields[want[j]];
-    const x = o[want[j]];
-    const bad =
-      x === undefined ? (c.optional ? null : no("field", path(at, want[j]), "is missing")) : c(x, path(at, want[j]));
-    if (bad) return bad;
-  }
-  return null;
-}
-function shape(fields: Fields): Check {
-  return (x, at) => (isObj(x) ? fieldsFit(x, fields, at) : no("type", at, "must be an object"));
-}
-/** An object whose `tag` field picks its fields. */
-function variant(tag: string, cases: { [t: string]: Fields }): Check {
-  const check = keyOf(cases as unknown as { [k: string]: 1 });
-  return (x, at) => {
-    if (!isObj(x)) return no("type", at, "must be an object");
-    const t = x[tag];
-    if (t === undefined) return no("field", path(at, tag), "is missing");
-    const bad = check(t, path(at, tag));
-    if (bad) return bad;
-    const fields: Fields = {};
-    fields[tag] = check;
-    const mine = cases[t as string];
-    for (const k in mine) if (own(mine, k)) fields[k] = mine[k];
-    return fieldsFit(x, fields, at);
-  };
-}
-/** `a` for a number, else `b`. */
-function whenNumber(a: Check, b: Check): Check {
-  return (x, at) => (typeof x === "number" ? a(x, at) : b(x, at));
-}
-/** the New Godfather token, or what `c` accepts */
-function whenGodfather(c: Check): Check {
-  return (x, at) => (x === "godfather" ? null : c(x, at));
-}
-/** `a` when the object has field `key`, else `b`. */
-function whenHas(key: string, a: Check, b: Check): Check {
-  return (x, at) => (isObj(x) && own(x, key) ? a(x, at) : b(x, at));
-}
-
-const SEAT = numberIn(0, MAX_SEATS - 1, true);
-const SEAT_OR_NULL = orNull(SEAT);
-const SEATS = listOf(SEAT, MAX_SEATS);
 const COUNT = numberIn(0, 1e6, true);
 const MONEY = numberIn(-1e12, 1e12, true);
 const GAME_NO = numberIn(0, 1e15, true);
 const HUB_TIME = numberIn(0, 1e14, false);
-const STEP = keyOf(STEPS);
-const BULLET = keyOf(BULLETS);
-const POWER = orNull(keyOf(POWERS));
-const ROLE = orNull(keyOf(ROLES));
-const BILL = among([5000, 10000, 20000]);
-const LOOT_CARD = keyOf(LOOT);
+const STEP = word(STEPS);
+const BULLET = word(BULLETS);
+const POWER = orNull(word(POWERS));
+const ROLE = orNull(word(ROLES));
+const BILL = among(BILLS);
+const LOOT_CARD = word(LOOT_CARDS);
 const VERSION: Check = () => null; // checked before the fields
 const HAND = shape({ bbb: COUNT, bang: COUNT, click: COUNT });
 
@@ -242,7 +80,7 @@ const PLAYER = shape({
   score: opt(MONEY),
 });
 const PUBLIC_FIELDS: Fields = {
-  edition: keyOf(EDITIONS),
+  edition: word(EDITIONS),
   round: COUNT,
   step: STEP,
   over: flag,
@@ -277,7 +115,7 @@ const GUN_NO = numberIn(1, 2, true);
 const EVENTS: { [k in GameEventType]: Fields } = {
   "round-start": { round: COUNT, godfather: SEAT, loot: listOf(whenNumber(BILL, LOOT_CARD), 256) },
   step: { step: STEP },
-  "power-revealed": { seat: SEAT, power: keyOf(POWERS) },
+  "power-revealed": { seat: SEAT, power: word(POWERS) },
   "lie-down": { seat: SEAT },
   "lower-gun": { seat: SEAT, gun: GUN_NO, target: SEAT },
   shot: { seat: SEAT, gun: GUN_NO, card: BULLET, target: SEAT_OR_NULL },
@@ -296,7 +134,7 @@ const EVENTS: { [k in GameEventType]: Fields } = {
 
 const ACTIVITY = variant("kind", {
   count: {
-    purpose: keyOf({ aim: 1, reaim: 1, courage: 1 }),
+    purpose: word(COUNT_PURPOSES),
     seats: SEATS,
     goAt: orNull(HUB_TIME),
     paceMs: numberIn(0, 1e7, false),
@@ -305,7 +143,7 @@ const ACTIVITY = variant("kind", {
   },
   privilege: { godfather: SEAT, until: HUB_TIME },
   reveal: {
-    window: keyOf({ bbb: 1, bang: 1 }),
+    window: word(REVEAL_WINDOWS),
     seats: SEATS,
     opensAt: HUB_TIME,
     closesAt: HUB_TIME,
@@ -318,7 +156,7 @@ const ACTIVITY = variant("kind", {
 const WAITING = variant("for", {
   secret: { seat: SEAT },
   start: { seat: SEAT_OR_NULL },
-  host: { seat: SEAT, decision: keyOf(DECISIONS) },
+  host: { seat: SEAT, decision: word(DECISION_TYPES) },
   gun: { seat: SEAT },
 });
 const TABLE_STATUS = shape({
@@ -348,7 +186,7 @@ const CALIBRATION = shape({
   poses: COUNT,
   result: orNull(
     shape({
-      verdict: keyOf({ ok: 1, redo: 1 }),
+      verdict: word(["ok", "redo"]),
       offset: numberIn(-360, 360, false),
       spread: numberIn(0, 360, false),
       reasons: listOf(text(200), 16),
@@ -372,7 +210,7 @@ const TABLE_STATE: Fields = {
   calibration: listOf(CALIBRATION, MAX_SEATS),
   layout: orNull(LAYOUT),
   pairing: orNull(shape({ seat: SEAT, until: HUB_TIME })),
-  lang: orNull(keyOf(LANGS)),
+  lang: orNull(word(TABLE_LANGS)),
 };
 const PLAYER_VIEW_MSG: Fields = { v: VERSION, game: GAME_NO, seat: SEAT, view: shape(PLAYER_VIEW) };
 const TABLE_EVENTS: Fields = { v: VERSION, game: GAME_NO, events: listOf(variant("type", EVENTS), 1000) };
@@ -395,14 +233,14 @@ const GUN_STATUS: Fields = {
   v: VERSION,
   on: flag,
   at: HUB_TIME,
-  why: keyOf(PRESENCE),
+  why: word(PRESENCE_REASONS),
   info: opt(GUN_INFO),
   warn: opt(listOf(text(500), 16)),
   paired: flag,
   seat: SEAT_OR_NULL,
   ota: opt(
     shape({
-      stage: keyOf(OTA_STAGES),
+      stage: word(OTA_STAGES),
       fw: text(24),
       from: orNull(text(24)),
       o: BYTES,
@@ -434,7 +272,7 @@ function decodeTable<T>(kind: keyof typeof TABLE_MAX_BYTES, p: Payload, fields: 
     return fail("version", why, "v");
   }
   const bad = fieldsFit(o, fields, "");
-  return bad ? { ok: false, error: bad } : { ok: true, value: o as unknown as T };
+  return bad ? { ok: false, error: bad } : { ok: true, value: o as T };
 }
 
 /** `table/state` */

@@ -1,77 +1,15 @@
 // What the hub publishes about a game, as everyone reads it: `table/state` (retained), `player/<n>/view` (retained,
-// private to the seat), `table/events` and `table/aim`. Plain JSON types. The rules engine takes its cards, steps,
-// events and views from here (types only), so what it computes is what is published; hub/src/play/contract.ts fails
-// `tsc` when the hub's other types drift from these. The strict decoders are in table-decode.ts.
+// private to the seat), `table/events` and `table/aim`. Plain JSON types. The rules engine takes its events and
+// views from here, and the hub builds what it publishes in these types, so what it computes is what is published.
+// The strict decoders are in table-decode.ts.
 import type { GunStatusMsg, HubMs, Version } from "./messages.js";
 import type { GunId } from "./topics.js";
+import type { Bill, Bullet, DecisionType, Edition, LootCard, PowerId, Role, Step, TableLang } from "./vocab.js";
 
-/** A seat at the table, 0 to MAX_SEATS - 1, clockwise (the rules engine's `Seat`). */
-type Seat = number;
+/** A seat at the table, 0 to MAX_SEATS - 1, clockwise (the rules engine's and the hub's one seat type). */
+export type Seat = number;
 /** A game's id in the hub's log. */
 export type GameNo = number;
-
-export type Edition = "classic" | "second";
-
-/** A bullet card. `bbb` ("Bang! Bang! Bang!") exists only in `classic`. */
-export type Bullet = "bbb" | "bang" | "click";
-
-/** A classic bill, in dollars. */
-export type Bill = 5000 | 10000 | 20000;
-
-/** A 2nd-edition loot card. */
-export type LootCard =
-  | "cash:5000"
-  | "cash:10000"
-  | "cash:20000"
-  | "diamond:1000"
-  | "diamond:5000"
-  | "diamond:10000"
-  | "painting"
-  | "clip"
-  | "first-aid";
-
-export type PowerId =
-  | "six-feet-under"
-  | "the-unbreakable"
-  | "you-dont-need-it-anymore"
-  | "dragon-skin"
-  | "the-insane"
-  | "the-kid"
-  | "the-cunning"
-  | "super-coward"
-  | "the-specialist"
-  | "it-doesnt-even-hurt";
-
-export type Role = "cop" | "gangster";
-
-/** Which part of the round the game is in. */
-export type Step =
-  | "bullet" // every living player picks a card (revealed Cunning excepted); chosen powers may be revealed
-  | "aim" // every living player aims (revealed Kid excepted)
-  | "kid-aim" // classic powers: the Kid aims, seeing the others
-  | "cunning-bullet" // classic powers: the Cunning picks, seeing every aim
-  | "privilege" // second: the Godfather may order one player to re-aim
-  | "reaim" // second: the ordered player re-aims
-  | "courage" // lie down or stay
-  | "split" // classic powers: owners of It-doesn't-even-hurt decide
-  | "phone" // classic cop variant: the phone passes among the sharers, one at a time
-  | "specialist" // classic powers: the Specialist names the card to discard
-  | "take-gun" // classic powers: You-don't-need-it-anymore may take a dead player's gun
-  | "draft" // second: the loot draft, one pick at a time
-  | "over";
-
-/** The kinds of decision a player (or the host for them) makes. */
-export type DecisionType =
-  | "reveal"
-  | "bullet"
-  | "aim"
-  | "privilege"
-  | "courage"
-  | "doesnt-hurt"
-  | "phone"
-  | "specialist"
-  | "take-gun"
-  | "pick";
 
 /** One player as the whole table sees them. */
 export interface PublicPlayer {
@@ -183,9 +121,11 @@ export interface TableEventsMsg {
 }
 
 /** What a count is for. */
-export type CountPurpose = "aim" | "reaim" | "courage";
+export const COUNT_PURPOSES = ["aim", "reaim", "courage"] as const;
+export type CountPurpose = (typeof COUNT_PURPOSES)[number];
 /** classic: the Bang! Bang! Bang! window first, then the Bang! window; second: only `bang` */
-export type RevealWindow = "bbb" | "bang";
+export const REVEAL_WINDOWS = ["bbb", "bang"] as const;
+export type RevealWindow = (typeof REVEAL_WINDOWS)[number];
 
 /** What the table is doing right now. */
 export type TableActivity =
@@ -269,11 +209,14 @@ export interface CalibrationInfo {
   result: null | { verdict: "ok" | "redo"; offset: number; spread: number; reasons: string[] };
 }
 
+/** pair.listen: the seat whose gun is waited for, until hub ms `until`. */
+export interface PairListening {
+  seat: Seat;
+  until: HubMs;
+}
+
 /** The seat layout: a round table of n seats, or seat positions in metres (y up). */
 export type LayoutSpec = { round: number } | { points: { x: number; y: number }[] };
-
-/** The languages the dashboard, the consoles and the voice speak. */
-export type TableLang = "en" | "fr" | "fi";
 
 /**
  * `table/state`, QoS 1, retained: after every change, the game's public view and what the table adds. A type, not
@@ -293,8 +236,8 @@ export type TableStateMsg = {
   calibration: CalibrationInfo[];
   /** of the running table, else of the last calibrate.start, else null */
   layout: LayoutSpec | null;
-  /** while pair.listen waits for a seat's gun, until hub ms `until`; else null */
-  pairing: { seat: Seat; until: HubMs } | null;
+  /** while pair.listen waits for a seat's gun; else null */
+  pairing: PairListening | null;
   /** the table's language, or null: each browser uses its own */
   lang: TableLang | null;
 };
@@ -318,9 +261,13 @@ export interface TableAimMsg {
 /** Largest payload, in bytes, the decoders accept per table topic (the broker's packet limit is 256 KiB). */
 export const TABLE_MAX_BYTES = { state: 131072, view: 131072, events: 65536, aim: 8192, status: 8192 };
 
+/** How far a firmware update over the air is. */
+export const OTA_STAGES = ["sending", "restarting", "done", "failed"] as const;
+export type OtaStage = (typeof OTA_STAGES)[number];
+
 /** A firmware update over the air, as a gun's status shows it. */
 export interface GunOta {
-  stage: "sending" | "restarting" | "done" | "failed";
+  stage: OtaStage;
   /** the version being installed */
   fw: string;
   /** the version the gun ran when the update started */
@@ -340,4 +287,28 @@ export interface HubGunStatusMsg extends GunStatusMsg {
   seat: Seat | null;
   /** the firmware update under way, or the last one since the hub started */
   ota?: GunOta;
+}
+
+/** One player in a game's result. */
+export interface GameResultPlayer {
+  alive: boolean;
+  wounds: number;
+  shame: number;
+  money: number;
+  score: number;
+  loot?: { cash: number; diamonds: number; paintings: number };
+  power?: PowerId | null;
+  role?: Role | null;
+}
+
+/** A game's result so far, by player name: docs/scenarios.md's output shape (`game.state`'s `result`, the host's). */
+export interface GameResult {
+  edition: Edition;
+  round: number;
+  over: boolean;
+  winners: string[];
+  godfather?: string;
+  table: { bills: Bill[] } | { cards: LootCard[] };
+  switchboard?: number;
+  players: { [name: string]: GameResultPlayer };
 }

@@ -5,7 +5,6 @@ import {
   type AimMsg,
   COMMAND_NAMES,
   type CommandMsg,
-  CUE_NAMES,
   type CueMsg,
   type GunErrorMsg,
   type ImuMsg,
@@ -24,6 +23,7 @@ import {
 import { mountAxes } from "./mount.js";
 import type { GunOutLeaf } from "./topics.js";
 import { PROTOCOL_VERSION } from "./version.js";
+import { CUE_NAMES, IMU_KINDS } from "./vocab.js";
 
 /** A payload as it comes off the wire: a string, or bytes that turn into UTF-8 text (a Node Buffer). */
 export type Payload = string | { length: number; toString(encoding?: string): string };
@@ -35,7 +35,7 @@ type Rule =
   | { t: "int"; min: number; max: number }
   | { t: "num"; min: number; max: number }
   | { t: "str"; min: number; max: number; re?: RegExp }
-  | { t: "enum"; of: string[] }
+  | { t: "enum"; of: readonly string[] }
   | { t: "bool" }
   | { t: "pairs"; max: number }
   | { t: "strs"; max: number }
@@ -58,7 +58,7 @@ function str(max: number, re?: RegExp, min?: number): Rule {
   return { t: "str", min: min || 1, max: max, re: re };
 }
 // not `of`: a reserved word to Espruino's parser (it cannot be a variable or parameter name there)
-function oneOf(list: string[]): Rule {
+function oneOf(list: readonly string[]): Rule {
   return { t: "enum", of: list };
 }
 
@@ -84,7 +84,7 @@ const LABEL = /^[A-Za-z0-9._+-]+$/;
 const INFO: Schema = {
   fw: [true, str(24, LABEL)],
   b: [true, str(32, LABEL)],
-  i: [true, oneOf(["mpu6050", "bno085", "lsm6ds3", "sim"])],
+  i: [true, oneOf(IMU_KINDS)],
   bat: [false, num(0, 100)],
   bv: [false, num(0, 10)],
   bk: [false, num(BAT_CAL_K[0], BAT_CAL_K[1])],
@@ -265,7 +265,7 @@ function checkSchema<T>(o: { [k: string]: unknown }, schema: Schema): Decoded<T>
     const bad = checkRule(name, x, spec[1]);
     if (bad) return bad as Decoded<T>;
   }
-  return { ok: true, value: o as unknown as T };
+  return { ok: true, value: o as T };
 }
 
 export function decodeAim(p: Payload): Decoded<AimMsg> {

@@ -208,7 +208,7 @@ async function pairGuns(hub: Hub, url: string, ids: string[], mosquittoPassword?
             });
           await waitFor(`pairing request from ${id}`, () => hub.guns.registry.get(id)?.on === true);
           const r = await hub.guns.pair(id, seatIndex < 16 ? seatIndex : null);
-          if (!r.ok) throw new Error(`pairing ${id}: ${r.msg}`);
+          if (!r.ok) throw new Error(`pairing ${id}: ${r.error.message}`);
           // (an external broker keeps the flashed password: the hub sends no key there)
           logins.push({ id, username: id, password: mosquittoPassword ?? (await key) });
         } finally {

@@ -171,10 +171,7 @@ export function registerDemo(program: Command): void {
           : undefined,
       });
       stop?.();
-      const res = r.result as unknown as {
-        winners: string[];
-        players: Record<string, { alive: boolean; score: number; wounds: number }>;
-      };
+      const res = r.result;
       const rows = Object.entries(res.players).sort((a, b) => b[1].score - a[1].score);
       say(`\nStandings after ${r.rounds} rounds (${((Date.now() - t0) / 1000).toFixed(1)} s):`);
       for (const [name, p] of rows)

@@ -129,10 +129,7 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
     });
     const since = Date.now();
     asked = true;
-    const r = await client.request<{
-      started: { gun: GunId; fw: string; from: string | null }[];
-      refused: { gun: GunId; why: string }[];
-    }>("guns.update", {
+    const r = await client.request("guns.update", {
       guns: o.all ? "all" : o.gun,
       ...(o.board ? { board: o.board } : {}),
       ...(o.force ? { force: true } : {}),

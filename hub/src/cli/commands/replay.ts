@@ -50,9 +50,9 @@ export function registerReplay(program: Command): void {
           return;
         }
         const r = replay(rulesEngine, game.setup, games.decisions(game.id));
-        if (r.ok) print(rulesEngine.output(r.state));
+        if (r.ok) print(rulesEngine.output(r.value.state));
         else {
-          print({ error: { game: game.id, decision: r.seq, code: r.error.code, message: r.error.message } });
+          print({ error: { game: game.id, decision: r.error.seq, code: r.error.code, message: r.error.message } });
           process.exitCode = 2;
         }
       } finally {

@@ -19,7 +19,7 @@ interface SimFlags {
   runtime: GunRuntime;
   seed: string;
   calibrate: boolean;
-  poses: string;
+  poses: "1" | "2" | "3";
   play?: Edition;
   speed: Speed;
   powers: boolean;
@@ -49,6 +49,7 @@ the host's client and the bots in with the plugin's admin login (--broker-user, 
 CNG_BROKER_PASSWORD) and lets each gun in to ask for pairing (as \`cng broker gun\` does); the hub then pairs them
 as on its own broker. Gun ids are logins, one per broker: they are <table>-sim0, <table>-sim1, … (--id-prefix).`;
 
+const POSES = { "1": 1, "2": 2, "3": 3 } as const;
 export function registerSim(program: Command): void {
   program
     .command("sim")
@@ -61,7 +62,7 @@ export function registerSim(program: Command): void {
     .addOption(runtimeOption())
     .option("-s, --seed <n>", "seed of the people and the bots", "1")
     .option("--no-calibrate", "skip the calibration wizard")
-    .option("--poses <n>", "calibration poses per gun, 1-3", "1")
+    .addOption(new Option("--poses <n>", "calibration poses per gun").choices(["1", "2", "3"]).default("1"))
     .addOption(new Option("--play <edition>", "then play a game with bots").choices(["classic", "second"]))
     .addOption(new Option("--speed <speed>", "pace of the counts").choices(["fast", "normal"]).default("normal"))
     .option("--powers", "classic: Super Powers", false)
@@ -112,7 +113,7 @@ export function registerSim(program: Command): void {
       };
       process.on("SIGINT", stop);
       process.on("SIGTERM", stop);
-      if (f.calibrate) await fleet.calibrate(Number(f.poses));
+      if (f.calibrate) await fleet.calibrate(POSES[f.poses]);
       if (f.play) {
         const r = await playGame({ url, table: f.table, pin, ...(login ? { login } : {}) }, fleet, {
           edition: f.play,

@@ -1,91 +1,85 @@
 // Ops on guns: list, pairing, forgetting.
+import { ok, type Result } from "@cng/protocol";
+import { badArgs, gunId, none, seatOrNull } from "../args.js";
+import type { Op } from "../types.js";
 
-import type { GunId } from "@cng/protocol";
-import type { Seat } from "../../rules/index.js";
-import { all, gunId, only, seat } from "../args.js";
-import type { OpContext } from "../context.js";
-import { fail, type Op } from "../types.js";
-
-export const gunsList: Op<Record<string, never>, OpContext> = {
+export const gunsList: Op<"guns.list"> = {
   name: "guns.list",
   need: "anyone",
   summary: "every gun the hub knows: paired ones and pairing requests, with presence, info and warnings",
-  parse: (a) => only(a, []) ?? { ok: true, args: {} },
+  args: [],
+  parse: none,
   run(ctx) {
     const reg = ctx.guns.registry;
-    return { ok: true, r: { guns: reg.all().map((g) => ({ id: g.id, ...reg.status(g) })) } };
+    return ok({ guns: reg.all().map((g) => ({ id: g.id, ...reg.status(g) })) });
   },
 };
 
-/** `{gun}`: a gun id and nothing else. */
-function parseGun(a: Record<string, unknown>) {
+/** `{gun}`: a gun id. */
+function parseGun(a: Record<string, unknown>): Result<{ gun: string }> {
   const g = gunId(a);
-  return only(a, ["gun"]) ?? all([g], () => ({ gun: g.ok ? g.v : "" }));
+  return g.ok ? ok({ gun: g.value }) : g;
 }
 
-/** `{gun, seat}`: a gun id and a seat (null: none). */
-function parseGunSeat(a: Record<string, unknown>) {
-  const bad = only(a, ["gun", "seat"]);
-  if (bad) return bad;
+/** `{gun, seat}`: a gun id and a seat (absent or null: none). */
+function parseGunSeat(a: Record<string, unknown>): Result<{ gun: string; seat: number | null }> {
   const g = gunId(a);
-  const s = seat(a, "seat", true);
-  return all([g, s], () => ({ gun: g.ok ? g.v : "", seat: s.ok ? s.v : null }));
+  if (!g.ok) return g;
+  const s = seatOrNull(a, "seat");
+  return s.ok ? ok({ gun: g.value, seat: s.value }) : s;
 }
 
-export const pairAccept: Op<{ gun: GunId; seat: Seat | null }, OpContext> = {
+export const pairAccept: Op<"pair.accept"> = {
   name: "pair.accept",
   need: "host",
   summary: "accept a connected gun's pairing request; it gets its secret as a `key` command (embedded broker)",
+  args: ["gun", "seat"],
   parse: parseGunSeat,
-  async run(ctx, _c, args) {
-    const r = await ctx.guns.pair(args.gun, args.seat);
-    return r.ok ? { ok: true, r: { gun: r.gun, seat: r.seat } } : fail(r.code, r.msg);
-  },
+  run: (ctx, _c, args) => ctx.guns.pair(args.gun, args.seat ?? null),
 };
 
-export const pairReject: Op<{ gun: GunId }, OpContext> = {
+export const pairReject: Op<"pair.reject"> = {
   name: "pair.reject",
   need: "host",
   summary: "refuse a pairing request and close that gun's connection",
+  args: ["gun"],
   parse: parseGun,
   async run(ctx, _c, args) {
     const r = await ctx.guns.reject(args.gun);
-    return r.ok ? { ok: true, r: { gun: r.gun } } : fail(r.code, r.msg);
+    return r.ok ? ok({ gun: r.value.gun }) : r;
   },
 };
 
-export const gunForget: Op<{ gun: GunId }, OpContext> = {
+export const gunForget: Op<"gun.forget"> = {
   name: "gun.forget",
   need: "host",
   summary: "delete a paired gun's credentials and disconnect it; it must pair again",
+  args: ["gun"],
   parse: parseGun,
   async run(ctx, _c, args) {
     const r = await ctx.guns.forget(args.gun);
-    return r.ok ? { ok: true, r: { gun: r.gun } } : fail(r.code, r.msg);
+    return r.ok ? ok({ gun: r.value.gun }) : r;
   },
 };
 
-export const gunSeat: Op<{ gun: GunId; seat: Seat | null }, OpContext> = {
+export const gunSeat: Op<"gun.seat"> = {
   name: "gun.seat",
   need: "host",
   summary: "move a paired gun to another seat (null: none)",
+  args: ["gun", "seat"],
   parse: parseGunSeat,
-  async run(ctx, _c, args) {
-    const r = await ctx.guns.setSeat(args.gun, args.seat);
-    return r.ok ? { ok: true, r: { gun: r.gun, seat: r.seat } } : fail(r.code, r.msg);
-  },
+  run: (ctx, _c, args) => ctx.guns.setSeat(args.gun, args.seat),
 };
 
-export const pairListen: Op<{ seat: Seat | null }, OpContext> = {
+export const pairListen: Op<"pair.listen"> = {
   name: "pair.listen",
   need: "host",
   summary: "pair by pulling: the next gun asking to be paired whose trigger is pulled gets this seat (null: stop)",
+  args: ["seat"],
   parse(a) {
-    const bad = only(a, ["seat"]);
-    if (bad) return bad;
-    if (!("seat" in a)) return fail("bad-args", "seat is a seat number, or null to stop listening");
-    const s = seat(a, "seat", true);
-    return all([s], () => ({ seat: s.ok ? s.v : null }));
+    if (!("seat" in a)) return badArgs("seat is a seat number, or null to stop listening");
+    const s = seatOrNull(a, "seat");
+    return s.ok ? ok({ seat: s.value }) : s;
   },
   run: (ctx, _c, args) => ctx.play.pairListen(args.seat),
 };

@@ -1,45 +1,33 @@
 // Firmware updates over the air (hub/src/guns/ota.ts): start them; progress rides in each gun's status.
 
-import type { GunId } from "@cng/protocol";
-import { isName } from "@cng/protocol";
+import { type GunId, isName, type OpArgs, type OpResult, ok, type Result, refuse } from "@cng/protocol";
 import type { OtaBundle } from "../../guns/ota.js";
-import { bool, only } from "../args.js";
-import type { OpContext } from "../context.js";
-import { fail, type Op, type Parsed } from "../types.js";
+import { badArgs, bool } from "../args.js";
+import type { Op } from "../types.js";
 
-export interface UpdateArgs {
-  /** gun ids, or every paired gun */
-  guns: GunId[] | "all";
-  /** only guns of this board */
-  board: string | null;
-  /** also guns that already run this version */
-  force: boolean;
-}
+const isGunList = (g: unknown): g is GunId[] => Array.isArray(g) && g.length > 0 && g.length <= 64 && g.every(isName);
 
-function parseUpdate(a: Record<string, unknown>): Parsed<UpdateArgs> {
-  const bad = only(a, ["guns", "board", "force"]);
-  if (bad) return bad;
-  const g = a.guns;
-  const guns =
-    g === "all" ? "all" : Array.isArray(g) && g.length > 0 && g.length <= 64 && g.every(isName) ? (g as GunId[]) : null;
-  if (!guns) return fail("bad-args", 'guns must be "all" or a list of gun ids');
+function parseUpdate(a: Record<string, unknown>): Result<OpArgs<"guns.update">> {
+  const guns = a.guns;
+  if (guns !== "all" && !isGunList(guns)) return badArgs('guns must be "all" or a list of gun ids');
   const b = a.board;
   if (b !== undefined && b !== null && (typeof b !== "string" || !/^[a-z0-9-]{1,32}$/.test(b)))
-    return fail("bad-args", "board must be a board profile name");
+    return badArgs("board must be a board profile name");
   const force = bool(a, "force");
   if (!force.ok) return force;
-  return { ok: true, args: { guns, board: (b as string | undefined) ?? null, force: force.v } };
+  return ok({ guns, board: b ?? null, force: force.value });
 }
 
-export const gunsUpdate: Op<UpdateArgs, OpContext> = {
+export const gunsUpdate: Op<"guns.update"> = {
   name: "guns.update",
   need: "host",
   summary:
     "send the hub's firmware build to paired guns over the air (never during a game); each gun's status carries `ota` progress",
+  args: ["guns", "board", "force"],
   parse: parseUpdate,
   run(ctx, _c, args) {
-    const st = ctx.game.session.game?.state as { over?: boolean } | undefined;
-    if (st && !st.over) return fail("game-running", "a game is running: update the guns once it is over");
+    const st = ctx.game.session.game?.state;
+    if (st && !st.over) return refuse("game-running", "a game is running: update the guns once it is over");
     const reg = ctx.guns.registry;
     const ids =
       args.guns === "all"
@@ -48,8 +36,7 @@ export const gunsUpdate: Op<UpdateArgs, OpContext> = {
             .filter((g) => g.paired)
             .map((g) => g.id)
         : args.guns;
-    const started: { gun: GunId; board: string; fw: string; from: string | null }[] = [];
-    const refused: { gun: GunId; why: string }[] = [];
+    const { started, refused }: OpResult<"guns.update"> = { started: [], refused: [] };
     for (const id of ids) {
       const g = reg.get(id);
       if (!g?.paired) {
@@ -80,8 +67,8 @@ export const gunsUpdate: Op<UpdateArgs, OpContext> = {
       void ctx.ota.update(id, b);
     }
     if (started.length === 0 && refused.length === 0) {
-      return fail("no-guns", args.board ? `no paired gun is a ${args.board}` : "no paired gun to update");
+      return refuse("no-guns", args.board ? `no paired gun is a ${args.board}` : "no paired gun to update");
     }
-    return { ok: true, r: { started, refused } };
+    return ok({ started, refused });
   },
 };

@@ -1,6 +1,7 @@
 // Board profiles (hardware/boards/<name>.json): the pins and parts a gun is built from.
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { ImuKind } from "@cng/protocol";
 
 export interface BoardProfile {
   name: string;
@@ -12,7 +13,8 @@ export interface BoardProfile {
   /** the serial link's device when not the board's USB serial port (Serial1 / USB): "Bluetooth" on a Puck.js */
   con?: string;
   imu: {
-    kind: "mpu6050" | "bno085" | "lsm6ds3";
+    /** a real chip (`sim` is a gun without one) */
+    kind: Exclude<ImuKind, "sim">;
     scl?: string;
     sda?: string;
     addr?: number;

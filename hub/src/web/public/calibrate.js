@@ -11,10 +11,20 @@ const thead = (...labels) => h("thead", {}, h("tr", {}, ...labels.map((l) => h("
 
 /** @param {Link} link */
 export function calibratePage(root, link) {
+  /** calibrate.start's choices */
+  const POSES = /** @type {const} */ ([1, 2, 3]);
+  /** @type {1 | 2 | 3} */
   let poses = 2;
   const msg = h("div", { class: "msg", id: "cal-msg", role: "status" });
   /** the IMU mounting step, per gun: what the last answer said */
   const mountNotes = new Map();
+  /**
+   * A request from a button, typed by the op.
+   * @template {import("/protocol/index.js").OpName} K
+   * @param {K} op
+   * @param {import("./mqtt-link.js").OpArgs<K>} a
+   * @param {HTMLButtonElement} [button]
+   */
   const act = (op, a, button) => sendRequest(link, msg, op, a, button);
   const draw = () => {
     const host = link.isHost;
@@ -25,8 +35,8 @@ export function calibratePage(root, link) {
     const why = host ? "" : t("needsPin");
     const posesSel = h(
       "select",
-      { id: "cal-poses", onchange: (e) => (poses = Number(e.target.value)) },
-      [1, 2, 3].map((n) => h("option", { value: n, selected: n === poses }, t("cal.poses", { n }))),
+      { id: "cal-poses", onchange: (e) => (poses = POSES.find((n) => n === Number(e.target.value)) ?? 1) },
+      POSES.map((n) => h("option", { value: n, selected: n === poses }, t("cal.poses", { n }))),
     );
     const steps = h(
       "ol",
@@ -198,7 +208,11 @@ function mountSection(link, seats, notes, msg, redraw) {
       const r = res.r;
       notes.set(
         gun,
-        pose === "level" ? t("cal.mountLevelDone", { axis: r.up }) : t("cal.mountDone", { mount: r.mount, was: r.was }),
+        r.pose === "level"
+          ? t("cal.mountLevelDone", { axis: r.up })
+          : r.pose === "up"
+            ? t("cal.mountDone", { mount: r.mount, was: r.was })
+            : "",
       );
       flash(msg, notes.get(gun), "ok");
     } else {

@@ -1,7 +1,8 @@
 // SVG charts, no library: money per round per player, and who shot whom.
 
+import { roundSeats, seatColour } from "/protocol/index.js";
 import { money, t } from "./i18n.js";
-import { css, s, seatColour } from "./ui.js";
+import { css, s } from "./ui.js";
 
 /** Line height of the chart's end labels (class "axis"), in the chart's units. */
 const LABEL_GAP = 13;
@@ -87,10 +88,8 @@ export function shotsPicture(names, shots, colours = []) {
       ),
     ),
   );
-  const pos = names.map((_, i) => {
-    const a = Math.PI / 2 - (2 * Math.PI * i) / n;
-    return { x: Math.cos(a), y: -Math.sin(a) };
-  });
+  // the table's seats on a unit circle, y down as SVG draws
+  const pos = roundSeats(n, 1).map((p) => ({ x: p.x, y: -p.y }));
   const count = new Map();
   for (const sh of shots) {
     const k = `${sh.seat}>${sh.target}`;

@@ -1,28 +1,31 @@
 // #/console?seat=N&token=…: one player's phone page. Connects as seat-N with the seat token, so the broker sends
 // it that seat's private view only. Secret choices go to the hub with the token.
 
+import { BULLETS, CHOSEN_POWERS, isOneOf, seatColour } from "/protocol/index.js";
 import { lang, money, t } from "./i18n.js";
-import {
-  bulletName,
-  css,
-  h,
-  powerName,
-  redrawOnChange,
-  roleName,
-  seatColour,
-  sendRequest,
-  stepName,
-  stillState,
-} from "./ui.js";
+import { bulletName, css, h, powerName, redrawOnChange, roleName, sendRequest, stepName, stillState } from "./ui.js";
 
 /** @typedef {import("./mqtt-link.js").Link} Link */
+/** @typedef {import("/protocol/index.js").Bullet} Bullet */
 
-const CHOSEN_REVEAL = ["the-insane", "the-kid", "the-cunning"];
+/**
+ * A hand as [card, count] pairs, in the protocol's order of cards.
+ * @param {Record<Bullet, number>} hand
+ * @returns {[Bullet, number][]}
+ */
+const handOf = (hand) => BULLETS.map((k) => [k, hand[k]]);
 
 /** @param {Link} link */
 export function consolePage(root, link) {
   let hidden = false;
   const msg = h("div", { class: "msg", id: "console-msg", role: "status" });
+  /**
+   * A request from a button, typed by the op.
+   * @template {import("/protocol/index.js").OpName} K
+   * @param {K} op
+   * @param {import("./mqtt-link.js").OpArgs<K>} a
+   * @param {HTMLButtonElement} [button]
+   */
   const send = (op, a, button) => sendRequest(link, msg, op, a, button, t("console.sent"));
   const draw = () => {
     const seat = link.seat;
@@ -72,7 +75,7 @@ export function consolePage(root, link) {
           { class: "hand", id: "hand" },
           t("console.hand"),
           " ",
-          Object.entries(me.hand)
+          handOf(me.hand)
             .filter(([k, n]) => n > 0 || k !== "bbb" || view.edition === "classic")
             .map(([k, n]) => h("span", { class: `chip ${k}` }, t("console.cardCount", { card: bulletName(k), n }))),
         ),
@@ -94,7 +97,7 @@ export function consolePage(root, link) {
     );
     // the secret bullet
     if (view.step === "bullet" && mine?.alive) {
-      const cards = Object.entries(me.hand).filter(([, n]) => n > 0);
+      const cards = handOf(me.hand).filter(([, n]) => n > 0);
       page.append(
         h(
           "div",
@@ -118,7 +121,8 @@ export function consolePage(root, link) {
       );
     }
     // a power revealed by choice at a round's start
-    if (me.power && CHOSEN_REVEAL.includes(me.power) && mine && !mine.power && view.step === "bullet") {
+    const power = me.power;
+    if (power && isOneOf(CHOSEN_POWERS, power) && mine && !mine.power && view.step === "bullet") {
       page.append(
         h(
           "button",
@@ -127,10 +131,10 @@ export function consolePage(root, link) {
             id: "reveal",
             onclick: (e) =>
               hasTable
-                ? send("power.reveal", { power: me.power }, e.target)
-                : send("game.decide", { decision: { type: "reveal", seat, power: me.power } }, e.target),
+                ? send("power.reveal", { power }, e.target)
+                : send("game.decide", { decision: { type: "reveal", seat, power } }, e.target),
           },
-          t("console.reveal", { power: powerName(me.power) }),
+          t("console.reveal", { power: powerName(power) }),
         ),
       );
     }

@@ -8,6 +8,15 @@ import { bulletName, cardName, decisionName, flash, h, redrawOnChange, sendReque
 /** @typedef {import("./mqtt-link.js").Link} Link */
 
 /** Sends one host request from a button, showing the hub's answer in `msg`. */
+/**
+ * A request from a button, typed by the op.
+ * @template {import("/protocol/index.js").OpName} K
+ * @param {import("./mqtt-link.js").Link} link
+ * @param {HTMLElement} msg
+ * @param {K} op
+ * @param {import("./mqtt-link.js").OpArgs<K>} a
+ * @param {HTMLButtonElement} [button]
+ */
 const act = (link, msg, op, a, button) => sendRequest(link, msg, op, a, button);
 
 const btn = (label, attrs, onclick) => h("button", { ...attrs, onclick }, label);
@@ -70,7 +79,7 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
   // Draft (second edition): whose turn, the cards on the table
   if (g.step === "draft" && g.turn !== null && g.turn !== undefined) {
     const seat = g.turn;
-    /** @type {string[]} */
+    /** @type {(import("/protocol/index.js").LootCard | "godfather")[]} */
     const cards = [];
     if ("cards" in g.table) {
       cards.push(...new Set(g.table.cards));
@@ -79,7 +88,7 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
     // a clip takes a Bang! from the discard pile and the picker discards another card from hand: which one is the
     // picker's secret choice, so the host enters it with the pick (none with an empty hand)
     const inHand = g.players[seat]?.cards ?? 0;
-    /** @param {string} c @param {"bang" | "click" | undefined} discard */
+    /** @param {import("/protocol/index.js").LootCard | "godfather"} c @param {"bang" | "click" | undefined} discard */
     const pick = (c, discard) => {
       const label =
         discard === undefined
@@ -144,7 +153,7 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       );
     } else if (w.decision === "specialist") {
       // her bbb was used: she takes it back giving up a bang or a click (none when she has no card left), or not
-      for (const c of ["bang", "click", null])
+      for (const c of /** @type {const} */ (["bang", "click", null]))
         row.append(
           btn(
             c
@@ -273,6 +282,7 @@ function secretsBox(link, msg) {
     box.append(h("p", { class: "note" }, t("secrets.onlyTable")));
     return box;
   }
+  /** @type {import("/protocol/index.js").Bullet[]} */
   const cards = g.edition === "classic" ? ["bang", "click", "bbb"] : ["bang", "click"];
   const waiting = new Set(st.table.waiting.filter((w) => w.for === "secret").map((w) => w.seat));
   for (const seat of link.seats()) {

@@ -7,9 +7,12 @@ import en from "./i18n-en.js";
 import fi from "./i18n-fi.js";
 import fr from "./i18n-fr.js";
 
+/** @typedef {import("/protocol/index.js").TableLang} TableLang */
+
+/** One catalogue per language the protocol lists. @type {Record<TableLang, Record<string, string | Record<string, string>>>} */
 export const CATALOGUES = { en, fr, fi };
 export const LANGS = Object.keys(CATALOGUES);
-/** Each language's name in itself: a reader finds their own whatever the page's language. */
+/** Each language's name in itself: a reader finds their own whatever the page's language. @type {Record<TableLang, string>} */
 export const LANG_NAMES = { en: "English", fr: "Français", fi: "Suomi" };
 
 const STORE_KEY = "cng-lang";

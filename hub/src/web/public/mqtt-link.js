@@ -8,9 +8,10 @@ import {
   decodeTableAim,
   decodeTableEvents,
   decodeTableState,
+  roundSeats,
+  seatColour,
 } from "/protocol/index.js";
 import { t } from "./i18n.js";
-import { seatColour } from "./ui.js";
 
 // What the hub publishes about the game and the guns, in the contract's types (shared/protocol/src/table.ts): each
 // message is decoded strictly by the contract's decoder; one that does not decode is dropped, with a console warning.
@@ -21,22 +22,24 @@ import { seatColour } from "./ui.js";
 /** @typedef {import("/protocol/index.js").GunCalMsg} GunCal */
 /** @typedef {import("/protocol/index.js").SeatAim} Aim */
 /** @typedef {import("/protocol/index.js").PublicPlayer} PublicPlayer */
+// Requests are typed by the protocol's map of ops (shared/protocol/src/commands.ts): each op's arguments and result.
+/** @typedef {import("/protocol/index.js").OpName} OpName */
+/**
+ * @template {OpName} K
+ * @typedef {import("/protocol/index.js").OpArgs<K>} OpArgs
+ */
+/**
+ * An op's answer: its result, or a coded error (the hub's, or this page's own `offline` and `timeout`).
+ * @template {OpName} K
+ * @typedef {{ ok: true, r: import("/protocol/index.js").OpResult<K>, e?: undefined }
+ *   | { ok: false, e: import("/protocol/index.js").ResponseError, r?: undefined }} Answer
+ */
 
 const decoder = new TextDecoder();
 const PIN_KEY = "cng-pin";
 /** this browser's host-device token, kept across visits: it logs in as the host without the PIN */
 const DEVICE_KEY = "cng-host-device";
 const MAX_EVENT_BATCHES = 200;
-
-/** Seat positions in metres (y up), the hub's roundTable: seat 0 at the top, clockwise. */
-export function roundLayout(n, r = 0.8) {
-  const seats = [];
-  for (let i = 0; i < n; i++) {
-    const a = Math.PI / 2 - (2 * Math.PI * i) / n;
-    seats.push({ x: r * Math.cos(a), y: r * Math.sin(a) });
-  }
-  return seats;
-}
 
 /** A name the host can tell this browser by in Setup's list of host devices. */
 function deviceName() {
@@ -360,6 +363,11 @@ export class Link extends EventTarget {
   /**
    * One command; resolves with the response ({ok, r} or {ok: false, e}), never rejects.
    * `auth` defaults to the device's token or the PIN (host), or the seat token (console).
+   * @template {OpName} K
+   * @param {K} op
+   * @param {OpArgs<K>} [a]
+   * @param {string} [auth]
+   * @returns {Promise<Answer<K>>}
    */
   request(op, a, auth) {
     const id = `w${++this.reqN}`;
@@ -418,7 +426,7 @@ export class Link extends EventTarget {
   layout(n) {
     const l = this.state?.layout;
     if (l && "points" in l && l.points.length === n) return l.points;
-    return roundLayout(n);
+    return roundSeats(n);
   }
 
   // ---- a game's public events as this browser saw them (the round result survives a reload); lists of games

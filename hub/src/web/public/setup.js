@@ -2,11 +2,12 @@
 // seats and gun health. The form shows the running game, else the draft kept in this browser; it is built again
 // only for a new language (what is typed stays). The table's language and the guns list follow the hub live.
 
+import { seatColour } from "/protocol/index.js";
 import { devicesSection } from "./devices-section.js";
 import { linkBlocker, preloadLink } from "./espruino-link.js";
 import { flashSection } from "./flash-page.js";
 import { LANG_NAMES, LANGS, lang, num, percent, t } from "./i18n.js";
-import { colourName, css, errText, flash, h, onLinkChange, seatColour, sendRequest } from "./ui.js";
+import { colourName, css, errText, flash, h, onLinkChange, sendRequest } from "./ui.js";
 
 /** @typedef {import("./mqtt-link.js").Link} Link */
 
@@ -425,6 +426,13 @@ function gunsSection(link, d, msg) {
         h("option", { value: String(i), selected: sel === i }, seatLabel(i, d.players[i])),
       ),
     );
+  /**
+   * A request from a button, typed by the op.
+   * @template {import("/protocol/index.js").OpName} K
+   * @param {K} op
+   * @param {import("./mqtt-link.js").OpArgs<K>} a
+   * @param {HTMLButtonElement} [button]
+   */
   const act = (op, a, button) => sendRequest(link, msg, op, a, button);
   const host = link.isHost;
   const rows = [...link.guns].sort(([a], [b]) => (a < b ? -1 : 1));

@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the views: h() builds elements, s() builds SVG, plus seat colours and the names of
 // the game's things (steps, powers, cards, loot…) in the page's language.
 
+import { SEAT_COLOURS } from "/protocol/index.js";
 import { autoLang, LANG_NAMES, LANGS, money, personalLang, setLang, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -52,11 +53,7 @@ export function css(rgb) {
   return `#${(rgb >>> 0).toString(16).padStart(6, "0").slice(-6)}`;
 }
 
-/** The hub's seat colours (hub/src/feedback/colours.ts), colour-blind safe; used when table/state has no seats yet. */
-export const SEAT_COLOURS = [0xe69f00, 0x56b4e9, 0x009e73, 0xf0e442, 0x0072b2, 0xd55e00, 0xcc79a7, 0xffffff];
-export const seatColour = (seat) => SEAT_COLOURS[((seat % 8) + 8) % 8];
-
-/** The name of a seat's colour, as SEAT_COLOURS. */
+/** The name of a seat's colour, in SEAT_COLOURS' order. */
 export function colourName(seat) {
   const names = [
     t("colour.orange"),
@@ -68,12 +65,19 @@ export function colourName(seat) {
     t("colour.purple"),
     t("colour.white"),
   ];
-  return names[((seat % 8) + 8) % 8];
+  const n = SEAT_COLOURS.length;
+  return names[((seat % n) + n) % n];
 }
 
-// The names below are looked up on each call: the language may change while the page runs.
+// The names below are looked up on each call: the language may change while the page runs. Each table is typed by
+// the protocol's word list, so a new word fails the dashboard's type check until it is named.
 
+/** @typedef {import("/protocol/index.js").Step} Step */
+/** @typedef {import("/protocol/index.js").DecisionType} DecisionType */
+
+/** @param {Step} step */
 export function stepName(step) {
+  /** @type {Record<Step, string>} */
   const names = {
     bullet: t("step.bullet"),
     aim: t("step.aim"),
@@ -92,7 +96,9 @@ export function stepName(step) {
   return names[step] ?? step;
 }
 
+/** @param {import("/protocol/index.js").PowerId} power */
 export function powerName(power) {
+  /** @type {Record<import("/protocol/index.js").PowerId, string>} */
   const names = {
     "six-feet-under": t("power.sixFeetUnder"),
     "the-unbreakable": t("power.theUnbreakable"),
@@ -108,14 +114,22 @@ export function powerName(power) {
   return names[power] ?? power;
 }
 
-/** A bullet card: bang, click, bbb. */
+/**
+ * A bullet card: bang, click, bbb.
+ * @param {import("/protocol/index.js").Bullet} card
+ */
 export function bulletName(card) {
+  /** @type {Record<import("/protocol/index.js").Bullet, string>} */
   const names = { bang: t("bullet.bang"), click: t("bullet.click"), bbb: t("bullet.bbb") };
   return names[card] ?? card;
 }
 
-/** A loot card (second edition) or the New Godfather token. */
+/**
+ * A loot card (second edition) or the New Godfather token.
+ * @param {import("/protocol/index.js").LootCard | "godfather"} card
+ */
 export function cardName(card) {
+  /** @type {Record<import("/protocol/index.js").LootCard | "godfather", string>} */
   const names = {
     "cash:5000": money(5000),
     "cash:10000": money(10000),
@@ -131,18 +145,26 @@ export function cardName(card) {
   return names[card] ?? card;
 }
 
+/** @param {import("/protocol/index.js").Role} role */
 export function roleName(role) {
+  /** @type {Record<import("/protocol/index.js").Role, string>} */
   const names = { cop: t("role.cop"), gangster: t("role.gangster") };
   return names[role] ?? role;
 }
 
+/** @param {import("/protocol/index.js").Edition} edition */
 export function editionName(edition) {
+  /** @type {Record<import("/protocol/index.js").Edition, string>} */
   const names = { classic: t("edition.classic"), second: t("edition.second") };
   return names[edition] ?? edition;
 }
 
-/** A decision the table waits for from the host (table/state's waiting `decision`). */
+/**
+ * A decision the table waits for from the host (table/state's waiting `decision`).
+ * @param {DecisionType} type
+ */
 export function decisionName(type) {
+  /** @type {Record<DecisionType, string>} */
   const names = {
     reveal: t("decision.reveal"),
     bullet: t("decision.bullet"),
@@ -270,13 +292,14 @@ export function stillState(st) {
 
 /**
  * Sends one request from a button and shows the hub's answer in `msg`; the button is off while the request is out.
- * @param {{ request: (op: string, args: object) => Promise<any> }} link
+ * @template {import("/protocol/index.js").OpName} K
+ * @param {import("./mqtt-link.js").Link} link
  * @param {HTMLElement} msg
- * @param {string} op
- * @param {object} args
+ * @param {K} op
+ * @param {import("./mqtt-link.js").OpArgs<K>} args
  * @param {HTMLButtonElement | null} [button]
  * @param {string} [okText] what a success says (default: "<op>: done")
- * @returns {Promise<any>} the hub's answer
+ * @returns {Promise<import("./mqtt-link.js").Answer<K>>} the hub's answer
  */
 export async function sendRequest(link, msg, op, args, button = null, okText = t("msg.done", { op })) {
   if (button) button.disabled = true;
