@@ -1,17 +1,14 @@
 // Seat layouts and the bearings between seats. Positions are metres on the table plane (x right, y up as
 // seen from above); bearings are atan2 degrees, counter-clockwise from +x. Only relative angles matter
 // downstream: each gun's calibration absorbs the choice of axes.
+import { ROUND_TABLE_RADIUS, roundSeats, type SeatPoint } from "@cng/protocol";
 import { angleDist, type Deg, radToDeg } from "./angles.js";
 
 /** A seat is its index in the layout (0-based); seat order goes clockwise round the table. */
 export type SeatId = number;
 
-export interface Point {
-  /** metres */
-  x: number;
-  /** metres */
-  y: number;
-}
+/** metres on the table plane */
+export type Point = SeatPoint;
 
 export interface SeatLayout {
   /** `seats[id]` is where the player of seat `id` sits (their chest, roughly: what others aim at). */
@@ -19,14 +16,9 @@ export interface SeatLayout {
 }
 
 /** N seats evenly spaced round a circle, seat 0 at the top, then clockwise. */
-export function roundTable(n: number, radiusM = 0.8): SeatLayout {
+export function roundTable(n: number, radiusM = ROUND_TABLE_RADIUS): SeatLayout {
   if (!Number.isInteger(n) || n < 2) throw new RangeError(`a table needs at least 2 seats, got ${n}`);
-  const seats: Point[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = Math.PI / 2 - (2 * Math.PI * i) / n;
-    seats.push({ x: radiusM * Math.cos(a), y: radiusM * Math.sin(a) });
-  }
-  return { seats };
+  return { seats: roundSeats(n, radiusM) };
 }
 
 /** Seats at given positions (any table shape). Two seats may not share a position. */
