@@ -1,0 +1,97 @@
+// The people's side: the table's voice and the web server (the dashboard, /api/hub, the venue view, the browser
+// flasher's firmware, MQTT over WebSocket with the embedded broker).
+import { readFileSync } from "node:fs";
+import { tableRoot } from "@cng/protocol";
+import { MAX_CLIENT_PAYLOAD } from "../broker/acl.js";
+import { type EmbeddedBroker, MAX_PACKET_BYTES } from "../broker/embedded.js";
+import { lanUrls } from "../net/lan.js";
+import { boardNames, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
+import { isLang, type Settings } from "../store/settings.js";
+import { VENUE_PAGE } from "../venue/watch.js";
+import { Speaker } from "../voice/speaker.js";
+import { startWeb, type WebOptions, type WebServer } from "../web/server.js";
+import type { Later, Wiring } from "./wiring.js";
+
+/** The table's voice: espeak-ng on this machine, else the browser's own; --voice LANG is the table's language too. */
+export function tableVoice({ config, log }: Wiring, settings: Settings): Speaker {
+  const speaker = new Speaker({ off: config.voice === "off" });
+  if (speaker.engine === "browser") {
+    log.warn(
+      "espeak-ng not found: the dashboard speaks with the browser's own voice, less on the beat (apt-get install espeak-ng)",
+    );
+  }
+  if (isLang(config.voice)) settings.setLang(config.voice);
+  return speaker;
+}
+
+/** The web server; /api/hub tells the broker's ports, the voice, the LAN addresses and the streams' counters. */
+export async function startWebServer(
+  { config, mode, log, closers }: Wiring,
+  broker: EmbeddedBroker | undefined,
+  speaker: Speaker,
+  later: Later,
+): Promise<WebServer> {
+  // where phones reach the dashboard from the local network (the host's phone console links use it)
+  let phones: string[] = [];
+  const web = await startWeb({
+    bind: config.bind,
+    port: config.httpPort,
+    log: log.child({ part: "web" }),
+    maxWsPayload: MAX_PACKET_BYTES,
+    mqtt: broker ? (s, address) => broker.handle(s, address) : undefined,
+    voice: voiceAnswer(speaker, later),
+    firmware: firmwareSource(),
+    venue: { page: VENUE_PAGE, snapshot: () => later.venue?.snapshot() ?? { tables: [], leaderboard: [] } },
+    facts: () => ({
+      table: config.table,
+      topicRoot: tableRoot(config.table),
+      mode,
+      mqttPort: broker?.port ?? null,
+      ws: broker ? "/mqtt" : null,
+      maxRequestBytes: MAX_CLIENT_PAYLOAD,
+      voice: { engine: speaker.engine },
+      lan: phones,
+      streams: later.streamStats,
+    }),
+  });
+  closers.add(() => web.close());
+  phones = lanUrls(config.bind, web.port, null).dashboard;
+  return web;
+}
+
+/** /api/voice: a phrase as WAV, or as its words, with the running game's player names. */
+function voiceAnswer(speaker: Speaker, later: Later): NonNullable<WebOptions["voice"]> {
+  return async (lang, phrase, asText) => {
+    const names = (later.game?.session.game?.state as { names?: string[] } | undefined)?.names ?? [];
+    const none = { status: 404, type: "text/plain", body: Buffer.from("no such phrase\n") };
+    if (!isLang(lang)) return none;
+    if (asText) {
+      const text = speaker.text(lang, phrase, names);
+      return text === null
+        ? none
+        : { status: 200, type: "application/json", body: Buffer.from(JSON.stringify({ text })) };
+    }
+    const r = await speaker.render(lang, phrase, names);
+    return r.ok ? { status: 200, type: "audio/wav", body: r.wav } : { ...none, status: r.status };
+  };
+}
+
+/** The board profiles and their built bundles, for the dashboard's browser flasher (/api/boards, /api/firmware). */
+function firmwareSource() {
+  return {
+    boards: () =>
+      boardNames().map((name) => {
+        const b = loadBoard(name);
+        // bat: the profile measures a LiPo through a divider (gun.json may say "bat": false, or a factor)
+        return { name, chip: b.chip, links: b.links ?? ["wifi"], has: b.has ?? [], con: b.con, bat: !!b.bat };
+      }),
+    bundle: (board: string) => {
+      if (!boardNames().includes(board)) return null;
+      try {
+        return readFileSync(bundlePathFor(board));
+      } catch {
+        return null;
+      }
+    },
+  };
+}
