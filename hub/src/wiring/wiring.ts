@@ -18,8 +18,9 @@ export interface Wiring {
 }
 
 /**
- * Parts that start after the broker and the web server, which call into them: null until each is up. (The broker's
- * presence events go to the guns service, the voice names the game's players, /api/hub counts the streams.)
+ * Parts that start after the broker and the web server, which reach for them: null until each is up (the broker's
+ * presence events go to the guns service, /api/voice names the game's players, /venue shows the venue view,
+ * /api/hub counts the streams).
  */
 export interface Later {
   guns: GunService | null;
