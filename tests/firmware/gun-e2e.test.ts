@@ -3,7 +3,7 @@
 import { decodeAim, decodeInfo, decodeTrigger, gunTopic } from "@cng/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { boardNames, createVirtualGun, loadBoard, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { waitFor } from "../hub/helpers.js";
+import { sleep, waitFor } from "../hub/helpers.js";
 import { hubClient, startBroker, type TestBroker } from "./broker.js";
 
 let broker: TestBroker;
@@ -69,7 +69,7 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
     // a pull: press, local click at once, then release
     g.button.press();
     await waitFor(() => g.tones.some((t) => t.f > 0), 1000, "click");
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     g.button.release();
     const trig = await waitFor(() => (on("g1", "trig").length >= 2 ? on("g1", "trig") : undefined), 3000, "trig");
     for (const t of trig) expect(decodeTrigger(t.text).ok, t.text).toBe(true);
@@ -101,7 +101,7 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
     await hub.c.publishAsync(cmd, JSON.stringify({ v: 1, n: 4, c: "rate", hz: 50 }), { qos: 1 });
     await waitFor(() => on("g2", "info").some((i) => i.msg.hz === 50), 3000, "hz 50");
     const before = on("g2", "aim").length;
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(on("g2", "aim").length - before).toBeGreaterThan(17);
     expect(g.errors).toEqual([]);
   });

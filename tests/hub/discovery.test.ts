@@ -19,9 +19,8 @@ import {
 import { type LanAddress, lanUrls, localAddressFor } from "../../hub/src/net/lan.js";
 import { lanLines } from "../../hub/src/net/lines.js";
 import { broadcastSource } from "./broadcast.js";
-import { testHub, waitFor } from "./helpers.js";
+import { sleep, testHub, waitFor } from "./helpers.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const LAN: LanAddress[] = [
   { iface: "wlan0", address: "10.42.0.1", netmask: "255.255.255.0" },
   { iface: "eth0", address: "192.168.1.20", netmask: "255.255.0.0" },

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, HUB_LIMITS, SecretLimiter, sourceOf } from "../../hub/src/access/limiter.js";
 import { authenticate, type CredentialCheck } from "../../hub/src/broker/authenticate.js";
-import { connect, request, testHub } from "../hub/helpers.js";
+import { connect, request, sleep, testHub } from "../hub/helpers.js";
 import { clientFrom, tcpConnect, wsConnect } from "./raw-mqtt.js";
 
 /** The most PIN checks a guesser trying without pause gets in `ms` under `o` (the doubling waits after the free ones). */
@@ -170,7 +170,7 @@ describe("guessing against the running hub", () => {
           from: addr(i * 13),
         });
         seatLogins.push(sc === 0 ? performance.now() - ss : Number.POSITIVE_INFINITY);
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
       }
     };
     await Promise.all([attack("tcp"), attack("ws"), host()]);
