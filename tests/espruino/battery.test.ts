@@ -55,8 +55,8 @@ async function rig(
   /** what the gun says at `v` volts */
   const at = async (v: number) => {
     gun.setBattery(v);
-    // the real interpreter takes the harness's line within a poll of its stdin
-    if (runtime === "espruino") await sleep(60);
+    // the real interpreter takes the harness's line within a poll of its stdin (later on a busy machine)
+    if (runtime === "espruino") await (gun as RealGun).settle();
     return next();
   };
   return { gun, hub, cmd, next, at, errs };

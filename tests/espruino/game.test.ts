@@ -18,14 +18,15 @@ it.skipIf(!interpreter.path)(
     try {
       const r = await runDemo({
         edition: "classic",
-        players: 5,
+        // one gun per board: each needs much of a core in real time, and a fifth would starve the others on 2 cores
+        players: 4,
         seed: 12,
         speed: "fast",
         board: BOARDS,
         runtime: "espruino",
         hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data: t.dir },
       });
-      expect(r.guns.map((g) => g.runtime)).toEqual(Array(5).fill("espruino"));
+      expect(r.guns.map((g) => g.runtime)).toEqual(Array(4).fill("espruino"));
       expect(new Set(r.guns.map((g) => g.board))).toEqual(new Set(BOARDS.split(",")));
       expectCleanGame(t.dir, r);
     } finally {

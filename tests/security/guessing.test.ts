@@ -182,7 +182,8 @@ describe("guessing against the running hub", () => {
     expect(codes.get(0) ?? 0).toBe(0);
     expect(checked).toBeGreaterThanOrEqual(HUB_LIMITS.free);
     expect(checked).toBeLessThanOrEqual(mostChecks(HUB_LIMITS, took));
-    expect(held).toBeGreaterThan(200);
+    // most guesses held back (how many 4 s allow depends on the machine's load)
+    expect(held).toBeGreaterThan(n / 2);
     // the host and a seat's console logged in every time, quickly (a busy 2-core machine: well under a second)
     expect(hostLogins.length).toBeGreaterThan(5);
     console.log(`host logins during the attack: max ${Math.max(...hostLogins).toFixed(1)} ms`);
