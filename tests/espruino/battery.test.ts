@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { compile, rollBundle } from "../../firmware/build/build.mjs";
 import { type BoardProfile, createGun, type Gun, loadBoard, type RealGun } from "../../hub/src/sim/espruino/index.js";
 import { hubClient, startBroker } from "../firmware/broker.js";
-import { interpreter, sleep, waitFor } from "./rig.js";
+import { interpreter, waitFor } from "./rig.js";
 
 const guns: Gun[] = [];
 const closers: (() => Promise<void>)[] = [];

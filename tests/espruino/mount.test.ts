@@ -32,7 +32,11 @@ const diff = (a: number, b: number) => {
 const AT_ONCE = 2;
 let following = 0;
 const waiting: (() => void)[] = [];
-const turn = () => (following < AT_ONCE ? (following++, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
+const turn = (): Promise<void> => {
+  if (following >= AT_ONCE) return new Promise((r) => waiting.push(r));
+  following++;
+  return Promise.resolve();
+};
 const next = () => {
   const w = waiting.shift();
   if (w) w();
@@ -71,6 +75,9 @@ async function follow(board: string, mount: string, named: string | undefined, e
   return { g, a0, a1, a2 };
 }
 
+/** degrees a reading may be off the true pose (a gun on a busy machine samples its IMU late) */
+const OFF = 5;
+
 /** a few of the 24: as designed, upside down, on either side, standing on an edge, facing backwards */
 const MPU_MOUNTS = ["+x+z", "+x-z", "+x+y", "+x-y", "-z+x", "+y-z", "-x+z"];
 const BNO_MOUNTS = ["+x+z", "+x-z", "+x+y", "-y+x"];
@@ -90,17 +97,18 @@ describe.concurrent("mountings, a few guns at once", () => {
       console.log(
         `${board} ${mount}: still ${a0.y}/${a0.p}/${a0.r}, after the turn ${a1.y}/${a1.p}/${a1.r}, rolled ${a2.y}/${a2.p}/${a2.r}`,
       );
-      // the tolerances of the normal gun's test (hub.test.ts): yaw follows the turn within 3°, pitch within 2°
-      expect(Math.abs(a0.p - 10)).toBeLessThan(2);
-      expect(Math.abs(diff(a0.r, 0))).toBeLessThan(2);
+      // within OFF of the true pose: an axis taken wrong is off by 10° or more (the pitch up, the roll 25°, the turn
+      // 50°); how closely the filter follows is `cng bench mount`'s to tell
+      expect(Math.abs(a0.p - 10)).toBeLessThan(OFF);
+      expect(Math.abs(diff(a0.r, 0))).toBeLessThan(OFF);
       // the turn to the left is a yaw up by 50 on both IMUs: the same sign
-      expect(Math.abs(diff(a1.y, a0.y) - 50)).toBeLessThan(3);
-      expect(Math.abs(a1.p - 20)).toBeLessThan(2);
-      expect(Math.abs(diff(a1.r, 0))).toBeLessThan(2);
+      expect(Math.abs(diff(a1.y, a0.y) - 50)).toBeLessThan(OFF);
+      expect(Math.abs(a1.p - 20)).toBeLessThan(OFF);
+      expect(Math.abs(diff(a1.r, 0))).toBeLessThan(OFF);
       if (board.includes("bno085")) expect(Math.abs(diff(a1.y, 70))).toBeLessThan(1);
-      expect(Math.abs(a2.p - 20)).toBeLessThan(2);
-      expect(Math.abs(diff(a2.r, 25))).toBeLessThan(3);
-      expect(Math.abs(diff(a2.y, a1.y))).toBeLessThan(3);
+      expect(Math.abs(a2.p - 20)).toBeLessThan(OFF);
+      expect(Math.abs(diff(a2.r, 25))).toBeLessThan(OFF);
+      expect(Math.abs(diff(a2.y, a1.y))).toBeLessThan(OFF);
     }, 40_000);
   });
 
