@@ -189,9 +189,10 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
     seen = [];
     hub = await testHub({ data: data.dir, mqttPort: port, log: said.log });
     await startHost();
-    await waitFor(() => status()?.on && status()?.paired, 15_000, "the gun back on the new hub");
+    // (its reconnect backs off: on a busy machine it may take a few tries)
+    await waitFor(() => status()?.on && status()?.paired, 30_000, "the gun back on the new hub");
     const n = got("aim").length;
     await waitFor(() => got("aim").length > n + 3, 5000, "aim again");
     expect(gun.errors).toEqual([]);
-  }, 30_000);
+  }, 45_000);
 });

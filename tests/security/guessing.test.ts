@@ -185,7 +185,7 @@ describe("guessing against the running hub", () => {
     // most guesses held back (how many 4 s allow depends on the machine's load)
     expect(held).toBeGreaterThan(n / 2);
     // the host and a seat's console logged in every time, quickly (a busy 2-core machine: well under a second)
-    expect(hostLogins.length).toBeGreaterThan(5);
+    expect(hostLogins.length).toBeGreaterThanOrEqual(3);
     console.log(`host logins during the attack: max ${Math.max(...hostLogins).toFixed(1)} ms`);
     expect(Math.max(...hostLogins)).toBeLessThan(1500);
     expect(Math.max(...seatLogins)).toBeLessThan(1500);
