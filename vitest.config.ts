@@ -8,9 +8,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * - `// @real-time: why`: it measures real time (a browser, spoken beats, simulated hands, guns in the vm). Its time
  *   bounds hold on a busy 2-core machine, so it runs beside the others; such files mostly wait on real time, so they
  *   start first, and their waiting overlaps the others' work.
- * - `// @alone: why`: it needs the machine's cores in real time (guns on the real Espruino interpreter, each much of
- *   a core: several files of them at once starve them all); these run last, one file at a time, and run their own
- *   guns side by side where they can.
+ * - `// @heavy: why`: it needs the machine's cores in real time (guns on the real Espruino interpreter, each much of
+ *   a core; a whole real-time game that must play out as a driven one): these run last, one file at a time (two
+ *   at once starve the guns), and run their own guns side by side where they can.
  * - anything else (pure logic, the hub over MQTT on its own or on driven time): beside the others.
  */
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
@@ -19,7 +19,7 @@ const TESTS = (readdirSync(`${ROOT}tests`, { recursive: true }) as string[])
   .map((f) => `tests/${f.split("\\").join("/")}`);
 const firstLine = (f: string) => readFileSync(ROOT + f, "utf8").split("\n", 1)[0]!;
 const REAL_TIME = TESTS.filter((f) => firstLine(f).startsWith("// @real-time:"));
-const ALONE = TESTS.filter((f) => firstLine(f).startsWith("// @alone:"));
+const HEAVY = TESTS.filter((f) => firstLine(f).startsWith("// @heavy:"));
 /** files running at once (each in its own process); CNG_TEST_WORKERS overrides it */
 const WORKERS = Number(process.env.CNG_TEST_WORKERS) || 3;
 
@@ -58,7 +58,7 @@ export default defineConfig({
         test: {
           name: "logic",
           include: TESTS,
-          exclude: [...REAL_TIME, ...ALONE],
+          exclude: [...REAL_TIME, ...HEAVY],
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },
@@ -67,9 +67,7 @@ export default defineConfig({
         extends: true,
         test: { name: "real-time", include: REAL_TIME, maxWorkers: WORKERS, sequence: { groupOrder: 0 } },
       },
-      ...(ALONE.length
-        ? [{ extends: true, test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } } }]
-        : []),
+      { extends: true, test: { name: "heavy", include: HEAVY, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -1,4 +1,4 @@
-// @alone: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
 // Any IMU mounting (issue 15 part 3) on the real Espruino interpreter: guns whose chip sits upside down, sideways or
 // standing on an edge (the board model turns what the chip reads) aim, pitch and roll like a normal one once
 // gun.json names the mounting; both IMUs, the BNO085's yaw sign the same as the MPU-6050's. Bad mountings are refused
