@@ -109,7 +109,8 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
       // an interpreter starved by a busy machine streams slower, never faster: above 30 still tells 50 Hz from the
       // gun's 25 Hz default, and 10 Hz is light enough to be kept
       expect(rate, `${hz} Hz`).toBeGreaterThan(hz * (hz > 25 ? 0.6 : 0.8));
-      expect(rate, `${hz} Hz`).toBeLessThan(hz * 1.15);
+      // and after a stall its samples arrive bunched: above 1.5 times still tells 10 Hz from 25 or 50
+      expect(rate, `${hz} Hz`).toBeLessThan(hz * 1.5);
     }
     await hub.guns.command(id, { c: "rate", hz: 25 });
     // a 50° turn to the left, 10° up: the yaw follows on the gyro (MPU-6050) or the chip's fusion (BNO085)
