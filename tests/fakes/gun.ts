@@ -27,6 +27,8 @@ export interface TestGunOptions {
   answers?: boolean;
   /** its seat, when known from the start (each seat's gun booted at another time) */
   seat?: number;
+  /** the aim rate it streams at until the hub tells it one (10 Hz) */
+  hz?: number;
 }
 
 export class TestGun implements PlayedGun {
@@ -37,6 +39,7 @@ export class TestGun implements PlayedGun {
   private key: string | null = null;
   private readonly time: TestTime;
   private readonly answers: boolean;
+  private readonly firstHz: number;
   /** hub ms when the gun "booted": its clock is the test's time − boot */
   readonly boot: number;
   seat: number | null = null;
@@ -65,6 +68,7 @@ export class TestGun implements PlayedGun {
   ) {
     this.time = o.time ?? realTime;
     this.answers = o.answers ?? true;
+    this.firstHz = o.hz ?? 10;
     this.boot = this.time.now() - 50_000 - (o.seat ?? 0) * 7919;
   }
 
@@ -79,7 +83,7 @@ export class TestGun implements PlayedGun {
     layout: SeatLayout,
     time: TestTime = realTime,
   ): Promise<TestGun> {
-    const gun = new TestGun(url, table, id, layout, { time, answers: false, seat });
+    const gun = new TestGun(url, table, id, layout, { time, answers: false, seat, hz: 5 });
     await gun.switchOn();
     const acc = await request(host, table, "pair.accept", { gun: id, seat }, pin);
     if (!acc.ok) throw new Error(`pairing ${id}: ${JSON.stringify(acc)}`);
@@ -143,7 +147,7 @@ export class TestGun implements PlayedGun {
     });
     await c.subscribeAsync([gunTopic(this.table, this.id, "cmd"), gunTopic(this.table, this.id, "cue")], { qos: 1 });
     if (this.answers) await this.sendInfo();
-    this.setRate(this.hz || 5);
+    this.setRate(this.hz || this.firstHz);
   }
 
   /** Back on after a drop, with its stored key, streaming again. */
