@@ -1,18 +1,40 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * A test file that measures real time (guns on the real interpreter, a browser, spoken beats, simulated hands, cues
- * within 35 ms) says so on its first line, `// @real-time: why`. Those run after the others, one at a time: two at
- * once on 2 cores made them miss by tens of ms. Every other file (pure logic, the hub over MQTT on its own or on
- * driven time, waits whose every bound is generous) runs first, two at a time.
+ * Where a test file runs follows from its first line:
+ * - `// @real-time: why`: it measures real time (a browser, spoken beats, simulated hands, guns in the vm). Its time
+ *   bounds hold on a busy 2-core machine, so it runs beside the others; such files mostly wait on real time, so they
+ *   start first, and their waiting overlaps the others' work.
+ * - `// @heavy: why`: it needs the machine's cores in real time (guns on the real Espruino interpreter, each much of
+ *   a core; a whole real-time game that must play out as a driven one): these run last, one file at a time (two
+ *   at once starve the guns), and run their own guns side by side where they can.
+ * - anything else (pure logic, the hub over MQTT on its own or on driven time): beside the others.
  */
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
 const TESTS = (readdirSync(`${ROOT}tests`, { recursive: true }) as string[])
   .filter((f) => f.endsWith(".test.ts"))
   .map((f) => `tests/${f.split("\\").join("/")}`);
-const REAL_TIME = TESTS.filter((f) => readFileSync(ROOT + f, "utf8").startsWith("// @real-time:"));
+const firstLine = (f: string) => readFileSync(ROOT + f, "utf8").split("\n", 1)[0]!;
+const REAL_TIME = TESTS.filter((f) => firstLine(f).startsWith("// @real-time:"));
+const HEAVY = TESTS.filter((f) => firstLine(f).startsWith("// @heavy:"));
+/** files running at once (each in its own process); CNG_TEST_WORKERS overrides it */
+const WORKERS = Number(process.env.CNG_TEST_WORKERS) || 3;
+
+/** vitest's order (the longest first, once it has timed them), the real-time files ahead of the others */
+class RealTimeFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (s: TestSpecification) =>
+      s.project.config.sequence.groupOrder * 2 + (s.project.name === "real-time" ? 0 : 1);
+    return sorted
+      .map((s, i) => ({ s, i }))
+      .sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i)
+      .map((x) => x.s);
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -29,15 +51,23 @@ export default defineConfig({
     maxConcurrency: 4,
     // a poll waits on a real round trip (a browser, a broker, a hub); under load one can pass vitest's default 1 s
     expect: { poll: { timeout: 5_000 } },
+    sequence: { sequencer: RealTimeFirst },
     projects: [
       {
         extends: true,
-        test: { name: "logic", include: TESTS, exclude: REAL_TIME, maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: {
+          name: "logic",
+          include: TESTS,
+          exclude: [...REAL_TIME, ...HEAVY],
+          maxWorkers: WORKERS,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         extends: true,
-        test: { name: "real-time", include: REAL_TIME, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: "real-time", include: REAL_TIME, maxWorkers: WORKERS, sequence: { groupOrder: 0 } },
       },
+      { extends: true, test: { name: "heavy", include: HEAVY, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

@@ -322,6 +322,11 @@ __b.sp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
 /** °/s: a pose the harness's late feed left behind is caught up no faster than this, inside every chip's range */
 __b.CATCH = 1500;
 /**
+ * s: a sample this long after the previous one comes after this machine stalled the interpreter (a running chip
+ * samples at 10 Hz or more), a gap the firmware does not integrate: the motion is held meanwhile, then caught up
+ */
+__b.STALL = 0.15;
+/**
  * One axis's step since the last sample: what the motion did in that time (`d`), plus as much of what the played
  * pose still lags (`lag`: a feed that came late held it still meanwhile) as keeps the rate under CATCH.
  */
@@ -351,7 +356,11 @@ __b.sense = function (q, t) {
     r0 = __b.R;
   }
   __b.at(t);
-  if (dt > 0) {
+  if (dt > __b.STALL) {
+    __b.Y = q[0];
+    __b.P = q[1];
+    __b.R = q[2];
+  } else if (dt > 0) {
     __b.Y = q[0] + __b.step(__b.ad(__b.Y - y0), __b.ad(y0 - q[0]), dt);
     __b.P = q[1] + __b.step(__b.P - p0, p0 - q[1], dt);
     __b.R = q[2] + __b.step(__b.ad(__b.R - r0), __b.ad(r0 - q[2]), dt);

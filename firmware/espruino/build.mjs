@@ -10,7 +10,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { cacheDir, cacheRoot, locate, PATCHES, pin, projectRoot } from "./interpreter.mjs";
+import { cacheDir, cacheRoot, locate, MAKE_ARGS, PATCHES, pin, projectRoot } from "./interpreter.mjs";
 
 const HELP = `Usage: npm run espruino:build [-- --force] [-- --if-source]
 
@@ -129,7 +129,7 @@ function make(src) {
   const jobs = String(Math.max(1, availableParallelism()));
   mkdirSync(join(src, "bin"), { recursive: true });
   return new Promise((resolve) => {
-    const child = spawn("make", [`-j${jobs}`, "BOARD=LINUX", "PYTHON=python3"], {
+    const child = spawn("make", [`-j${jobs}`, ...MAKE_ARGS], {
       cwd: src,
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -57,6 +57,12 @@ export const PATCHES = [
   },
 ];
 
+/**
+ * make's settings. Optimised: the Linux target builds without (gcc's -O0) by default, and the tests run several
+ * interpreters at once in real time, each sampling its IMU at 50-100 Hz. Part of the cache key.
+ */
+export const MAKE_ARGS = ["BOARD=LINUX", "PYTHON=python3", "OPTIMIZEFLAGS=-O2"];
+
 /** Where cached interpreters live: CNG_ESPRUINO_CACHE, else the user's cache folder. */
 export function cacheRoot(env = process.env) {
   if (env.CNG_ESPRUINO_CACHE) return env.CNG_ESPRUINO_CACHE;
@@ -68,6 +74,7 @@ export function cacheKey() {
   const h = createHash("sha256");
   h.update(JSON.stringify(pin));
   for (const p of PATCHES) h.update(`${p.file}\0${String(p.from)}\0${p.to}\n`);
+  h.update(MAKE_ARGS.join(" "));
   return `${pin.version}-${pin.commit.slice(0, 10)}-${h.digest("hex").slice(0, 8)}`;
 }
 

@@ -4,6 +4,7 @@ import { encAim, encTrig, gunTopic } from "@cng/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTarget, TABLE, type Target } from "../../hub/src/bench/load/targets.js";
 import { connectMqtt, type MqttClient } from "../../hub/src/bus/connect.js";
+import { sleep } from "../hub/helpers.js";
 
 describe("bench targets (embedded aedes)", () => {
   let target: Target | undefined;
@@ -25,7 +26,7 @@ describe("bench targets (embedded aedes)", () => {
       for (let i = 0; i < 5; i++) gun.publish(gunTopic(TABLE, login.id, "aim"), encAim(1000 + i, 10, 5, 0, false));
       await gun.publishAsync(gunTopic(TABLE, login.id, "trig"), encTrig(1, "p", 2000, -1), { qos: 1 });
       expect(await cue).toMatchObject({ v: 1, c: "ident" });
-      for (let i = 0; i < 100 && target.sink.count < 5; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 100 && target.sink.count < 5; i++) await sleep(10);
       expect(target.sink.count).toBe(5);
     });
   }

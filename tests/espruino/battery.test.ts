@@ -1,4 +1,4 @@
-// @real-time: guns on the real Espruino interpreter, in real time
+// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
 // The battery gauge across a discharge, on both runtimes, as flashed: the board model's ADC is the chip's own
 // (an ESP32's uncalibrated 11 dB transfer with its own Vref; an ESP8266's 10-bit A0), the gun turns the reading into
 // volts by the typical transfer, and the LiPo curve (shared/protocol/src/battery.ts) makes the charge level. A chip
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { compile, rollBundle } from "../../firmware/build/build.mjs";
 import { type BoardProfile, createGun, type Gun, loadBoard, type RealGun } from "../../hub/src/sim/espruino/index.js";
 import { hubClient, startBroker } from "../firmware/broker.js";
-import { interpreter, sleep, waitFor } from "./rig.js";
+import { interpreter, waitFor } from "./rig.js";
 
 const guns: Gun[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -55,8 +55,8 @@ async function rig(
   /** what the gun says at `v` volts */
   const at = async (v: number) => {
     gun.setBattery(v);
-    // the real interpreter takes the harness's line within a poll of its stdin
-    if (runtime === "espruino") await sleep(60);
+    // the real interpreter takes the harness's line within a poll of its stdin (later on a busy machine)
+    if (runtime === "espruino") await (gun as RealGun).settle();
     return next();
   };
   return { gun, hub, cmd, next, at, errs };

@@ -1,4 +1,4 @@
-// @real-time: guns on the real Espruino interpreter, in real time
+// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
 // What each bundle costs on the real interpreter, in JsVars, and how it takes bad input from the network: after
 // boot, and at its peak during a 50 Hz count (beats, aim at 50 Hz, a trigger pull), against a bound per board; the
 // ESP8266 has about 1,600 JsVars in all. Bad payloads on `cmd` and `cue` are reported on `err` and change nothing.
@@ -65,9 +65,12 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
     await g.trackPeak(true);
     await send(id, "cmd", JSON.stringify({ v: 1, n: 1, c: "rate", hz: 50 }));
     const now = Date.now();
-    // a count: two beats and the go, on the hub's clock, as the table sends them
+    // a count: two beats and the go, on the hub's clock, as the table sends them; beside each, a plain timer for the
+    // same instant (the interpreter's getTime is this machine's clock)
+    const refs: Promise<number>[] = [];
     for (const [i, c] of ["beat", "beat", "go"].entries()) {
       const at = now + 300 + 500 * i;
+      refs.push(g.timerAt(at - (Date.now() - g.now())));
       await send(id, "cue", JSON.stringify({ v: 1, n: 10 + i, c, at, l: [0xffffff, 60, 0, 10], b: [880, 60, 0, 10] }));
     }
     await sleep(600);
@@ -81,10 +84,13 @@ onInterpreter.each(boardNames())("%s on the real interpreter", (board) => {
     console.log(`${board}: board ${boot.board}, firmware after boot ${boot.firmware}, peak ${peak} JsVars`);
     expect(on(id, "trig").length).toBeGreaterThanOrEqual(2);
     // the count came as three cues at once: each played at its own time, none cancelled by the next
-    const beeps = g.tones.filter((t) => t.f === 880).map((t) => Date.now() - g.now() + t.t - now);
+    const beeps = g.tones.filter((t) => t.f === 880);
     expect(beeps.length).toBe(3);
+    const ref = await Promise.all(refs);
+    // against the plain timers, what a busy machine does to both cancels out; how close is `cng bench firmware`'s
+    // to tell, but a beat played at the next one's time (500 ms) or on arrival (300 ms early) fails here
     for (const [i, b] of beeps.entries())
-      expect(Math.abs(b - 300 - 500 * i), `beat ${i + 1} at +${b.toFixed(0)} ms`).toBeLessThan(40);
+      expect(Math.abs(b.t - ref[i]!), `beat ${i + 1} ${(b.t - ref[i]!).toFixed(0)} ms off its time`).toBeLessThan(100);
     expect(boot.firmware).toBeGreaterThan(300);
     expect(boot.firmware).toBeLessThan(BOUND[board]!.boot);
     expect(peak).toBeGreaterThanOrEqual(boot.firmware);

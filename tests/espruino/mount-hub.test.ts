@@ -1,4 +1,4 @@
-// @real-time: guns on the real Espruino interpreter, in real time
+// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
 // The calibration wizard's mounting step end to end, on the real Espruino interpreter with the real hub: guns whose
 // IMU sits in an unusual way are held level pointing forward, then pointing up; `calibrate.mount` works the mounting
 // out from the gravity each reports, the gun stores it in gun.json (JSON), aims right at once and after a reboot.
@@ -112,8 +112,10 @@ onInterpreter("the IMU mounting step of the calibration wizard, with the real hu
         g.imu.motion = () => pose.p;
         await sleep(1500);
         const l = aims.get(id)!.at(-1)!;
-        expect(Math.abs(l.p), `${what}: pitch level`).toBeLessThan(2);
-        expect(Math.abs(diff(l.r, 0)), `${what}: roll level`).toBeLessThan(2);
+        // within 5° of the true pose: a mounting found wrong is off by 15° or more (the pitch up, the turn 40°); how
+        // closely the filter follows is `cng bench mount`'s to tell (a gun on a busy machine samples its IMU late)
+        expect(Math.abs(l.p), `${what}: pitch level`).toBeLessThan(5);
+        expect(Math.abs(diff(l.r, 0)), `${what}: roll level`).toBeLessThan(5);
         const t0 = g.now() + g.leadMs;
         g.imu.motion = (t) => {
           const k = Math.min(1, Math.max(0, (t * 1000 - t0) / 600));
@@ -121,9 +123,9 @@ onInterpreter("the IMU mounting step of the calibration wizard, with the real hu
         };
         await sleep(1800);
         const m = aims.get(id)!.at(-1)!;
-        expect(Math.abs(diff(m.y, l.y) - 40), `${what}: the turn`).toBeLessThan(3);
-        expect(Math.abs(m.p - 15), `${what}: pitch`).toBeLessThan(2);
-        expect(Math.abs(diff(m.r, 0)), `${what}: roll`).toBeLessThan(2);
+        expect(Math.abs(diff(m.y, l.y) - 40), `${what}: the turn`).toBeLessThan(5);
+        expect(Math.abs(m.p - 15), `${what}: pitch`).toBeLessThan(5);
+        expect(Math.abs(diff(m.r, 0)), `${what}: roll`).toBeLessThan(5);
         g.imu.motion = () => pose.p;
       };
       await check("at once");

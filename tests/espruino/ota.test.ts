@@ -1,3 +1,4 @@
+// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
 // Updates over the air on the real Espruino interpreter, with the real hub: three guns updated at once (one gets a
 // damaged chunk, one loses its network half-way and goes on where it stopped), a bundle that never comes online
 // rolled back, the gun's own refusals (another board's bundle, a low battery), and the hub's (a game running, a

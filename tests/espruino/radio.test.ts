@@ -1,4 +1,4 @@
-// @real-time: guns on the real Espruino interpreter, in real time
+// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
 // The WiFi radio's power save as each chip's Espruino has it, in both board models: where it starts, the modes
 // `Wifi.setConfig` takes and refuses, what the status call says; and the firmware keeping the radio awake.
 import { expect, it } from "vitest";
@@ -10,7 +10,7 @@ import {
   powersaveAtBoot,
   radioSleeps,
 } from "../../hub/src/sim/espruino/index.js";
-import { onInterpreter, realGun } from "./rig.js";
+import { onInterpreter, realGun, sleep } from "./rig.js";
 
 const WIFI = boardNames().filter((b) => (loadBoard(b).links ?? ["wifi"]).includes("wifi"));
 /** a bundle that only asks the radio: what each mode does, what the status says */
@@ -66,8 +66,7 @@ onInterpreter.each(WIFI)("%s on the real interpreter", (board) => {
     const chip = loadBoard(board).chip;
     const g = await realGun({ board, code: probeFor(chip), config: null });
     const deadline = Date.now() + 5000;
-    while (!g.console.some((l) => l.startsWith("RADIO ")) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    while (!g.console.some((l) => l.startsWith("RADIO ")) && Date.now() < deadline) await sleep(20);
     const line = g.console.find((l) => l.startsWith("RADIO "));
     expect(JSON.parse(line!.slice(6))).toEqual(EXPECTED[chip]);
     // the last mode it took is the board's

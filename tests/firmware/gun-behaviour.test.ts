@@ -3,14 +3,13 @@
 import { decodeCommand, gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { waitFor } from "../hub/helpers.js";
+import { sleep, waitFor } from "../hub/helpers.js";
 import { answerSyncs, hubClient, startBroker } from "./broker.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function setup() {
   const broker = await startBroker();

@@ -6,7 +6,7 @@ import { createServer, type Server, connect as tcp } from "node:net";
 import { gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { waitFor } from "../hub/helpers.js";
+import { sleep, waitFor } from "../hub/helpers.js";
 import { hubClient, startBroker, type TestBroker } from "./broker.js";
 
 const BOARD = "esp32-mpu6050";
@@ -101,7 +101,7 @@ it("resends a QoS 1 publish (DUP set) until the PUBACK arrives", async () => {
   expect(infos[1][0] & 8).toBe(8); // DUP
   expect(infos[1].subarray(1)).toEqual(infos[0].subarray(1)); // same packet id and payload
   // acknowledged now: no third copy
-  await new Promise((r) => setTimeout(r, 3500));
+  await sleep(3500);
   expect(fromGun.filter(isInfo).length).toBe(2);
   // triggers still flow on the same session
   g.button.press();
@@ -118,7 +118,7 @@ it("reconnects after the broker restarts and keeps what was sent while it was aw
   await broker.close();
   // a pull while the broker is down is queued (QoS 1), not lost
   g.button.press();
-  await new Promise((r) => setTimeout(r, 300));
+  await sleep(300);
   broker = await startBroker(port, new Map([["g1", "x"]]));
   hub = await hubClient(port);
   cleanup.push(

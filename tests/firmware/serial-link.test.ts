@@ -25,7 +25,7 @@ import {
 } from "../../hub/src/sim/espruino/index.js";
 import { interpreter } from "../espruino/rig.js";
 import { fakeLog } from "../hardware/fake-log.js";
-import { waitFor } from "../hub/helpers.js";
+import { sleep, waitFor } from "../hub/helpers.js";
 import { hubClient, startBroker, type TestBroker } from "./broker.js";
 
 // serialport's own MockBinding instance (the ESM and CommonJS builds of binding-mock are two registries)
@@ -123,7 +123,7 @@ describe.each<[GunRuntime, string]>(
 
     // a pull: at once on MQTT, QoS 1
     g.button.press();
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     g.button.release();
     const trig = await waitFor(() => (on("trig").length >= 2 ? on("trig") : undefined), 3000, "trig");
     for (const t of trig) expect(decodeTrigger(t.text).ok, t.text).toBe(true);

@@ -10,6 +10,7 @@ import {
   startTableBox,
   TABLE_BOX_PINS,
 } from "../../hub/src/tablebox/index.js";
+import { sleep } from "../hub/helpers.js";
 import { fakeLog } from "./fake-log.js";
 
 const require = createRequire(import.meta.url);
@@ -102,7 +103,7 @@ describe("table box", () => {
   it("really toggles the piezo pin over Firmata for a note, and leaves it low", async () => {
     const { box, digital } = await readyBox();
     box.play({ name: "beat", b: [500, 100] });
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
     const onPin = digital.filter(([p]) => p === piezo);
     // 500 Hz for 100 ms is 100 edges on an idle machine; a busy test run gets far fewer
     expect(onPin.length).toBeGreaterThan(2);
@@ -138,7 +139,7 @@ describe("table box", () => {
   it("drives a common-anode LED inverted (red = red pin low)", async () => {
     const { box, pwm } = await readyBox({ anode: true });
     box.play({ name: "wound", l: [0xff0000, 100] });
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     expect(rgb(pwm)).toEqual([0, 255, 255]);
     await box.close();
   });
@@ -146,14 +147,14 @@ describe("table box", () => {
   it("survives an unplug: says so, keeps taking cues, writes nothing more", async () => {
     const { box, io, pwm, text } = await readyBox();
     box.play({ name: "win", l: [0xffd700, 50] });
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
     expect(box.connected).toBe(true);
     io.emit("close");
     expect(box.connected).toBe(false);
     expect(text("warn")).toMatch(/table box .*unplugged.*carries on without it/);
     for (const k of Object.keys(pwm)) delete pwm[Number(k)];
     expect(() => box.play(wound)).not.toThrow();
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     expect(pwm).toEqual({});
     await box.close();
   });
@@ -183,7 +184,7 @@ describe("table box", () => {
     expect(await box.ready).toBe(false);
     expect(l.text("warn")).toMatch(/no Firmata answer on \/dev\/ttyACM-mute: upload StandardFirmata/);
     // it reopens the port: the second failure is logged quietly
-    await new Promise((r) => setTimeout(r, 400));
+    await sleep(400);
     expect(l.said.filter((s) => s.level === "debug" && /ttyACM-mute/.test(s.msg)).length).toBeGreaterThan(0);
     expect(l.said.filter((s) => s.level === "warn")).toHaveLength(1);
     await box.close();

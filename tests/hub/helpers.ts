@@ -10,6 +10,9 @@ import { topicMatches } from "../../hub/src/bus/bus.js";
 import { connectMqtt } from "../../hub/src/bus/connect.js";
 import { type Hub, type HubOptions, startHub } from "../../hub/src/hub.js";
 
+/** The tests' one plain wait: `ms` of real time. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export function tempDir(prefix = "cng-hub-"): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -141,7 +144,7 @@ export async function requestRaw(
   const id = `r${++reqN}`;
   const cid = client.options.clientId!;
   const res = nextMessage(client, cmdTopic(table, cid, "res"), (m) => m.id === id, timeoutMs);
-  await new Promise((r) => setTimeout(r, 20)); // let the subscription land
+  await sleep(20); // let the subscription land
   const msg: Record<string, unknown> = { v: 1, id, op };
   if (auth !== undefined) msg.auth = auth;
   if (a !== undefined) msg.a = a;
@@ -175,11 +178,9 @@ export async function waitFor<T>(
     const v = await fn();
     if (v) return v;
     if (Date.now() > end) throw new Error(`timed out (${timeoutMs} ms) waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until a broker just started takes connections (about 5 s at most). */
 export async function brokerUp(url: string): Promise<void> {

@@ -4,8 +4,8 @@ import { gunTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
+import { TestGun } from "../fakes/gun.js";
 import { connect, nextMessage, request, testHub } from "../hub/helpers.js";
-import { ScriptedGun } from "./scripted-gun.js";
 import { DrivenTime } from "./test-time.js";
 
 interface CalView {
@@ -33,9 +33,9 @@ describe("calibration wizard", () => {
     const host: MqttClient = time.watch(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));
     stops.push(() => void host.end(true));
     const layout = roundTable(offsets.length);
-    const guns: ScriptedGun[] = [];
+    const guns: TestGun[] = [];
     for (const [seat, off] of offsets.entries()) {
-      const g = await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `c${seat}`, seat, layout, time);
+      const g = await TestGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `c${seat}`, seat, layout, time);
       g.rawOffset = off;
       guns.push(g);
       stops.push(() => g.close());
@@ -49,7 +49,7 @@ describe("calibration wizard", () => {
   }
 
   /** Each gun does what the wizard asks: aim at the named seat, hold still a moment, pull. */
-  async function follow(t: Awaited<ReturnType<typeof table>>, onPose?: (g: ScriptedGun, pose: number) => void) {
+  async function follow(t: Awaited<ReturnType<typeof table>>, onPose?: (g: TestGun, pose: number) => void) {
     const pulledAt = new Map<string, number>();
     const pulled = new Set<string>();
     const now = () => t.time.now();

@@ -3,17 +3,17 @@
 // (`cng rules play`) ends it on the same decisions.
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
+import type { TestGun } from "../fakes/gun.js";
 import { request } from "../hub/helpers.js";
 import { randomScenario, type Scenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
 import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
-import type { ScriptedGun } from "./scripted-gun.js";
 import { DrivenTime } from "./test-time.js";
 
 describe("a whole game over MQTT", () => {
   let hub: TestHub;
   let host: MqttClient;
-  let guns: ScriptedGun[] = [];
+  let guns: TestGun[] = [];
   let tokens: string[] = [];
   let players: Players | null = null;
   let time: DrivenTime;
@@ -93,7 +93,7 @@ describe("a whole game over MQTT", () => {
     const scenario = randomScenario("classic", 4, 12);
     let dropped = false;
     let seenOffline = false;
-    let gunsRef: ScriptedGun[] = [];
+    let gunsRef: TestGun[] = [];
     const p = await table(scenario, "console", {
       onState: (s) => {
         if (s.seats[1] && !s.seats[1].online) seenOffline = true;

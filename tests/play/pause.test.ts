@@ -2,17 +2,17 @@
 // resumed, the count starts again and the game ends exactly as the scenario runner ends it.
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
+import type { TestGun } from "../fakes/gun.js";
 import { request } from "../hub/helpers.js";
 import { randomScenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
 import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
-import type { ScriptedGun } from "./scripted-gun.js";
 import { DrivenTime } from "./test-time.js";
 
 describe("pausing the table", () => {
   let hub: TestHub;
   let host: MqttClient;
-  let guns: ScriptedGun[] = [];
+  let guns: TestGun[] = [];
   let players: Players | null = null;
   afterEach(async () => {
     await closeTable({ players, guns, host, hub });

@@ -5,9 +5,9 @@
 import { decodeTableState, type TableStateMsg, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import type { Decision } from "../../hub/src/rules/index.js";
+import type { PlayedGun, Pose } from "../fakes/gun.js";
 import { requestRaw } from "../hub/helpers.js";
 import type { Scenario, ScenarioRound } from "../table/rig.js";
-import type { ScriptedGun } from "./scripted-gun.js";
 import { realTime, type TestTime } from "./test-time.js";
 
 /** `table/state`, as the contract types it; every one the players see must decode. */
@@ -37,7 +37,7 @@ export class Players {
     private readonly table: string,
     private readonly pin: string,
     private readonly scenario: Scenario,
-    private readonly guns: ScriptedGun[],
+    private readonly guns: PlayedGun[],
     private readonly opts: PlayersOptions,
   ) {}
 
@@ -97,7 +97,7 @@ export class Players {
     return name === null || name === undefined ? null : this.scenario.players.indexOf(name);
   }
 
-  private gun(seat: number): ScriptedGun | undefined {
+  private gun(seat: number): PlayedGun | undefined {
     return this.guns.find((g) => g.seat === seat);
   }
 
@@ -178,7 +178,7 @@ export class Players {
     }
   }
 
-  private aimPose(target: number | null): ScriptedGun["pose"] {
+  private aimPose(target: number | null): Pose {
     return target === null ? { kind: "away" } : { kind: "aim", target };
   }
 }

@@ -9,10 +9,10 @@ import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
 import { playScenario } from "../../hub/src/rules/scenario.js";
+import { TestGun } from "../fakes/gun.js";
 import { connect, request, sleep, spawnHub, tempDir } from "../hub/helpers.js";
 import { randomScenario } from "../table/rig.js";
 import { Players, type TableState } from "./players.js";
-import { ScriptedGun } from "./scripted-gun.js";
 
 const _CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 const PIN = "515151";
@@ -21,7 +21,7 @@ describe("the hub killed mid-round", () => {
   const t = tempDir();
   const children: ChildProcess[] = [];
   const clients: MqttClient[] = [];
-  const guns: ScriptedGun[] = [];
+  const guns: TestGun[] = [];
   afterAll(() => {
     for (const g of guns) g.close();
     for (const c of clients) c.end(true);
@@ -37,7 +37,7 @@ describe("the hub killed mid-round", () => {
     const host = await connect(first.mqtt, { username: "host", password: PIN });
     clients.push(host);
     for (let seat = 0; seat < 4; seat++)
-      guns.push(await ScriptedGun.pair(first.mqtt, "main", host, PIN, `gun${seat}`, seat, layout));
+      guns.push(await TestGun.pair(first.mqtt, "main", host, PIN, `gun${seat}`, seat, layout));
     const setup: GameSetup = { edition: "classic", players: scenario.players, seed: scenario.seed };
     const table: TableArgs = { secrets: "console", timingOverrides: { countPaceMs: 200 } };
     expect((await request(host, "main", "game.new", { ...setup, table }, PIN)).ok).toBe(true);

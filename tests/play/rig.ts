@@ -3,10 +3,10 @@
 import type { MqttClient } from "mqtt";
 import { roundTable } from "../../hub/src/aim/index.js";
 import { playScenario } from "../../hub/src/rules/scenario.js";
+import { TestGun } from "../fakes/gun.js";
 import { connect, request, testHub } from "../hub/helpers.js";
 import type { Scenario } from "../table/rig.js";
 import type { Players } from "./players.js";
-import { ScriptedGun } from "./scripted-gun.js";
 import { DrivenTime, realTime, type TestTime } from "./test-time.js";
 
 export type TestHub = Awaited<ReturnType<typeof testHub>>;
@@ -23,9 +23,9 @@ export async function pairedTable(seats: number, time: TestTime = realTime) {
   const hub = await testHub(time instanceof DrivenTime ? { clock: time.clock } : {});
   const host: MqttClient = time.watch(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));
   const layout = roundTable(seats);
-  const guns: ScriptedGun[] = [];
+  const guns: TestGun[] = [];
   for (let seat = 0; seat < seats; seat++)
-    guns.push(await ScriptedGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout, time));
+    guns.push(await TestGun.pair(hub.urls.mqtt, hub.table, host, hub.pin, `gun${seat}`, seat, layout, time));
   const tokens: string[] = [];
   for (let seat = 0; seat < seats; seat++)
     tokens.push(((await request(host, hub.table, "seat.token", { seat }, hub.pin)).r as { token: string }).token);
@@ -47,7 +47,7 @@ export function expectedResult(s: Scenario): unknown {
 /** After each test: the players stop, the guns and the host hang up, the hub stops (whatever was made). */
 export async function closeTable(t: {
   players: Players | null;
-  guns: ScriptedGun[];
+  guns: TestGun[];
   host: MqttClient | undefined;
   hub: TestHub | undefined;
 }): Promise<void> {

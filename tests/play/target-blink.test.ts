@@ -3,12 +3,12 @@
 import type { GameNewArgs } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { seatColour } from "../../hub/src/feedback/index.js";
+import type { TestGun } from "../fakes/gun.js";
 import { request, waitFor } from "../hub/helpers.js";
 import type { TableState } from "./players.js";
 import { closeTable, pairedTable, type TestHub } from "./rig.js";
-import type { ScriptedGun } from "./scripted-gun.js";
 
-let t: { players: null; guns: ScriptedGun[]; host: any; hub: TestHub | undefined } = {
+let t: { players: null; guns: TestGun[]; host: any; hub: TestHub | undefined } = {
   players: null,
   guns: [],
   host: undefined,

@@ -1,6 +1,7 @@
 // Time for the whole-table tests: real time (a browser or a real interpreter in the game), or time the test drives
 // (DrivenTime, hub/src/sim/driven-time.ts), behind one interface.
 import type { MqttClient } from "mqtt";
+import { sleep } from "../hub/helpers.js";
 
 export { DrivenTime } from "../../hub/src/sim/driven-time.js";
 
@@ -17,8 +18,6 @@ export interface TestTime {
   /** resolves with what `done` gives, failing after `ms` (of this time) saying what it waited for */
   until<T>(done: () => T | undefined | null | false, ms: number, what: string): Promise<T>;
 }
-
-const realSleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const realTime: TestTime = {
   now: () => Date.now(),
@@ -37,7 +36,7 @@ export const realTime: TestTime = {
       const v = done();
       if (v) return v;
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await realSleep(10);
+      await sleep(10);
     }
   },
 };

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, HUB_LIMITS, SecretLimiter, sourceOf } from "../../hub/src/access/limiter.js";
 import { authenticate, type CredentialCheck } from "../../hub/src/broker/authenticate.js";
-import { connect, request, requestRaw, testHub } from "../hub/helpers.js";
+import { connect, request, requestRaw, sleep, testHub } from "../hub/helpers.js";
 import { clientFrom, tcpConnect, wsConnect } from "./raw-mqtt.js";
 
 /** The most PIN checks a guesser trying without pause gets in `ms` under `o` (the doubling waits after the free ones). */
@@ -170,7 +170,7 @@ describe("guessing against the running hub", () => {
           from: addr(i * 13),
         });
         seatLogins.push(sc === 0 ? performance.now() - ss : Number.POSITIVE_INFINITY);
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
       }
     };
     await Promise.all([attack("tcp"), attack("ws"), host()]);
@@ -182,13 +182,17 @@ describe("guessing against the running hub", () => {
     expect(codes.get(0) ?? 0).toBe(0);
     expect(checked).toBeGreaterThanOrEqual(HUB_LIMITS.free);
     expect(checked).toBeLessThanOrEqual(mostChecks(HUB_LIMITS, took));
-    expect(held).toBeGreaterThan(200);
-    // the host and a seat's console logged in every time, quickly (a busy 2-core machine: well under a second)
-    expect(hostLogins.length).toBeGreaterThan(5);
+    // most guesses held back (how many 4 s allow depends on the machine's load)
+    expect(held).toBeGreaterThan(n / 2);
+    // the host and a seat's console logged in every time (one refused counts as never), and without waiting on the
+    // guesser's budget (its waits are 3 s and up): a busy 2-core machine answers within a second or two
+    expect(hostLogins.length).toBeGreaterThanOrEqual(3);
     console.log(`host logins during the attack: max ${Math.max(...hostLogins).toFixed(1)} ms`);
-    expect(Math.max(...hostLogins)).toBeLessThan(1500);
-    expect(Math.max(...seatLogins)).toBeLessThan(1500);
-    // the right PIN, from an address that never guessed, waits like the rest: the budget is the hub's
+    expect(Math.max(...hostLogins)).toBeLessThan(3000);
+    expect(Math.max(...seatLogins)).toBeLessThan(3000);
+    // the right PIN, from an address that never guessed, waits like the rest: the budget is the hub's. Just after a
+    // wrong guess (checked, it starts a new wait; held, the wait is still on), however long the checks above took
+    await tcpConnect(hub.ports.mqtt!, { clientId: "last", username: "host", password: wrong(n), from: addr(n) });
     expect(
       await tcpConnect(hub.ports.mqtt!, { clientId: "pin", username: "host", password: hub.pin, from: "127.0.8.8" }),
     ).toBe(5);

@@ -1,4 +1,4 @@
-// @real-time: simulated hands and guns in real time
+// @heavy: a whole game in real time that must end, decision for decision, as a driven one: it needs the cores
 // kill -9 the hub in the middle of a round of a simulated game: restarted on the same data, it resumes, the guns
 // and bots reconnect on their own, and the game ends exactly as an uninterrupted game with the same seed does.
 // The uninterrupted game plays on driven time (tests/play/test-time.ts: the same people, in a few seconds); the

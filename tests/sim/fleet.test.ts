@@ -3,7 +3,7 @@
 import { gunTopic } from "@cng/protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { Fleet } from "../../hub/src/sim/fleet.js";
-import { testHub } from "../hub/helpers.js";
+import { sleep, testHub } from "../hub/helpers.js";
 
 describe("a fleet of virtual guns", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;
@@ -27,7 +27,7 @@ describe("a fleet of virtual guns", () => {
     g.hand.aim(g.bearings[0]!, Date.now());
     const samples: { p: number }[] = [];
     await fleet.host.subscribe(gunTopic(hub.table, g.id, "aim"), (m) => samples.push(m as { p: number }));
-    await new Promise((r) => setTimeout(r, Math.max(0, g.hand.settledAtHub() - Date.now()) + 600));
+    await sleep(Math.max(0, g.hand.settledAtHub() - Date.now()) + 600);
     expect(samples.length).toBeGreaterThan(3);
     expect(Math.abs(samples.at(-1)!.p - -5)).toBeLessThan(15);
     for (const x of fleet.guns) expect(x.gun.errors).toEqual([]);

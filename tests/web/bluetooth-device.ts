@@ -12,6 +12,7 @@
 // event the library listens to for notifications. Everything else in the path is the browser's own.
 import type { Browser, CDPSession, Page } from "playwright-core";
 import type { Gun } from "../../hub/src/sim/espruino/index.js";
+import { sleep } from "../hub/helpers.js";
 
 export const NORDIC_UART = "6e400001-b5a3-f393-e0a9-e50e24dcca9e";
 const RX = "6e400003-b5a3-f393-e0a9-e50e24dcca9e";
@@ -238,8 +239,8 @@ export class EmulatedPuck {
     this.notifying = false;
     this.queue = "";
     const end = Date.now() + 3000;
-    while (this.pumping && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 100));
+    while (this.pumping && Date.now() < end) await sleep(10);
+    await sleep(100);
     this.pumping = false;
     await this.central.send("BluetoothEmulation.simulateGATTDisconnection", { address: this.address });
     await this.addServices();

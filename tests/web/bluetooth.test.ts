@@ -1,4 +1,4 @@
-// @real-time: a real browser, in real time
+// @heavy: a Puck.js on the real Espruino interpreter, needing much of a core in real time, and a real browser
 // The dashboard as the Bluetooth bridge: in Chromium, Setup → "Connect Bluetooth guns" pairs a Puck.js
 // gun — the real Puck bundle on the real Espruino interpreter — through Web Bluetooth, and the page bridges its
 // lines onto the hub's broker as the gun itself (ble-bridge.js). The device is Chromium's own Bluetooth emulation
@@ -15,14 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearing, roundTable } from "../../hub/src/aim/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
 import { isRed, onInterpreter, realGun, sleep, waitFor } from "../espruino/rig.js";
+import { type Pose, TestGun } from "../fakes/gun.js";
 import { connect, request, testHub } from "../hub/helpers.js";
 import { Players } from "../play/players.js";
 import { expectedResult, setupOf } from "../play/rig.js";
-import type { ScriptedGun } from "../play/scripted-gun.js";
 import { randomScenario } from "../table/rig.js";
 import { BLUETOOTH_FLAG, chooser, EmulatedPuck, emulateBluetooth, notifyByReads } from "./bluetooth-device.js";
 import { CHROMIUM, CHROMIUM_ARGS, hasChromium, launch, pageErrors, shot } from "./browser.js";
-import { TestGun } from "./gun.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 const NAMES = ["Ann", "Bob", "Cid", "Dee"];
@@ -269,7 +268,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       // has moved)
       const wrap = (d: number) => ((((d + 180) % 360) + 360) % 360) - 180;
       gun.imu.motion = (t) => hand(t);
-      let puckPose: ScriptedGun["pose"] = { kind: "away" };
+      let puckPose: Pose = { kind: "away" };
       let steering: ReturnType<typeof setInterval> | undefined;
       // She judges only by what the gun read after her last move had settled (a sample taken before it, still on
       // its way through the page, would make her turn twice).
@@ -293,7 +292,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         get pose() {
           return puckPose;
         },
-        set pose(p: ScriptedGun["pose"]) {
+        set pose(p: Pose) {
           if (JSON.stringify(p) === JSON.stringify(puckPose)) return;
           puckPose = p;
           clearInterval(steering);
@@ -313,19 +312,15 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         get pose() {
           return g.pose;
         },
-        set pose(p: ScriptedGun["pose"]) {
+        set pose(p: Pose) {
           g.pose = p;
         },
         pull: () => g.pull(),
       }));
-      const players = new Players(
-        watcher,
-        hub.table,
-        hub.pin,
-        scenario,
-        [puckSeat, ...testGuns] as unknown as ScriptedGun[],
-        { consoles: true, tokens },
-      );
+      const players = new Players(watcher, hub.table, hub.pin, scenario, [puckSeat, ...testGuns], {
+        consoles: true,
+        tokens,
+      });
       // what the table showed of Ann's (the Puck's) aim, round by round
       const shown = new Map<number, number | null>();
       onState = (st) => {

@@ -6,9 +6,9 @@ import type { MqttClient } from "mqtt";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
-import { connect, request, testHub } from "../hub/helpers.js";
+import { TestGun } from "../fakes/gun.js";
+import { connect, request, sleep, testHub } from "../hub/helpers.js";
 import { hasChromium, launch, pageErrors, shot, type TestBrowser } from "./browser.js";
-import { TestGun } from "./gun.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 const NAMES = ["Ann", "Bob", "Cid", "Dee"];
@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     const box = (await el.boundingBox())!;
     await p.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await p.mouse.down();
-    await Promise.all([new Promise((r) => setTimeout(r, 400)), during()]);
+    await Promise.all([sleep(400), during()]);
     const kept = await pressed.evaluate((e) => e.isConnected);
     await p.mouse.up();
     return kept;
@@ -100,7 +100,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
   async function keptWhileAimsMove(el: ReturnType<Page["locator"]>): Promise<boolean> {
     const before = await el.evaluateHandle((e) => e);
     return whileAimsMove(async () => {
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       return before.evaluate((e) => e.isConnected);
     });
   }

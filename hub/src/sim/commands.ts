@@ -33,6 +33,7 @@ export interface CommandClientOptions {
   password?: string;
   /** sent as `auth` in every request (host PIN or seat token) */
   auth?: string;
+  /** how long a request waits for its answer (15 s: a hub on a machine busy with much else answers late) */
   timeoutMs?: number;
 }
 
@@ -77,7 +78,7 @@ export class CommandClient {
     const msg: Record<string, unknown> = { v: 1, id, op };
     if (this.o.auth !== undefined) msg.auth = this.o.auth;
     if (a !== undefined) msg.a = a;
-    const timeoutMs = this.o.timeoutMs ?? 5000;
+    const timeoutMs = this.o.timeoutMs ?? 15_000;
     const res = new Promise<ResponseMsg>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);

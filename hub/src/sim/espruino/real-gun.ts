@@ -7,7 +7,7 @@
 // "\x01<kind><json>\n" frames mixed into what the board writes to USB, commands go in as "\x10<js>\n" lines.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BoardProfile, bundlePathFor, consoleDevice, loadBoard } from "./board.js";
 import { LED_VF, loadChip, partPins } from "./chip.js";
@@ -82,6 +82,19 @@ let setpriv: boolean | undefined;
 function withParentDeath(bin: string): [string, string[]] {
   setpriv ??= spawnSync("setpriv", ["--help"], { stdio: "ignore" }).status === 0;
   return setpriv ? ["setpriv", ["--pdeathsig", "KILL", "--", bin]] : [bin, []];
+}
+
+/**
+ * A chip runs its firmware on a core of its own; here the interpreter shares this machine's with the tests, the hub
+ * and whatever else runs: it goes first (a gun's IMU loop needs much of a core in real time), where allowed (root).
+ */
+function realTimePriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, -10);
+  } catch {
+    // not allowed: the gun shares the machine evenly
+  }
 }
 
 const live = new Set<ChildProcess>();
@@ -303,6 +316,7 @@ class RealGunImpl implements RealGun {
     const p = spawn(cmd, args, { cwd: this.dir, stdio: ["pipe", "pipe", "pipe"] });
     this.proc = p;
     live.add(p);
+    realTimePriority(p.pid);
     this.consoleOn = this.device;
     p.stdout!.on("data", (d: Buffer) => this.parse(d.toString("latin1")));
     p.stderr!.resume();
