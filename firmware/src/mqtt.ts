@@ -162,7 +162,9 @@ function later(): void {
   if (HAS_FIND) mq.fails++;
   if (tmo) return;
   tmo = setTimeout(mqConnect, back);
-  back = Math.min(back * 2, 30000);
+  // capped low: a hub that restarts mid-game has its guns back within seconds of it, and a table's few guns are no
+  // storm for a broker
+  back = Math.min(back * 2, 8000);
 }
 
 function w(d: string): void {

@@ -190,7 +190,7 @@ onInterpreter.each(WIFI)("%s on the real interpreter, with the real hub", (board
     seen = [];
     hub = await testHub({ data: data.dir, mqttPort: port, log: said.log });
     await startHost();
-    // (its reconnect backs off: on a busy machine it may take a few tries)
+    // (its reconnect backs off, up to 8 s: on a busy machine it may take a few tries)
     await waitFor(() => status()?.on && status()?.paired, 30_000, "the gun back on the new hub");
     const n = got("aim").length;
     await waitFor(() => got("aim").length > n + 3, 5000, "aim again");

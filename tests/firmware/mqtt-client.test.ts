@@ -1,7 +1,7 @@
 // @real-time: guns in the vm against a broker, on the network's real timers
 // The firmware's own MQTT client (inside the bundle) against aedes: QoS 1 retransmit when a PUBACK
-// is lost, reconnect after the broker restarts, the last will when the socket drops, and its greeting (info) only once
-// it listens.
+// is lost, reconnect after the broker restarts (backing off, never more than 8 s between tries), the last will when
+// the socket drops, and its greeting (info) only once it listens.
 import { createServer, type Server, connect as tcp } from "node:net";
 import { gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
@@ -168,3 +168,29 @@ it("says info only once the broker took its subscriptions: a command answering t
   );
   expect(answer.at).toBeGreaterThanOrEqual(info.at);
 });
+
+it("backs off between tries while the hub is away, but never waits more than 8 s", async () => {
+  // nothing listens on the port: every try fails at once; the gun's own clock runs only as the test moves it
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+  const port = (closed.address() as { port: number }).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  const g = createVirtualGun({
+    board: BOARD,
+    config: { id: "g1", secret: "x", table: "t1", hub: { host: "127.0.0.1", port } },
+    clock: "manual",
+  });
+  cleanup.push(() => g.stop());
+  const tries: number[] = [];
+  for (let t = 0; t < 60_000; t += 100) {
+    await g.advance(100);
+    // the refusal comes from the real network: let it arrive before the gun's time moves on
+    await sleep(2);
+    while (tries.length < g.sockets.length) tries.push(t);
+  }
+  const gaps = tries.slice(1).map((t, i) => t - tries[i]!);
+  expect(tries.length, `tries at ${tries.join(", ")} ms`).toBeGreaterThanOrEqual(8);
+  expect(gaps[1]!, `tries at ${tries.join(", ")} ms`).toBeGreaterThan(gaps[0]!);
+  expect(Math.max(...gaps), `tries at ${tries.join(", ")} ms`).toBeLessThanOrEqual(8100);
+  expect(g.errors).toEqual([]);
+}, 30_000);
