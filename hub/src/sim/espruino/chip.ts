@@ -1,9 +1,10 @@
 // What a chip's Espruino build does with its pins (hardware/chips.json), for the board models: the DAC pins, the
-// serial ports' default pins, the ADC's transfer.
+// serial ports' default pins, the ADC's transfer (what they do with them: firmware/espruino/chips/pins.mjs).
 import { readFileSync } from "node:fs";
 import type { ChipAdc } from "../../../../hardware/tools/adc.mjs";
 import { type BoardProfile, projectRoot } from "./board.js";
 
+export { dacLed, LED_VF } from "../../../../firmware/espruino/chips/pins.mjs";
 export { adcCount, adcTransfer, type ChipAdc } from "../../../../hardware/tools/adc.mjs";
 
 interface PinSet {
@@ -40,18 +41,6 @@ export function loadImuIds(kind: string): ImuIds | undefined {
   const all = JSON.parse(readFileSync(`${projectRoot}hardware/imus.json`, "utf8")) as Record<string, ImuIds>;
   return all[kind];
 }
-
-/**
- * How bright an LED leg on a DAC pin lights, 0..1 of a digital high: the DAC holds a DC level (`v` of 3.3 V, in 8 bits
- * as Espruino writes it: 1.0 wraps to 0), and the LED only conducts above its forward voltage `vf`.
- */
-export function dacLed(v: number, vf: number): number {
-  const dc = (((v * 256) | 0) & 255) / 256;
-  return Math.max(0, (dc * 3.3 - vf) / (3.3 - vf));
-}
-
-/** Forward voltage of each leg of an RGB LED at a few mA, volts (typical 5 mm common-cathode parts). */
-export const LED_VF = { r: 1.9, g: 2.8, b: 2.8 };
 
 /** Each pin the profile gives a part, and which part. */
 export function partPins(b: BoardProfile): Record<string, string> {

@@ -4,7 +4,7 @@ export { type BoardProfile, boardNames, bundlePathFor, consoleDevice, loadBoard,
 export { bridgeGun, needsBridge, plug } from "./cable.js";
 export { type ClockMode, VirtualClock } from "./clock.js";
 export type { Gun, GunOptions, GunRuntime, GunWifi, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
-export { ImuInputs, type ImuModelOptions, Mpu6050Model, rvcFrame } from "./imu.js";
+export { ImuInputs, type ImuModelOptions } from "./imu.js";
 export { findInterpreter, type Interpreter } from "./interpreter.js";
 export { angleDiff, bodyGravity, bodyRate, type Motion, type Pose, rotation, still } from "./motion.js";
 export { POWERSAVE_MODES, powersaveAtBoot, radioSleeps } from "./radio.js";

@@ -1,6 +1,6 @@
 // Where the real Espruino interpreter is (built by `npm run espruino:build`, see firmware/espruino/build.mjs), and
 // the board it boots with.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { projectRoot } from "./board.js";
 import { adcCount } from "./chip.js";
@@ -33,10 +33,34 @@ export function findInterpreter(): Promise<Interpreter> {
 /** The board around the interpreter (ES5), stored as `.boot0` before the firmware. */
 export const boardShimPath = `${projectRoot}firmware/espruino/board.js`;
 
+/** The chips' models both boards run (ES5 modules). */
+export const chipsDir = `${projectRoot}firmware/espruino/chips/`;
+
+/**
+ * The chips' models as one script for the interpreter: each file after the ones it imports, with the module syntax
+ * taken out (their functions become the board's globals).
+ */
+export function chipScript(): string {
+  const done = new Set<string>();
+  const out: string[] = [];
+  const add = (file: string) => {
+    if (done.has(file)) return;
+    done.add(file);
+    const src = readFileSync(chipsDir + file, "utf8");
+    for (const m of src.matchAll(/^import [^;]* from "\.\/([\w-]+\.mjs)";/gm)) add(m[1]!);
+    out.push(src.replace(/^import [^;]*;\n/gm, "").replace(/^export /gm, ""));
+  };
+  for (const f of readdirSync(chipsDir)
+    .filter((f) => f.endsWith(".mjs"))
+    .sort())
+    add(f);
+  return out.join("\n");
+}
+
 /**
  * `.boot0` for a board: its settings as `__c`, the chip facts the board model shares with the vm's (the ADC's
- * transfer, ES5 source and all), then the board. `extra` runs after it.
+ * transfer, the chips' models: ES5 source and all), then the board. `extra` runs after it.
  */
 export function boardBoot(settings: object, extra = ""): string {
-  return `var __c=${JSON.stringify(settings)};\nvar adcCount=${adcCount.toString()};\n${readFileSync(boardShimPath, "utf8")}\n${extra}`;
+  return `var __c=${JSON.stringify(settings)};\nvar adcCount=${adcCount.toString()};\n${chipScript()}\n${readFileSync(boardShimPath, "utf8")}\n${extra}`;
 }

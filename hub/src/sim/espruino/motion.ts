@@ -1,6 +1,8 @@
 // Motion and the inertial readings it makes: a pose over time → body angular rate and specific force.
 // Body frame as the firmware expects: x along the barrel, y left, z up. Yaw counter-clockwise from
-// above, pitch nose up positive, roll about the barrel; degrees.
+// above, pitch nose up positive, roll about the barrel; degrees. The frame's rotation is the chips' models' own
+// (firmware/espruino/chips/frame.mjs), so both boards turn a pose the same way.
+import { gravity, rotation as rotate, wrap180 } from "../../../../firmware/espruino/chips/frame.mjs";
 
 export interface Pose {
   yaw: number;
@@ -15,23 +17,9 @@ type M3 = number[]; // row-major 3×3
 
 const D = Math.PI / 180;
 
+/** The gun's axes in the world at pose `p`: Rz(yaw) · Ry(−pitch) · Rx(roll), row-major. */
 export function rotation(p: Pose): M3 {
-  const [cy, sy] = [Math.cos(p.yaw * D), Math.sin(p.yaw * D)];
-  // rotation about +y by −pitch: nose up for positive pitch
-  const [cp, sp] = [Math.cos(-p.pitch * D), Math.sin(-p.pitch * D)];
-  const [cr, sr] = [Math.cos(p.roll * D), Math.sin(p.roll * D)];
-  // Rz(yaw) · Ry(−pitch) · Rx(roll)
-  return [
-    cy * cp,
-    cy * sp * sr - sy * cr,
-    cy * sp * cr + sy * sr,
-    sy * cp,
-    sy * sp * sr + cy * cr,
-    sy * sp * cr - cy * sr,
-    -sp,
-    cp * sr,
-    cp * cr,
-  ];
+  return rotate(p.yaw, p.pitch, p.roll);
 }
 
 function mulTA(a: M3, b: M3): M3 {
@@ -50,8 +38,7 @@ export function bodyRate(m: Motion, t: number, h = 0.0005): [number, number, num
 
 /** What an accelerometer reads at rest: gravity's reaction, in g, in the body frame. */
 export function bodyGravity(p: Pose): [number, number, number] {
-  const r = rotation(p);
-  return [r[6], r[7], r[8]];
+  return gravity(p.pitch, p.roll);
 }
 
 export function still(p: Pose): Motion {
@@ -60,8 +47,5 @@ export function still(p: Pose): Motion {
 
 /** Signed angle difference a − b in (−180, 180]. */
 export function angleDiff(a: number, b: number): number {
-  let d = (a - b) % 360;
-  if (d > 180) d -= 360;
-  if (d <= -180) d += 360;
-  return d;
+  return wrap180(a - b);
 }

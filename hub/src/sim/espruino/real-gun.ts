@@ -5,17 +5,19 @@
 //
 // The harness talks to the board over the interpreter's stdin/stdout (its USB device): reports come back as
 // "\x01<kind><json>\n" frames mixed into what the board writes to USB, commands go in as "\x10<js>\n" lines.
+
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { setPriority, tmpdir } from "node:os";
 import { join } from "node:path";
+import { MOUNT_DEFAULT, mountAxes } from "@cng/protocol";
 import { type BoardProfile, bundlePathFor, consoleDevice, loadBoard } from "./board.js";
-import { LED_VF, loadChip, partPins } from "./chip.js";
+import { loadChip, partPins } from "./chip.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { boardBoot, findInterpreter } from "./interpreter.js";
 import type { Pose } from "./motion.js";
-import { POWERSAVE_MODES, POWERSAVE_REPORTED, powersaveAtBoot } from "./radio.js";
+import { powersaveAtBoot } from "./radio.js";
 
 export interface RealGunOptions extends GunOptions {
   /** the interpreter binary (default: the built one, see findInterpreter) */
@@ -122,16 +124,16 @@ export function boardSettings(board: BoardProfile, o: Omit<RealGunOptions, "boar
         ? { v: o.battery ?? 2.75 }
         : undefined,
     led: { kind: L.kind, pin: L.pin, pr: L.pr, pg: L.pg, pb: L.pb, inv: !!L.inv },
-    // the chip's mounting in the simulated gun (imu.mount): the board turns what the chip reads by it
+    // the chip's mounting in the simulated gun (imu.mount, as its axes): the chips read the motion turned by it
     imu: {
       kind: board.imu.kind,
       addr: board.imu.addr ?? 0x68,
       ser: board.imu.ser,
-      mount: o.imu?.mount,
+      axes: mountAxes(o.imu?.mount ?? MOUNT_DEFAULT),
       who: o.imu?.whoAmI ?? 0x68,
     },
     // what the chip's Espruino does with its pins (hardware/chips.json): DAC pins, serial ports' default pins
-    cf: { dac: chip.dac?.pins ?? [], ser: chip.serial ?? {}, vf: [LED_VF.r, LED_VF.g, LED_VF.b] },
+    cf: { dac: chip.dac?.pins ?? [], ser: chip.serial ?? {} },
     parts: partPins(board),
     pose: [pose.yaw, pose.pitch, pose.roll],
     bias: o.imu?.gyroBias ?? [0, 0, 0],
@@ -140,9 +142,6 @@ export function boardSettings(board: BoardProfile, o: Omit<RealGunOptions, "boar
     yn: o.imu?.yawNoise ?? 0,
     wf: o.wifiFailures ?? 0,
     rs: o.rssi ?? -58,
-    // the radio's power save: the modes this chip's Espruino takes, the first where it starts
-    ps: POWERSAVE_MODES[board.chip],
-    psr: POWERSAVE_REPORTED[board.chip],
     prof: !!o.profile,
     wd: 5,
   };

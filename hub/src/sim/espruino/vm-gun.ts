@@ -7,15 +7,18 @@ import { readFileSync } from "node:fs";
 import { type Socket, connect as tcpConnect } from "node:net";
 import vm from "node:vm";
 import { crc32 } from "node:zlib";
+import { Bno085Rvc, RVC_MS } from "../../../../firmware/espruino/chips/bno085-rvc.mjs";
+import { Mpu6050, type Sense } from "../../../../firmware/espruino/chips/mpu6050.mjs";
+import { Outputs, serialClashes } from "../../../../firmware/espruino/chips/pins.mjs";
+import { wifiModule } from "../../../../firmware/espruino/chips/wifi.mjs";
 import type { Clock } from "../../table/clock.js";
 import { bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
-import { adcCount, dacLed, LED_VF, loadChip, partPins } from "./chip.js";
+import { adcCount, loadChip, partPins } from "./chip.js";
 import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
-import { chipPose, ImuInputs, Mpu6050Model, rvcFrame, toChip } from "./imu.js";
-import { bodyGravity } from "./motion.js";
-import { vmPuck } from "./puck.js";
-import { POWERSAVE_MODES, POWERSAVE_REPORTED, powersaveAtBoot } from "./radio.js";
+import { ImuInputs } from "./imu.js";
+import { bodyGravity, bodyRate } from "./motion.js";
+import { PUCK_PINS, vmPuck } from "./puck.js";
 import { vmDgram } from "./vm-dgram.js";
 
 export interface VirtualGunOptions extends GunOptions {
@@ -114,47 +117,39 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   };
   const inputs = new ImuInputs(o.imu);
   const seconds = () => clock.now() / 1000;
-  const mpu = new Mpu6050Model(inputs, seconds);
+  // what the chips sense: the motion's gravity and body rates now, along the gun's axes
+  const sense: Sense = () => {
+    const t = seconds();
+    return [bodyGravity(inputs.pose(t)), bodyRate(inputs.motion, t)];
+  };
+  const mpu = new Mpu6050(
+    board.imu.kind === "mpu6050" ? (board.imu.addr ?? 0x68) : undefined,
+    inputs.whoAmI,
+    inputs.axes,
+    inputs,
+    sense,
+  );
 
   // outputs
   const levels = new Map<string, number>();
-  const pwm = new Map<string, number>();
   const led: LedEvent[] = [];
   const tones: ToneEvent[] = [];
   let ledC = 0;
   let toneF = 0;
-  const setLed = (c: number) => {
-    if (c !== ledC || !led.length) led.push({ t: clock.now(), c });
-    ledC = c;
-  };
-  const setTone = (f: number) => {
-    if (f !== toneF) tones.push({ t: clock.now(), f });
-    toneF = f;
-  };
   const L = board.led;
-  const rgbFromPins = () => {
-    if (L.kind !== "rgb") return;
-    const ch = (p?: string) => {
-      let v = pwm.get(p ?? "") ?? 0;
-      if (L.inv) v = 1 - v;
-      return Math.max(0, Math.min(255, Math.round(v * 255)));
-    };
-    setLed((ch(L.pr) << 16) | (ch(L.pg) << 8) | ch(L.pb));
-  };
-  const out = (p: string, v: number, freq?: number) => {
-    pwm.set(p, v);
-    if (p === board.bz.pin) setTone(v > 0 && freq ? freq : 0);
-    else rgbFromPins();
-  };
-  // an ESP32's D25/D26 under analogWrite: the DAC's DC level, no PWM and no tone (hardware/chips.json)
   const chip = loadChip(board.chip);
-  const isDac = (p: string) => !!chip.dac?.pins.includes(Number(p.slice(1)));
-  const analogOut = (p: string, v: number, o?: { freq?: number; soft?: boolean }) => {
-    if (!isDac(p)) return out(p, v, o?.freq);
-    if (o?.soft) log("ERROR: pin does not support software PWM");
-    const vf = p === L.pr ? LED_VF.r : p === L.pg ? LED_VF.g : LED_VF.b;
-    out(p, L.kind === "rgb" && p !== board.bz.pin ? dacLed(v, vf) : 0);
-  };
+  const outputs = new Outputs(
+    { ...L, bz: board.bz.pin, dac: (chip.dac?.pins ?? []).map((g) => `D${g}`) },
+    (c) => {
+      led.push({ t: clock.now(), c });
+      ledC = c;
+    },
+    (f) => {
+      tones.push({ t: clock.now(), f });
+      toneF = f;
+    },
+    log,
+  );
   /** pins a board part drives or reads, from the profile: what a serial port's default pin would take over */
   const parts = partPins(board);
   const pinClash: string[] = [];
@@ -217,36 +212,22 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
       };
     },
   };
-  let powersave = powersaveAtBoot(board);
+  let powersave: string | null = null;
   const wifi = {
     connects: [] as { ssid: string; password: string }[],
     get powersave() {
       return powersave;
     },
   };
-  let wifiFails = o.wifiFailures ?? 0;
-  const Wifi = {
-    setConfig(c: { powersave?: unknown }) {
-      if (c?.powersave === undefined) return;
-      if (!(POWERSAVE_MODES[board.chip] ?? []).includes(String(c.powersave))) throw new Error("Unknown powersave mode");
-      powersave = String(c.powersave);
+  const Wifi = wifiModule(board.chip, {
+    fails: o.wifiFailures,
+    rssi: o.rssi ?? -58,
+    later: (fn, ms) => clock.set(fn, ms, false),
+    joined: (ssid, password) => wifi.connects.push({ ssid, password: password as string }),
+    mode: (m) => {
+      powersave = m;
     },
-    connect(ssid: string, opts: { password: string }, cb: (err: unknown) => void) {
-      wifi.connects.push({ ssid, password: opts?.password });
-      clock.set(() => cb(wifiFails-- > 0 ? "auth failed" : null), 100, false);
-    },
-    on() {},
-    getIP: () => ({ ip: "127.0.0.1" }),
-    // the signal (dBm) where each chip's Espruino has it: ESP32 in getStatus, ESP8266 in getDetails
-    getStatus: () =>
-      board.chip === "ESP32"
-        ? { station: "connected", rssi: o.rssi ?? -58, powersave: POWERSAVE_REPORTED.ESP32![powersave!] }
-        : { station: "connected" },
-    getDetails: () =>
-      board.chip === "ESP8266"
-        ? { status: "connected", rssi: o.rssi ?? -58, powersave: POWERSAVE_REPORTED.ESP8266![powersave!] }
-        : { status: "connected" },
-  };
+  });
   const storage = new Map<string, string>();
   if (o.config !== null && o.config !== undefined) {
     storage.set("gun.json", typeof o.config === "string" ? o.config : JSON.stringify(o.config));
@@ -288,12 +269,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     erase: (n: string) => storage.delete(n),
     list: () => [...storage.keys()],
   };
-  const neopixel = {
-    write(p: unknown, d: number[]) {
-      if (pin(p) !== L.pin) return;
-      setLed(((d[1] & 255) << 16) | ((d[0] & 255) << 8) | (d[2] & 255));
-    },
-  };
+  const neopixel = { write: (p: unknown, d: number[]) => outputs.neopixel(pin(p), d) };
   // UDP (finding the hub, firmware/src/find.ts): Node's, shaped as Espruino's
   const udp = vmDgram((fn) => {
     try {
@@ -313,34 +289,22 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   }
   const serials: Record<string, EspSerial> = {};
   const usbEvents = new Emitter();
-  let rvcIndex = 0;
+  let rvc: number | undefined;
   for (const name of ["Serial1", "Serial2", "USB", "Bluetooth", "LoopbackA", "LoopbackB"]) {
     if ((name === "USB" || name === "Bluetooth") && usbDevice !== name) continue;
     const em = name === usbDevice ? usbEvents : new Emitter();
     serials[name] = {
       setup: (_baud, opts) => {
         // a pin left out is the chip's default for that port (ESP32 Serial2: TX on D4), driven from now on
-        const d = chip.serial?.[name];
-        for (const k of ["tx", "rx"] as const) {
-          const at = d && opts?.[k] === undefined ? `D${d[k]}` : undefined;
-          if (at && parts[at]) pinClash.push(`${at}: ${name}'s default ${k.toUpperCase()} and the ${parts[at]}`);
-        }
-        if (board.imu.kind !== "bno085" || board.imu.ser !== name) return;
-        clock.set(
+        pinClash.push(...serialClashes(name, opts, chip.serial ?? {}, parts));
+        if (board.imu.kind !== "bno085" || board.imu.ser !== name || rvc) return;
+        const bno = new Bno085Rvc(inputs.axes, inputs);
+        rvc = clock.set(
           () => {
             const p = inputs.pose(seconds());
-            // what the chip reports: its own pose and gravity, turned by how it sits in the gun (imu.mount)
-            const c = chipPose(p, inputs.axes);
-            if (inputs.yawNoise) c.yaw += inputs.yawNoise * inputs.gauss();
-            const f = rvcFrame(rvcIndex++, c, toChip(bodyGravity(p), inputs.axes));
-            // frames do not arrive whole: split every third one
-            if (rvcIndex % 3) em.emit("data", f);
-            else {
-              em.emit("data", f.slice(0, 7));
-              em.emit("data", f.slice(7));
-            }
+            for (const f of bno.pieces(p.yaw, p.pitch, p.roll)) em.emit("data", f);
           },
-          10,
+          RVC_MS,
           true,
         );
       },
@@ -381,21 +345,16 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   const state = { rebooted: 0 };
   let batteryV = o.battery ?? (board.chip === "NRF52" ? 2.75 : 3.9);
   // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
-  const puck = board.chip === "NRF52" ? vmPuck(inputs, seconds, clock, () => batteryV) : undefined;
+  const puck = board.chip === "NRF52" ? vmPuck(inputs, sense, clock, () => batteryV) : undefined;
+  const puckPins = Object.fromEntries(Object.entries(PUCK_PINS).map(([k, g]) => [k, P[`D${g}`]]));
   const sandbox: Record<string, unknown> = {
     ...P,
     ...serials,
-    ...(puck ? { Puck: puck.Puck, LED1: P.D5, LED2: P.D4, LED3: P.D3, BTN: P.D0, BTN1: P.D0 } : {}),
+    ...(puck ? { Puck: puck.Puck, ...puckPins } : {}),
     I2C1: {
       setup() {},
-      writeTo(addr: number, data: number | number[] | string) {
-        if (addr !== mpu.addr || board.imu.kind !== "mpu6050") throw new Error("I2C: no ACK");
-        mpu.write(typeof data === "number" ? [data] : Array.from(data as number[]));
-      },
-      readFrom(addr: number, n: number) {
-        if (addr !== mpu.addr || board.imu.kind !== "mpu6050") throw new Error("I2C: no ACK");
-        return mpu.read(n);
-      },
+      writeTo: (addr: number, data: number | number[]) => mpu.writeTo(addr, data),
+      readFrom: (addr: number, n: number) => mpu.readFrom(addr, n),
     },
     getTime: seconds,
     // Espruino also takes code as a string, run in the global scope (firmware/src/ota.ts does)
@@ -412,8 +371,8 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     clearWatch() {},
     pinMode() {},
     digitalRead: (p: unknown) => levels.get(pin(p)) ?? 0,
-    digitalWrite: (p: unknown, v: number | boolean) => out(pin(p), v ? 1 : 0),
-    analogWrite: (p: unknown, v: number, opts?: { freq?: number; soft?: boolean }) => analogOut(pin(p), v, opts),
+    digitalWrite: (p: unknown, v: number | boolean) => outputs.write(pin(p), v ? 1 : 0),
+    analogWrite: (p: unknown, v: number, opts?: { freq?: number; soft?: boolean }) => outputs.analog(pin(p), v, opts),
     // the battery pin through the divider and the chip's ADC (an ESP32's: uncalibrated, this chip's Vref)
     analogRead: (p: unknown) =>
       board.bat && chip.adc && pin(p) === board.bat.pin

@@ -1,0 +1,11 @@
+import type { ImuNoise } from "./sensor.mjs";
+
+/** [gravity's reaction in g, body rates in °/s], along the gun's axes */
+export type Sense = () => [readonly number[], readonly number[]];
+export const MPU_GYRO_LSB: readonly number[];
+export class Mpu6050 {
+  constructor(addr: number | undefined, who: number, axes: readonly number[], noise: ImuNoise, sense: Sense);
+  readonly regs: Uint8Array;
+  writeTo(addr: number, data: number | ArrayLike<number>): void;
+  readFrom(addr: number, n: number): Uint8Array;
+}

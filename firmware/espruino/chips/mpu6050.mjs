@@ -1,0 +1,71 @@
+// The MPU-6050 on I2C, register level, for both board models (ES5: the real interpreter's board is given this source).
+// WHO_AM_I (0x75) is the part's: 0x68 for an MPU-6050, 0x70 for the MPU-6500 and 0x98 for the clones sold on GY-521
+// boards, same registers otherwise (hardware/imus.json). Asleep at power-on (PWR_MGMT_1 0x6b = 0x40): the samples
+// read 0 until the firmware wakes it.
+import { toChip } from "./frame.mjs";
+import { accelCount, gyroCount } from "./sensor.mjs";
+
+/** gyro counts per °/s at FS_SEL 0-3, GYRO_CONFIG (0x1b) bits 4:3 (MPU-6000/6050 datasheet, 6.1) */
+export var MPU_GYRO_LSB = [131, 65.5, 32.8, 16.4];
+
+/**
+ * An MPU-6050 at I2C address `addr` (undefined: none on the bus, every transfer unacknowledged) answering `who`. A
+ * read from ACCEL_XOUT_H (0x3b) samples `sense()` — [gravity's reaction in g, body rates in °/s], along the gun's
+ * axes — turned into the chip's by the mounting's `axes`, with the `noise` (sensor.mjs), at the ranges ACCEL_CONFIG
+ * (0x1c) and GYRO_CONFIG (0x1b) say.
+ */
+export function Mpu6050(addr, who, axes, noise, sense) {
+  this.addr = addr;
+  this.axes = axes;
+  this.noise = noise;
+  this.sense = sense;
+  this.regs = new Uint8Array(128);
+  this.regs[0x75] = who;
+  this.regs[0x6b] = 0x40;
+  this.ptr = 0;
+}
+
+/** I2C1.writeTo: the register pointer, then bytes written from there on (the address counts up). */
+Mpu6050.prototype.writeTo = function (a, d) {
+  var i;
+  if (a !== this.addr) throw new Error("I2C: no ACK");
+  if (typeof d === "number") this.ptr = d & 0x7f;
+  else {
+    this.ptr = d[0] & 0x7f;
+    for (i = 1; i < d.length; i++) this.regs[(this.ptr + i - 1) & 0x7f] = d[i] & 255;
+  }
+};
+
+/** I2C1.readFrom: `n` bytes from the pointer on. */
+Mpu6050.prototype.readFrom = function (a, n) {
+  var o;
+  var i;
+  if (a !== this.addr) throw new Error("I2C: no ACK");
+  if (this.ptr === 0x3b) this.sample();
+  o = new Uint8Array(n);
+  for (i = 0; i < n; i++) o[i] = this.regs[(this.ptr + i) & 0x7f];
+  return o;
+};
+
+/** A count into a big-endian register pair. */
+Mpu6050.prototype.put = function (reg, v) {
+  this.regs[reg] = (v >> 8) & 255;
+  this.regs[reg + 1] = v & 255;
+};
+
+/** ACCEL_XOUT_H..GYRO_ZOUT_L from the motion now; TEMP_OUT (0x41) reads 0. */
+Mpu6050.prototype.sample = function () {
+  var r = this.regs;
+  var asleep = (r[0x6b] & 0x40) !== 0;
+  var aL = 16384 / (1 << ((r[0x1c] >> 3) & 3));
+  var gL = MPU_GYRO_LSB[(r[0x1b] >> 3) & 3];
+  var s = this.sense();
+  var a = toChip(s[0], this.axes);
+  var w = toChip(s[1], this.axes);
+  var i;
+  for (i = 0; i < 3; i++) {
+    this.put(0x3b + 2 * i, asleep ? 0 : accelCount(a[i], this.noise, aL));
+    this.put(0x43 + 2 * i, asleep ? 0 : gyroCount(w[i], i, this.noise, gL));
+  }
+  this.put(0x41, 0);
+};
