@@ -4,9 +4,9 @@
 // It gives the firmware what a gun's board has and Linux lacks: ESP pin names (A0), the ESP32/ESP8266 objects, a
 // Wifi module, an MPU-6050 on I2C1 (register level), BNO085 UART-RVC frames on the profile's serial port, a Puck.js's
 // Puck object, the trigger on setWatch, the NeoPixel / PWM LED and the buzzer; `require("net")` stays the real TCP,
-// only watched. The chips are the models the vm's board runs too (firmware/espruino/chips, written before this file:
-// Mpu6050, Bno085Rvc, Lsm6ds3, puckObject, Outputs, wifiModule…); here is what is around them: the pins, the motion
-// they sense, the link to the harness.
+// only watched. The chips are the models the vm's board runs too (firmware/espruino/chips, written before this file
+// as `__chips`: Mpu6050, Bno085Rvc, Lsm6ds3, puckObject, Outputs, Button, wifiModule…); here is what is around them:
+// the pins, the motion they sense, the link to the harness.
 // ES5 for Espruino: everything is defined before it is used (no hoisting); builtin objects are replaced by plain
 // assignment at the top level (the only way Espruino lets a script shadow them), builtin functions through `global`.
 //
@@ -65,13 +65,13 @@ if (__c.chip === "ESP32") {
 } else if (__c.chip === "NRF52") {
   // a Puck.js v2: its LEDs and button by name, its coin cell in percent (the Puck object and the Bluetooth device
   // come below)
-  LED1 = __b.pin("D" + PUCK_PINS.LED1);
-  LED2 = __b.pin("D" + PUCK_PINS.LED2);
-  LED3 = __b.pin("D" + PUCK_PINS.LED3);
-  BTN1 = __b.pin("D" + PUCK_PINS.BTN1);
-  BTN = __b.pin("D" + PUCK_PINS.BTN);
+  LED1 = __b.pin("D" + __chips.PUCK_PINS.LED1);
+  LED2 = __b.pin("D" + __chips.PUCK_PINS.LED2);
+  LED3 = __b.pin("D" + __chips.PUCK_PINS.LED3);
+  BTN1 = __b.pin("D" + __chips.PUCK_PINS.BTN1);
+  BTN = __b.pin("D" + __chips.PUCK_PINS.BTN);
   E.getBattery = function () {
-    return coinCellPercent((__c.bat && __c.bat.v) || 2.75);
+    return __chips.coinCellPercent((__c.bat && __c.bat.v) || 2.75);
   };
 } else if (__c.chip === "ESP8266") {
   ESP8266 = {
@@ -106,7 +106,7 @@ __b.showLed = function (c) {
 __b.sound = function (f) {
   __b.rep("T", [__b.ms(), f]);
 };
-__b.o = new Outputs(__b.parts, __b.showLed, __b.sound, console.log);
+__b.o = new __chips.Outputs(__b.parts, __b.showLed, __b.sound, console.log);
 global.digitalWrite = function (p, v) {
   __b.peak();
   __b.o.write(p, v ? 1 : 0);
@@ -133,43 +133,21 @@ Modules.addCached("neopixel", function () {
   };
 });
 
-// ---- the trigger: a button on a pin, Espruino's setWatch with debounce
-__b.lv = __c.trig.pressed ? 0 : 1;
-__b.w = [];
-__b.le = 0;
+// ---- the trigger: a button on a pin (chips/button.mjs)
+__b.btn = new __chips.Button(__b.TRIG, __c.trig.pressed, setTimeout, clearTimeout, getTime);
 global.setWatch = function (fn, p, o) {
-  __b.w.push({ f: fn, p: p, d: (o && o.debounce) || 0, h: 0 });
-  return __b.w.length;
+  return __b.btn.watch(fn, p, o);
 };
 global.clearWatch = function (id) {
-  if (id) __b.w[id - 1] = undefined;
-  else __b.w = [];
+  __b.btn.clear(id);
 };
 global.digitalRead = function (p) {
-  return p == __b.TRIG ? __b.lv : 0;
-};
-/** Arms watch `x` for level `v` seen at `edge`: it fires once the level has held for its debounce. */
-__b.arm = function (x, v, edge) {
-  if (x.h) clearTimeout(x.h);
-  x.h = setTimeout(function () {
-    x.h = 0;
-    if (__b.lv !== v) return;
-    var e = { state: v === 1, time: edge, lastTime: __b.le };
-    __b.le = edge;
-    x.f(e);
-  }, x.d);
+  return __b.btn.read(p);
 };
 /** The harness presses (1) or releases (0) the trigger. */
 __b.t = function (down) {
-  var v = down ? (__c.trig.pressed ? 1 : 0) : __c.trig.pressed ? 0 : 1;
-  var edge = getTime();
-  var i;
-  __b.lc = edge;
-  if (v === __b.lv) return;
-  __b.lv = v;
-  for (i = 0; i < __b.w.length; i++) {
-    if (__b.w[i] && __b.w[i].p == __b.TRIG) __b.arm(__b.w[i], v, edge);
-  }
+  __b.lc = getTime();
+  __b.btn.set(!!down);
 };
 
 // ---- motion: keyframes [gun ms, yaw, pitch, roll] from the harness, played back by linear interpolation
@@ -227,9 +205,9 @@ __b.play = function (t) {
   }
   d = (__b.kt[i + 1] - __b.kt[i]) / 1000;
   f = (t - __b.kt[i]) / 1000;
-  __b.dY = wrap180(__b.ky[i + 1] - __b.ky[i]) / d;
+  __b.dY = __chips.wrap180(__b.ky[i + 1] - __b.ky[i]) / d;
   __b.dP = (__b.kp[i + 1] - __b.kp[i]) / d;
-  __b.dR = wrap180(__b.kr[i + 1] - __b.kr[i]) / d;
+  __b.dR = __chips.wrap180(__b.kr[i + 1] - __b.kr[i]) / d;
   __b.Y = __b.ky[i] + __b.dY * f;
   __b.P = __b.kp[i] + __b.dP * f;
   __b.R = __b.kr[i] + __b.dR * f;
@@ -241,7 +219,7 @@ __b.n = {
   accelNoise: __c.an || 0,
   yawNoise: __c.yn || 0,
   gauss: function () {
-    return gauss(Math.random);
+    return __chips.gauss(Math.random);
   },
 };
 /** The harness changes the gyro bias (°/s per axis), the gyro noise (°/s) and the accelerometer noise (g). */
@@ -292,15 +270,15 @@ __b.sense = function (q, t) {
     __b.P = q[1];
     __b.R = q[2];
   } else if (dt > 0) {
-    __b.Y = q[0] + __b.step(wrap180(__b.Y - y0), wrap180(y0 - q[0]), dt);
+    __b.Y = q[0] + __b.step(__chips.wrap180(__b.Y - y0), __chips.wrap180(y0 - q[0]), dt);
     __b.P = q[1] + __b.step(__b.P - p0, p0 - q[1], dt);
-    __b.R = q[2] + __b.step(wrap180(__b.R - r0), wrap180(r0 - q[2]), dt);
+    __b.R = q[2] + __b.step(__chips.wrap180(__b.R - r0), __chips.wrap180(r0 - q[2]), dt);
   }
-  var dY = dt > 0 ? wrap180(__b.Y - q[0]) / dt : 0;
+  var dY = dt > 0 ? __chips.wrap180(__b.Y - q[0]) / dt : 0;
   var dP = dt > 0 ? (__b.P - q[1]) / dt : 0;
-  var dR = dt > 0 ? wrap180(__b.R - q[2]) / dt : 0;
+  var dR = dt > 0 ? __chips.wrap180(__b.R - q[2]) / dt : 0;
   var p = (__b.P + q[1]) * 0.5 * K;
-  var r = (q[2] + wrap180(__b.R - q[2]) * 0.5) * K;
+  var r = (q[2] + __chips.wrap180(__b.R - q[2]) * 0.5) * K;
   var cp = Math.cos(p);
   q[0] = __b.Y;
   q[1] = __b.P;
@@ -308,7 +286,7 @@ __b.sense = function (q, t) {
   q[3] = t;
   // Euler rates (yaw about z, pitch nose up, roll about the barrel) to body rates, °/s, at the interval's middle
   return [
-    gravity(__b.P, __b.R),
+    __chips.gravity(__b.P, __b.R),
     [dR + dY * Math.sin(p), -dP * Math.cos(r) + dY * cp * Math.sin(r), dP * Math.sin(r) + dY * cp * Math.cos(r)],
   ];
 };
@@ -325,7 +303,7 @@ __b.mpuSense = function () {
 };
 // no MPU on the board: nothing answers on I2C
 __b.AD = __c.imu.kind === "mpu6050" ? __c.imu.addr : undefined;
-__b.mpu = new Mpu6050(__b.AD, __c.imu.who, __c.imu.axes, __b.n, __b.mpuSense);
+__b.mpu = new __chips.Mpu6050(__b.AD, __c.imu.who, __c.imu.axes, __b.n, __b.mpuSense);
 I2C1 = {
   setup: function () {},
   writeTo: function (a, d) {
@@ -346,11 +324,11 @@ I2C1 = {
 };
 
 // ---- BNO085 in UART-RVC mode (chips/bno085-rvc.mjs): frames at 100 Hz on the profile's serial port
-__b.bno = new Bno085Rvc(__c.imu.axes, __b.n);
+__b.bno = new __chips.Bno085Rvc(__c.imu.axes, __b.n);
 __b.rvc = {
   h: undefined,
   setup: function (_baud, o) {
-    serialClashes(__c.imu.ser, o, __c.cf.ser, __c.parts).forEach(function (x) {
+    __chips.serialClashes(__c.imu.ser, o, __c.cf.ser, __c.parts).forEach(function (x) {
       __b.rep("X", x);
     });
     if (__b.rvc.t) return;
@@ -368,7 +346,7 @@ __b.rvc = {
         __b.pf.n++;
         __b.pf.s += getTime() - t;
       }
-    }, RVC_MS);
+    }, __chips.RVC_MS);
   },
   on: function (ev, fn) {
     if (ev === "data") __b.rvc.h = fn;
@@ -382,7 +360,7 @@ if (__c.imu.kind === "bno085") eval(__c.imu.ser + " = __b.rvc");
 
 // ---- Puck.js v2: its LSM6DS3TR-C (chips/lsm6ds3.mjs) through Espruino's Puck object (chips/puck.mjs)
 __b.lsp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
-__b.lsm = new Lsm6ds3(__c.imu.axes, __b.n, function () {
+__b.lsm = new __chips.Lsm6ds3(__c.imu.axes, __b.n, function () {
   return __b.sense(__b.lsp, __b.ms());
 });
 /** a sample, timed as the model's own (the bench times the firmware's work per sample without it) */
@@ -390,7 +368,7 @@ __b.lsm.sample = function () {
   var t = getTime();
   var e;
   __b.peak();
-  e = Lsm6ds3.prototype.sample.call(__b.lsm);
+  e = __chips.Lsm6ds3.prototype.sample.call(__b.lsm);
   __b.mt += getTime() - t;
   __b.rd = 1;
   return e;
@@ -402,7 +380,7 @@ if (__c.chip === "NRF52") {
     __b.lsp[3] = -1;
     return setInterval(fn, ms);
   };
-  Puck = puckObject(__b.lsm, __b.every, clearInterval, E.getBattery);
+  Puck = __chips.puckObject(__b.lsm, __b.every, clearInterval, E.getBattery);
   __b.awr = Puck.accelWr;
   Puck.accelWr = function (r, v) {
     __b.peak();
@@ -425,7 +403,7 @@ Modules.addCached("Wifi", function () {
       __b.rep("P", m);
     },
   };
-  module.exports = wifiModule(__c.chip, o);
+  module.exports = __chips.wifiModule(__c.chip, o);
 });
 
 // ---- the network: Espruino's own TCP, watched (connects, peak memory at each write, drops on request)
