@@ -1,0 +1,93 @@
+// The serial devices of the vm's board and Espruino's console on them: the USB serial port (Serial1 on the ESP
+// chips, USB on boards that have it, Bluetooth on a Puck.js: its Nordic UART), where the console is until the
+// firmware moves it (LoopbackA.setConsole); the other ports, such as a UART-RVC IMU's; the loopback.
+import { type BoardProfile, consoleDevice } from "./board.js";
+import { Emitter } from "./emitter.js";
+import type { VirtualUsbSerial } from "./gun.js";
+
+/** pins a serial port's setup may name; one left out is the chip's default */
+export interface SerialPins {
+  rx?: unknown;
+  tx?: unknown;
+}
+
+/** A serial device as Espruino gives it to the firmware. */
+export interface EspSerial {
+  setup(baud?: number, opts?: SerialPins): void;
+  on(ev: string, fn: (d: string) => void): void;
+  write(d: unknown): void;
+  setConsole(force?: boolean): void;
+}
+
+export interface VmSerial {
+  /** the devices by their global names */
+  devices: Record<string, EspSerial>;
+  /** the USB serial port, seen from the PC */
+  usb: VirtualUsbSerial;
+  /** the console's lines, wherever the console is */
+  lines: string[];
+  /** a line Espruino prints: kept, and sent to the PC while the console is on USB */
+  log(line: string): void;
+}
+
+export interface VmSerialOptions {
+  /** hears each console line */
+  onConsole?: (line: string) => void;
+  /** runs a callback into the firmware (errors go to the board's clock) */
+  guard(fn: () => void): void;
+  /** a port set up with `opts`: `receive(d)` gives it data from what hangs on it */
+  setup(name: string, opts: SerialPins | undefined, receive: (d: string) => void): void;
+}
+
+const DEVICES = ["Serial1", "Serial2", "USB", "Bluetooth", "LoopbackA", "LoopbackB"];
+
+export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
+  const usbDevice = consoleDevice(board);
+  let consoleOn = usbDevice;
+  let out = "";
+  const listeners: ((text: string) => void)[] = [];
+  const lines: string[] = [];
+  const toPc = (d: string) => {
+    out += d;
+    for (const fn of listeners) fn(d);
+  };
+  const usbEvents = new Emitter();
+  const devices: Record<string, EspSerial> = {};
+  for (const name of DEVICES) {
+    if ((name === "USB" || name === "Bluetooth") && usbDevice !== name) continue;
+    const em = name === usbDevice ? usbEvents : new Emitter();
+    devices[name] = {
+      setup: (_baud, opts) => o.setup(name, opts, (d) => em.emit("data", d)),
+      on: (ev, fn) => em.on(ev, fn as (...a: unknown[]) => void),
+      write(d: unknown) {
+        if (name === usbDevice) toPc(String(d));
+      },
+      setConsole() {
+        consoleOn = name;
+      },
+    };
+  }
+  const usb: VirtualUsbSerial = {
+    device: usbDevice,
+    get console() {
+      return consoleOn;
+    },
+    send(text: string) {
+      // the REPL echoes what it gets; what it makes of it does not matter here
+      if (consoleOn === usbDevice) toPc(text.replace(/\r?\n/g, "\r\n"));
+      else o.guard(() => usbEvents.emit("data", text));
+    },
+    onData(fn) {
+      listeners.push(fn);
+    },
+    get out() {
+      return out;
+    },
+  };
+  const log = (s: string) => {
+    lines.push(s);
+    o.onConsole?.(s);
+    if (consoleOn === usbDevice) toPc(`${s}\r\n`);
+  };
+  return { devices, usb, lines, log };
+}
