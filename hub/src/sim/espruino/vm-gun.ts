@@ -17,14 +17,14 @@ import type { Gun, GunOptions } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { PUCK_PINS, type VmPuck, vmPuck } from "./puck.js";
 import { espruinoContext, pinName, pins } from "./vm-context.js";
-import { vmDgram } from "./vm-dgram.js";
+import { type VmDgram, vmDgram } from "./vm-dgram.js";
 import { type VmImu, vmImu } from "./vm-imu.js";
-import { vmNet } from "./vm-net.js";
+import { type VmNet, vmNet } from "./vm-net.js";
 import { type VmOutputs, vmOutputs } from "./vm-outputs.js";
 import { type VmSerial, vmSerial } from "./vm-serial.js";
-import { vmStorage } from "./vm-storage.js";
+import { type VmStorage, vmStorage } from "./vm-storage.js";
 import { type VmTrigger, vmTrigger } from "./vm-trigger.js";
-import { vmWifi } from "./vm-wifi.js";
+import { type VmWifi, vmWifi } from "./vm-wifi.js";
 
 export interface VirtualGunOptions extends GunOptions {
   /** "real" (default), "manual" (time moves only with advance()), or a clock shared with the hub and the bots */
@@ -42,8 +42,71 @@ export interface VirtualGun extends Gun {
 }
 
 export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
+  const b = vmBoard(o);
+  const { clock, outputs, serial, net, state } = b;
+  runFirmware(b, o.code ?? readFileSync(o.bundlePath ?? bundlePathFor(b.board.name), "utf8"));
+  return {
+    runtime: "vm",
+    leadMs: 0,
+    board: b.board,
+    clock,
+    imu: b.inputs,
+    now: () => Math.floor(clock.now()),
+    advance: (ms: number) => clock.advance(ms),
+    button: b.trigger.button,
+    led: outputs.led,
+    tones: outputs.tones,
+    pinClash: b.pinClash,
+    ledNow: outputs.ledNow,
+    toneNow: outputs.toneNow,
+    console: serial.lines,
+    errors: b.errors,
+    storage: b.flash.files,
+    wifi: b.radio.wifi,
+    usb: serial.usb,
+    sockets: net.sockets,
+    get rebooted() {
+      return state.rebooted;
+    },
+    dropNetwork() {
+      for (const s of net.sockets) s.destroy();
+    },
+    setBattery(v: number) {
+      state.batteryV = v;
+    },
+    stop() {
+      clock.stop();
+      for (const s of net.sockets) s.destroy();
+      b.udp.closeAll();
+    },
+  };
+}
+
+/** The board's parts, each on the board's clock. */
+interface VmBoard {
+  board: BoardProfile;
+  chip: Chip;
+  clock: VirtualClock;
+  inputs: ImuInputs;
+  imu: VmImu;
+  serial: VmSerial;
+  outputs: VmOutputs;
+  trigger: VmTrigger;
+  net: VmNet;
+  radio: VmWifi;
+  flash: VmStorage;
+  udp: VmDgram;
+  puck: VmPuck | undefined;
+  /** pins two things drive at once, as the board found them */
+  pinClash: string[];
+  /** exceptions the firmware let escape */
+  errors: unknown[];
+  /** E.reboot counts here; the battery's volts now and the ADC's reference (mV, GunOptions.adcVref) */
+  state: { rebooted: number; batteryV: number; adcVref?: number };
+}
+
+function vmBoard(o: VirtualGunOptions): VmBoard {
   const board = typeof o.board === "string" ? loadBoard(o.board) : o.board;
-  const code = o.code ?? readFileSync(o.bundlePath ?? bundlePathFor(board.name), "utf8");
   const clock = new VirtualClock(o.clock ?? "real");
   const guard = (fn: () => void) => {
     try {
@@ -72,94 +135,52 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     errors.push(e);
     serial.log(`Uncaught ${e instanceof Error ? e.message : String(e)}`);
   };
-  const outputs = vmOutputs(board, chip.dac?.pins ?? [], () => clock.now(), serial.log);
-  const trigger = vmTrigger(board.trig, clock);
-  const net = vmNet(guard);
-  const radio = vmWifi(board, clock, o.wifiFailures, o.rssi ?? -58);
-  const flash = vmStorage(board, o.config);
-  // UDP (finding the hub, firmware/src/find.ts): Node's, shaped as Espruino's
-  const udp = vmDgram(guard);
-  const state = {
-    rebooted: 0,
-    batteryV: o.battery ?? (board.chip === "NRF52" ? 2.75 : 3.9),
-    adcVref: o.adcVref,
-  };
-  // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
-  const puck = board.chip === "NRF52" ? vmPuck(inputs, imu.sense, clock, () => state.batteryV) : undefined;
-  const modules: Record<string, unknown> = {
-    net: net.module,
-    Wifi: radio.module,
-    Storage: flash.module,
-    neopixel: outputs.neopixel,
-    dgram: udp.module,
-  };
-  let ctx: vm.Context | undefined;
-  const run = (js: string) => vm.runInContext(js, ctx!);
-  const globals = boardGlobals({ board, chip, code, clock, serial, imu, outputs, trigger, puck, modules, state, run });
-  ctx = espruinoContext(globals);
-  try {
-    vm.runInContext(code, ctx, { filename: `${board.name}/gun.js` });
-  } catch (e) {
-    clock.onError(e);
-  }
-
+  const state = { rebooted: 0, batteryV: o.battery ?? (board.chip === "NRF52" ? 2.75 : 3.9), adcVref: o.adcVref };
   return {
-    runtime: "vm",
-    leadMs: 0,
     board,
+    chip,
     clock,
-    imu: inputs,
-    now: () => Math.floor(clock.now()),
-    advance: (ms: number) => clock.advance(ms),
-    button: trigger.button,
-    led: outputs.led,
-    tones: outputs.tones,
+    inputs,
+    imu,
+    serial,
+    outputs: vmOutputs(board, chip.dac?.pins ?? [], () => clock.now(), serial.log),
+    trigger: vmTrigger(board.trig, clock),
+    net: vmNet(guard),
+    radio: vmWifi(board, clock, o.wifiFailures, o.rssi ?? -58),
+    flash: vmStorage(board, o.config),
+    // UDP (finding the hub, firmware/src/find.ts): Node's, shaped as Espruino's
+    udp: vmDgram(guard),
+    // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
+    puck: board.chip === "NRF52" ? vmPuck(inputs, imu.sense, clock, () => state.batteryV) : undefined,
     pinClash,
-    ledNow: outputs.ledNow,
-    toneNow: outputs.toneNow,
-    console: serial.lines,
     errors,
-    storage: flash.files,
-    wifi: radio.wifi,
-    usb: serial.usb,
-    sockets: net.sockets,
-    get rebooted() {
-      return state.rebooted;
-    },
-    dropNetwork() {
-      for (const s of net.sockets) s.destroy();
-    },
-    setBattery(v: number) {
-      state.batteryV = v;
-    },
-    stop() {
-      clock.stop();
-      for (const s of net.sockets) s.destroy();
-      udp.closeAll();
-    },
+    state,
   };
 }
 
-interface BoardParts {
-  board: BoardProfile;
-  chip: Chip;
-  code: string;
-  clock: VirtualClock;
-  serial: VmSerial;
-  imu: VmImu;
-  outputs: VmOutputs;
-  trigger: VmTrigger;
-  puck: VmPuck | undefined;
-  modules: Record<string, unknown>;
-  /** E.reboot counts here; the battery's volts now and the ADC's reference (mV, GunOptions.adcVref) */
-  state: { rebooted: number; batteryV: number; adcVref?: number };
-  /** runs code in the firmware's global scope */
-  run(js: string): void;
+/** Runs the firmware bundle `code` on the board, in a context of its own. */
+function runFirmware(b: VmBoard, code: string): void {
+  const ctx: vm.Context = espruinoContext(boardGlobals(b, code.length, (js) => vm.runInContext(js, ctx)));
+  try {
+    vm.runInContext(code, ctx, { filename: `${b.board.name}/gun.js` });
+  } catch (e) {
+    b.clock.onError(e);
+  }
 }
 
-/** The firmware's globals: the board's parts under Espruino's names. */
-function boardGlobals(b: BoardParts): Record<string, unknown> {
+/**
+ * The firmware's globals: the board's parts under Espruino's names; `codeLength` is the bundle's (the memory it takes),
+ * `run` runs code in the firmware's global scope.
+ */
+function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => void): Record<string, unknown> {
   const { board, chip, clock, serial, outputs, trigger, puck, state } = b;
+  const modules: Record<string, unknown> = {
+    net: b.net.module,
+    Wifi: b.radio.module,
+    Storage: b.flash.module,
+    neopixel: outputs.neopixel,
+    dgram: b.udp.module,
+  };
   const P = pins();
   const puckPins = puck ? Object.fromEntries(Object.entries(PUCK_PINS).map(([k, g]) => [k, P[`D${g}`]])) : {};
   return {
@@ -170,7 +191,7 @@ function boardGlobals(b: BoardParts): Record<string, unknown> {
     getTime: () => clock.now() / 1000,
     // Espruino also takes code as a string, run in the global scope (firmware/src/ota.ts does)
     setTimeout: (fn: (() => void) | string, ms: number) =>
-      clock.set(typeof fn === "string" ? () => b.run(fn) : fn, ms, false),
+      clock.set(typeof fn === "string" ? () => run(fn) : fn, ms, false),
     setInterval: (fn: () => void, ms: number) => clock.set(fn, ms, true),
     clearTimeout: (id: unknown) => clock.clear(id),
     clearInterval: (id: unknown) => clock.clear(id),
@@ -197,7 +218,7 @@ function boardGlobals(b: BoardParts): Record<string, unknown> {
     process: {
       memory: () => {
         const total = board.budget.jsvars;
-        const used = Math.ceil(b.code.length / 12) + 200;
+        const used = Math.ceil(codeLength / 12) + 200;
         return { free: total - used, usage: used, total };
       },
       env: { VERSION: "2v25", BOARD: board.chip },
@@ -205,8 +226,8 @@ function boardGlobals(b: BoardParts): Record<string, unknown> {
     console: { log: (...a: unknown[]) => serial.log(a.map(String).join(" ")) },
     print: (...a: unknown[]) => serial.log(a.map(String).join(" ")),
     require(name: string) {
-      if (!(name in b.modules)) throw new Error(`Module ${name} not found`);
-      return b.modules[name];
+      if (!(name in modules)) throw new Error(`Module ${name} not found`);
+      return modules[name];
     },
   };
 }
