@@ -32,6 +32,13 @@ export interface ImuModelOptions {
   whoAmI?: number;
 }
 
+/** The axes of a mounting as gun.json names it (`ImuModelOptions.mount`, default "+x+z"): shared/protocol's mountAxes. */
+export function mountAxesOf(mount: string | undefined): number[] {
+  const a = mountAxes(mount ?? MOUNT_DEFAULT);
+  if (!a) throw new Error(`imu.mount ${JSON.stringify(mount)}: the chip axis forward then up, e.g. "+x-z"`);
+  return a;
+}
+
 function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
@@ -66,9 +73,7 @@ export class ImuInputs {
     this.rnd = rng(o.seed ?? 1);
     this.mount = o.mount ?? MOUNT_DEFAULT;
     this.whoAmI = o.whoAmI ?? 0x68;
-    const a = mountAxes(this.mount);
-    if (!a) throw new Error(`imu.mount ${JSON.stringify(o.mount)}: the chip axis forward then up, e.g. "+x-z"`);
-    this.axes = a;
+    this.axes = mountAxesOf(o.mount);
   }
 
   /** standard normal */
