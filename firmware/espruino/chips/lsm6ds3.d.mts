@@ -1,5 +1,4 @@
-import type { Sense } from "./mpu6050.mjs";
-import type { ImuNoise } from "./sensor.mjs";
+import type { ImuNoise, Sense } from "./sensor.mjs";
 
 export interface Xyz {
   x: number;

@@ -1,7 +1,5 @@
-import type { ImuNoise } from "./sensor.mjs";
+import type { ImuNoise, Sense } from "./sensor.mjs";
 
-/** [gravity's reaction in g, body rates in °/s], along the gun's axes */
-export type Sense = () => [readonly number[], readonly number[]];
 export const MPU_GYRO_LSB: readonly number[];
 export class Mpu6050 {
   constructor(addr: number | undefined, who: number, axes: readonly number[], noise: ImuNoise, sense: Sense);

@@ -6,6 +6,8 @@ export interface ImuNoise {
   yawNoise: number;
   gauss(): number;
 }
+/** What a chip senses now: [gravity's reaction in g, body rates in °/s], along the gun's axes. */
+export type Sense = () => [readonly number[], readonly number[]];
 export function int16(v: number): number;
 export function gauss(rnd: () => number): number;
 export function accelCount(g: number, noise: ImuNoise, lsb: number): number;

@@ -2,8 +2,8 @@
 // the coin cell as E.getBattery counts it — the models the real interpreter's board runs too
 // (firmware/espruino/chips/puck.mjs, lsm6ds3.mjs), here on the vm's clock.
 import { Lsm6ds3 } from "../../../../firmware/espruino/chips/lsm6ds3.mjs";
-import type { Sense } from "../../../../firmware/espruino/chips/mpu6050.mjs";
 import { coinCellPercent, puckObject } from "../../../../firmware/espruino/chips/puck.mjs";
+import type { Sense } from "../../../../firmware/espruino/chips/sensor.mjs";
 import type { VirtualClock } from "./clock.js";
 import type { ImuInputs } from "./imu.js";
 

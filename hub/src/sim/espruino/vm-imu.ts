@@ -3,7 +3,8 @@
 // mode sends its frames on the profile's serial port once the firmware sets it up; a Puck.js's LSM6DS3 is read
 // through its Puck object (puck.ts).
 import { Bno085Rvc, RVC_MS } from "../../../../firmware/espruino/chips/bno085-rvc.mjs";
-import { Mpu6050, type Sense } from "../../../../firmware/espruino/chips/mpu6050.mjs";
+import { Mpu6050 } from "../../../../firmware/espruino/chips/mpu6050.mjs";
+import type { Sense } from "../../../../firmware/espruino/chips/sensor.mjs";
 import type { BoardProfile } from "./board.js";
 import type { VirtualClock } from "./clock.js";
 import type { ImuInputs } from "./imu.js";
