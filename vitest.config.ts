@@ -8,9 +8,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * - `// @real-time: why`: it measures real time (a browser, spoken beats, simulated hands, guns in the vm). Its time
  *   bounds hold on a busy 2-core machine, so it runs beside the others; such files mostly wait on real time, so they
  *   start first, and their waiting overlaps the others' work.
- * - `// @heavy: why`: it needs the machine's cores in real time (guns on the real Espruino interpreter, each much of
- *   a core; a whole real-time game that must play out as a driven one): these run last, one file at a time (two
- *   at once starve the guns), and run their own guns side by side where they can.
+ * - `// @heavy: why`: it needs the machine in real time (guns on the real Espruino interpreter, a whole real-time game
+ *   that must play out as a driven one): these run last, when the others' work no longer competes, two files at a
+ *   time (HEAVY_WORKERS), each running its own guns side by side where it can.
  * - anything else (pure logic, the hub over MQTT on its own or on driven time): beside the others.
  */
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
@@ -22,6 +22,8 @@ const REAL_TIME = TESTS.filter((f) => firstLine(f).startsWith("// @real-time:"))
 const HEAVY = TESTS.filter((f) => firstLine(f).startsWith("// @heavy:"));
 /** files running at once (each in its own process); CNG_TEST_WORKERS overrides it */
 const WORKERS = Number(process.env.CNG_TEST_WORKERS) || 3;
+/** heavy files running at once: a gun on the interpreter takes a few percent of a core, its hub and broker more */
+const HEAVY_WORKERS = 2;
 
 /** vitest's order (the longest first, once it has timed them), the real-time files ahead of the others */
 class RealTimeFirst extends BaseSequencer {
@@ -67,7 +69,10 @@ export default defineConfig({
         extends: true,
         test: { name: "real-time", include: REAL_TIME, maxWorkers: WORKERS, sequence: { groupOrder: 0 } },
       },
-      { extends: true, test: { name: "heavy", include: HEAVY, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: "heavy", include: HEAVY, maxWorkers: HEAVY_WORKERS, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });

@@ -55,6 +55,45 @@ export const PATCHES = [
 }`,
     why: "stdin in the main loop",
   },
+  // Flash reads from a mapping of the flash file, not an open, seek, read and close of it per read: code stored in
+  // Storage (the board, the firmware) is read from flash as it runs, and that file traffic was most of a gun's CPU.
+  // A chip maps its flash into memory too; writes still go through the file, which the shared mapping sees.
+  {
+    file: "targets/linux/jshardware.c",
+    from: "static FILE *jshFlashOpenFile(bool dontCreate) {",
+    to: `#include <sys/mman.h>
+static const unsigned char *flashMap; // the flash file, mapped once it exists
+static FILE *jshFlashOpenFile(bool dontCreate) {`,
+    why: "flash mapping",
+  },
+  {
+    file: "targets/linux/jshardware.c",
+    from: `  FILE *f = jshFlashOpenFile(true);
+  if (!f) { // no file, so it's all 0xFF
+    memset(buf, 0xFF, len);
+    return;
+  }
+  fseek(f, addr, SEEK_SET);
+  size_t r = fread(buf, 1, len, f);
+  assert(r==len);
+  fclose(f);
+}`,
+    to: `  if (!flashMap) {
+    FILE *f = jshFlashOpenFile(true);
+    if (!f) { // no file, so it's all 0xFF
+      memset(buf, 0xFF, len);
+      return;
+    }
+    void *m = mmap(0, FAKE_FLASH_BLOCKSIZE*FAKE_FLASH_BLOCKS, PROT_READ, MAP_SHARED, fileno(f), 0);
+    fclose(f);
+    assert(m != MAP_FAILED);
+    if (m == MAP_FAILED) return;
+    flashMap = (const unsigned char *)m;
+  }
+  memcpy(buf, flashMap + addr, len);
+}`,
+    why: "flash reads from the mapping",
+  },
 ];
 
 /**

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The battery gauge with the real hub, guns on the real interpreter: the hub turns each LiPo gun's volts into its
 // charge, warns when it runs low, leaves a gun with no divider alone ("not measured"), and the host calibrates a
 // gun once (`gun.battery`: a multimeter's volts, or full) — kept in the gun's gun.json across a reboot.

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The battery gauge across a discharge, on both runtimes, as flashed: the board model's ADC is the chip's own
 // (an ESP32's uncalibrated 11 dB transfer with its own Vref; an ESP8266's 10-bit A0), the gun turns the reading into
 // volts by the typical transfer, and the LiPo curve (shared/protocol/src/battery.ts) makes the charge level. A chip

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // Every board's bundle, byte for byte as flashed, booting on the real Espruino interpreter from its Storage:
 // the documented gun.json starts the gun; each kind of bad gun.json gives its documented console error, a red blink
 // and a low beep, and keeps the gun off the network.

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The builder's check (hub/src/check) on the real interpreter, each board as flashed and running: it takes the
 // console (also from a gun that moved it for its serial link), prints the IMU's WHO_AM_I, the battery's volts, drives
 // the LED red, green, blue and the buzzer 1, 2, 4 kHz in turn, times the gun firmware's work per IMU sample, and

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // A gun flashed with a wrong hub address finds the hub by UDP broadcast on the real Espruino interpreter, pairs and
 // plays, and starts at the remembered address after a reboot; an answer for another table is ignored. Also the WiFi
 // signal (RSSI) in gun health, on both runtimes.

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // A whole game with every gun on the real Espruino interpreter — one process per gun, all four board profiles (the
 // Puck.js on its Bluetooth link through the serial bridge the simulator runs for it) —
 // over the real hub and broker, with bot players: it ends, and its log replays through the rules engine to the
@@ -18,7 +18,7 @@ it.skipIf(!interpreter.path)(
     try {
       const r = await runDemo({
         edition: "classic",
-        // one gun per board: each needs much of a core in real time, and a fifth would starve the others on 2 cores
+        // one gun per board
         players: 4,
         seed: 12,
         speed: "fast",

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // Every board's bundle on the real Espruino interpreter against the real hub on its embedded broker: pairing with
 // the hub's key, the aim stream following the pose at the rate asked, trigger events, cues played at the hub's
 // time, commands (rate, info, still, reboot), and coming back after a hub restart.

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // What each bundle costs on the real interpreter, in JsVars, and how it takes bad input from the network: after
 // boot, and at its peak during a 50 Hz count (beats, aim at 50 Hz, a trigger pull), against a bound per board; the
 // ESP8266 has about 1,600 JsVars in all. Bad payloads on `cmd` and `cue` are reported on `err` and change nothing.

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The calibration wizard's mounting step end to end, on the real Espruino interpreter with the real hub: guns whose
 // IMU sits in an unusual way are held level pointing forward, then pointing up; `calibrate.mount` works the mounting
 // out from the gravity each reports, the gun stores it in gun.json (JSON), aims right at once and after a reboot.

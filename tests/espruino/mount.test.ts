@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // Any IMU mounting on the real Espruino interpreter: guns whose chip sits upside down, sideways or
 // standing on an edge (the board model turns what the chip reads) aim, pitch and roll like a normal one once
 // gun.json names the mounting; both IMUs, the BNO085's yaw sign the same as the MPU-6050's. Bad mountings are refused
@@ -26,10 +26,10 @@ const diff = (a: number, b: number) => {
 };
 
 /**
- * Two guns follow their turns at a time: each needs much of a core to sample its IMU in real time, and a gun starved
- * of it integrates its gyro over fewer, later samples than a chip does.
+ * Four guns follow their turns at a time: a gun starved of the machine integrates its gyro over fewer, later samples
+ * than a chip does, and the file beside this one has guns of its own.
  */
-const AT_ONCE = 2;
+const AT_ONCE = 4;
 let following = 0;
 const waiting: (() => void)[] = [];
 const turn = (): Promise<void> => {
@@ -84,7 +84,7 @@ const BNO_MOUNTS = ["+x+z", "+x-z", "+x+y", "-y+x"];
 /** a Puck.js taped flat, upside down, on its side, standing on its edge */
 const PUCK_MOUNTS = ["+x+z", "+x-z", "+y+x", "-z+y"];
 
-// each gun is its own interpreter process: two follow their turns at once (AT_ONCE), which is what keeps this file
+// each gun is its own interpreter process: a few follow their turns at once (AT_ONCE), which is what keeps this file
 // from being the suite's longest
 describe.concurrent("mountings, a few guns at once", () => {
   onInterpreter.each([

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The board models know the chip they stand for (hardware/chips.json), on both runtimes: Espruino's ESP32
 // analogWrite on D25/D26 is the DAC (a DC level, no tone), an MPU-6050 board may carry an MPU-6500 or a clone with
 // another WHO_AM_I, and Serial2 set up with only rx drives its default TX pin. Each profile's gun, built as flashed,

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The Puck.js v2 gun on the real Espruino interpreter: its bundle, byte for byte as flashed, boots
 // from Storage on a board with the Puck's own objects (firmware/espruino/board.js: `Puck` with its LSM6DS3TR-C, LED1-3,
 // BTN, the coin cell, and the `Bluetooth` device as the link). It has no WiFi: whatever gun.json says, it speaks the

@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The WiFi radio's power save as each chip's Espruino has it, in both board models: where it starts, the modes
 // `Wifi.setConfig` takes and refuses, what the status call says; and the firmware keeping the radio awake.
 import { expect, it } from "vitest";

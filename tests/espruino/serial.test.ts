@@ -1,4 +1,4 @@
-// @heavy: guns on the real Espruino interpreter, each needing much of a core in real time
+// @heavy: guns on the real Espruino interpreter, in real time
 // The serial link (hardware/SERIAL.md) on the real Espruino interpreter, whose USB device is the cable: the console
 // really leaves USB after 2 s and comes back on `repl` (the REPL answers again), or stays when the trigger is held.
 import { expect, it } from "vitest";

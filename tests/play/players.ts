@@ -120,6 +120,11 @@ export class Players {
           // every console at once, as players choose together
           if (this.once(`${r}:secret:${w.seat}`)) {
             const card = round.bullets[this.name(w.seat)];
+            if (card === undefined) {
+              // the table asks a player the scenario has out of this round: the game left the scenario earlier
+              this.errors.push(`round ${r}: the table waits for ${this.name(w.seat)}'s card, the scenario has none`);
+              continue;
+            }
             const token = this.opts.tokens?.[w.seat];
             // a seat's own console, or the host entering the card for that seat
             if (token) void this.req("secret.bullet", { card }, token);
