@@ -11,6 +11,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * - `// @heavy: why`: it needs the machine in real time (guns on the real Espruino interpreter, a whole real-time game
  *   that must play out as a driven one): these run last, when the others' work no longer competes, two files at a
  *   time (HEAVY_WORKERS), each running its own guns side by side where it can.
+ * - `// @alone: why`: heavy, and what it measures crosses processes nothing boosts (a browser between the hub and a
+ *   gun): it runs after the heavy files, by itself.
  * - anything else (pure logic, the hub over MQTT on its own or on driven time): beside the others.
  */
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
@@ -20,6 +22,7 @@ const TESTS = (readdirSync(`${ROOT}tests`, { recursive: true }) as string[])
 const firstLine = (f: string) => readFileSync(ROOT + f, "utf8").split("\n", 1)[0]!;
 const REAL_TIME = TESTS.filter((f) => firstLine(f).startsWith("// @real-time:"));
 const HEAVY = TESTS.filter((f) => firstLine(f).startsWith("// @heavy:"));
+const ALONE = TESTS.filter((f) => firstLine(f).startsWith("// @alone:"));
 /** files running at once (each in its own process); CNG_TEST_WORKERS overrides it */
 const WORKERS = Number(process.env.CNG_TEST_WORKERS) || 3;
 /** heavy files running at once: a gun on the interpreter takes a few percent of a core, its hub and broker more */
@@ -60,7 +63,7 @@ export default defineConfig({
         test: {
           name: "logic",
           include: TESTS,
-          exclude: [...REAL_TIME, ...HEAVY],
+          exclude: [...REAL_TIME, ...HEAVY, ...ALONE],
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },
@@ -73,6 +76,7 @@ export default defineConfig({
         extends: true,
         test: { name: "heavy", include: HEAVY, maxWorkers: HEAVY_WORKERS, sequence: { groupOrder: 1 } },
       },
+      { extends: true, test: { name: "alone", include: ALONE, maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
 });

@@ -1,4 +1,4 @@
-// @heavy: a Puck.js on the real Espruino interpreter in real time, and a real browser
+// @alone: a Puck.js on the real Espruino interpreter in real time, through a real browser's Bluetooth
 // The dashboard as the Bluetooth bridge: in Chromium, Setup → "Connect Bluetooth guns" pairs a Puck.js
 // gun — the real Puck bundle on the real Espruino interpreter — through Web Bluetooth, and the page bridges its
 // lines onto the hub's broker as the gun itself (ble-bridge.js). The device is Chromium's own Bluetooth emulation
