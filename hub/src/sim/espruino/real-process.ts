@@ -12,7 +12,7 @@ function withParentDeath(bin: string): [string, string[]] {
 
 /**
  * A chip runs its firmware on a core of its own; here the interpreter shares this machine's with the tests, the hub
- * and whatever else runs: it goes first (a gun's IMU loop needs much of a core in real time), where allowed (root).
+ * and whatever else runs: it goes first (a gun's IMU loop runs in real time), where allowed (root).
  */
 function realTimePriority(pid: number | undefined): void {
   if (pid === undefined) return;
