@@ -3,10 +3,13 @@
 // silent and starts at once (the words of a count must start on the beat); a closed grammar of phrase ids, worded
 // with the current game's names; served at /api/voice.
 
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type GameSetup, TABLE_LANGS as LANGS } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHRASE_RE, phraseText, samplePhrases } from "../../hub/src/voice/phrases.js";
-import { findEspeak, Speaker, trimWav } from "../../hub/src/voice/speaker.js";
+import { findEspeak, MAX_WAITING, Speaker, trimWav } from "../../hub/src/voice/speaker.js";
 import { connect, request, testHub } from "../hub/helpers.js";
 
 const hasEspeak = findEspeak();
@@ -74,6 +77,36 @@ describe.skipIf(!hasEspeak)("with espeak-ng", () => {
     const a = await sp.render("fr", "one", NAMES);
     const b = await sp.render("fr", "one", NAMES);
     expect(a.ok && b.ok && a.wav === b.wav).toBe(true);
+  }, 60_000);
+
+  it("a player's name is words, never an option of espeak-ng (a name \"-f<file>\" would speak the file)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cng-voice-"));
+    const secret = join(dir, "secret.txt");
+    writeFileSync(secret, "the host's private words");
+    try {
+      const sp = new Speaker();
+      const names = [`-f${secret}`, `-w${join(dir, "written.wav")}`, "Cid", "Dee"];
+      for (const id of ["wound.0", "wound.1"]) {
+        const r = await sp.render("en", id, names);
+        if (!r.ok) throw new Error(`${id}: ${r.why}`);
+        // the sentence was spoken (as the odd name it is), not the file, and nothing was written
+        expect(r.text).toContain(names[Number(id.slice(-1))]);
+        expect(pcm(r.wav).samples.length / pcm(r.wav).rate).toBeGreaterThan(0.5);
+      }
+      expect(readdirSync(dir)).toEqual(["secret.txt"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a burst of new phrases waits in a bounded queue: beyond it, busy at once", async () => {
+    const sp = new Speaker();
+    const names = Array.from({ length: 16 }, (_, i) => `Player${i}`);
+    const asks = [];
+    for (let n = 0; n < MAX_WAITING + 20; n++) asks.push(sp.render("en", `split.${5000 * (n + 1)}.0`, names));
+    const r = await Promise.all(asks);
+    expect(r.filter((x) => !x.ok && x.status === 503).length).toBeGreaterThanOrEqual(18);
+    expect(r.filter((x) => x.ok).length).toBeGreaterThanOrEqual(MAX_WAITING);
   }, 60_000);
 
   it("a malformed WAV is refused, not served", () => {

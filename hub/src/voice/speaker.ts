@@ -21,6 +21,8 @@ export type Rendered = { ok: true; wav: Buffer; text: string } | { ok: false; st
 const CACHE = 400;
 /** espeak-ng processes at once: a burst of requests queues rather than loads the laptop */
 const PARALLEL = 2;
+/** renders waiting at most; beyond, "busy" at once: /api/voice is open to the table's phones, and so to a flood */
+export const MAX_WAITING = 32;
 
 export function findEspeak(bin = "espeak-ng"): boolean {
   return spawnSync(bin, ["--version"], { stdio: "ignore" }).status === 0;
@@ -58,6 +60,7 @@ export class Speaker {
       this.cache.set(key, hit);
       return hit;
     }
+    if (this.queue.length >= MAX_WAITING) return Promise.resolve({ ok: false, status: 503, why: "the voice is busy" });
     const p = this.slot(() => espeak(this.bin, VOICES[lang], text)).then(
       (wav): Rendered => ({ ok: true, wav, text }),
       (e): Rendered => ({ ok: false, status: 500, why: (e as Error).message }),
@@ -86,7 +89,8 @@ export class Speaker {
 
 function espeak(bin: string, voice: string, text: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const p = spawn(bin, ["-v", voice, "-s", "165", "--stdout", text], { stdio: ["ignore", "pipe", "pipe"] });
+    // "--": the text holds players' names, and a name such as "-f/path" would otherwise be an option (speak a file)
+    const p = spawn(bin, ["-v", voice, "-s", "165", "--stdout", "--", text], { stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let err = "";
     p.stdout.on("data", (d: Buffer) => out.push(d));

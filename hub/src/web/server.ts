@@ -10,7 +10,7 @@ import { extname, join } from "node:path";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { createWebSocketStream, WebSocketServer } from "ws";
-import type { Logger } from "../log.js";
+import { type Logger, OncePerKey } from "../log.js";
 
 export const PUBLIC_DIR = fileURLToPath(new URL("../../src/web/public/", import.meta.url));
 const MQTT_BROWSER_BUNDLE = fileURLToPath(new URL("../../../node_modules/mqtt/dist/mqtt.min.js", import.meta.url));
@@ -38,6 +38,8 @@ interface StaticFile {
   etag: string;
   /** the page's own files revalidate (a hub update shows at once); the vendored client is kept a day */
   cache: string;
+  /** a page's own: what it may do (securityHeaders) */
+  headers?: Record<string, string>;
 }
 
 const file = (type: string, body: Buffer, cache = "no-cache"): StaticFile => ({
@@ -45,6 +47,7 @@ const file = (type: string, body: Buffer, cache = "no-cache"): StaticFile => ({
   body,
   cache,
   etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 20)}"`,
+  ...(type.startsWith("text/html") ? { headers: securityHeaders(body.toString("utf8")) } : {}),
 });
 
 export interface WebOptions {
@@ -113,8 +116,50 @@ function staticFiles(): Map<string, StaticFile> {
   return files;
 }
 
+/**
+ * What a page may do, for a page of ours: its own scripts only (an inline one by its hash), style attributes (the
+ * dashboard colours seats with them), connections to this hub only, and never inside another site's frame — a page
+ * elsewhere in a guest's browser cannot drive the dashboard, or read it.
+ */
+export function securityHeaders(html: string): Record<string, string> {
+  const hashes = (tag: string) =>
+    [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map(
+      (m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`,
+    );
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' ${hashes("script").join(" ")}`.trim(),
+    `style-src 'self' 'unsafe-inline'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "media-src 'self' blob:",
+    // mqtt.js keeps its keepalive timer in a worker made from a blob (timers in a background tab are slowed)
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  return { "content-security-policy": csp, "x-frame-options": "DENY", "referrer-policy": "no-referrer" };
+}
+
+/**
+ * A WebSocket from a page of another site (a guest's browser on the table's WiFi, visiting a page that wants to act
+ * on the hub) is refused: a browser always says where the page came from. Clients that are no browser say nothing.
+ */
+export function foreignOrigin(origin: string | undefined, host: string | undefined): boolean {
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}
+
 export async function startWeb(o: WebOptions): Promise<WebServer> {
   const files = staticFiles();
+  const venueHeaders = o.venue ? securityHeaders(o.venue.page) : {};
+  const refusals = new OncePerKey(o.log);
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     try {
       const path = (req.url ?? "/").split("?")[0]!;
@@ -137,6 +182,7 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
         res.writeHead(200, {
           "content-type": api ? "application/json" : "text/html; charset=utf-8",
           "cache-control": api ? "no-store" : "no-cache",
+          ...(api ? {} : venueHeaders),
         });
         res.end(req.method === "HEAD" ? undefined : api ? JSON.stringify(o.venue.snapshot()) : o.venue.page);
         return;
@@ -184,6 +230,7 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
         "x-content-type-options": "nosniff",
         "cache-control": f.cache,
         etag: f.etag,
+        ...f.headers,
       };
       if (req.headers["if-none-match"] === f.etag) {
         res.writeHead(304, headers).end();
@@ -203,6 +250,16 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
     const path = (req.url ?? "").split("?")[0];
     if (path !== "/mqtt" || !o.mqtt) {
       socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
+      return;
+    }
+    if (foreignOrigin(req.headers.origin, req.headers.host)) {
+      const from = req.socket.remoteAddress;
+      refusals.warn(
+        `origin:${from}`,
+        { origin: req.headers.origin?.slice(0, 120), from },
+        "refused /mqtt: a page of another site",
+      );
+      socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
       return;
     }
     (socket as Socket).setNoDelay?.(true);
