@@ -56,6 +56,8 @@ export interface Hub {
   /** where phones (dashboard URLs) and guns (broker `host:port`) reach the hub from the local network, at start */
   readonly lan: { dashboard: string[]; guns: string[] };
   readonly topicRoot: string;
+  /** the hub's own MQTT client id: unguessable, and kept for the hub's login by the embedded broker */
+  readonly clientId: string;
   readonly guns: GunService;
   /** paired guns' aim and trigger streams, decoded; set its consumers to take them */
   readonly streams: GunStreams;
@@ -107,6 +109,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       pin: store.pin,
       ...reach(config, broker?.port ?? null, web.port, discovery?.port ?? null, gunBroker),
       topicRoot: tableRoot(config.table),
+      clientId: bus.client.options.clientId!,
       guns: gunParts.guns,
       streams: gunParts.streams,
       game: playing.game,

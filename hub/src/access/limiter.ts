@@ -94,12 +94,16 @@ export class SecretLimiter {
   waitOf(source: string): { ms: number; scope: WaitScope } {
     const now = this.clock();
     const own = Math.max(0, (this.get(source)?.until ?? 0) - now);
-    const all = Math.max(0, this.whole().until - now);
+    // whoever spends the hub's budget from the WiFi, the host at the laptop itself still gets its PIN checked
+    const all = isOwnMachine(source) ? 0 : Math.max(0, this.whole().until - now);
     return all > own ? { ms: all, scope: "hub" } : { ms: own, scope: "source" };
   }
 
-  /** a wrong secret from `source` */
-  failed(source: string): void {
+  /**
+   * A wrong secret from `source`. Only a wrong PIN (`pin`) counts in the hub's budget: a gun flashed again while
+   * still paired, or a console on an old seat token, must not lock the host out.
+   */
+  failed(source: string, pin = true): void {
     const now = this.clock();
     let r = this.get(source);
     if (!r) {
@@ -110,6 +114,7 @@ export class SecretLimiter {
     r.failures++;
     r.last = now;
     waitAfter(r, this.o, now);
+    if (!pin) return;
     const t = this.whole();
     t.failures++;
     t.last = now;
@@ -131,6 +136,12 @@ export function waitText(w: { ms: number; scope: WaitScope }): string {
   return w.scope === "hub"
     ? `too many wrong PINs at this hub: try again in ${s} s (a device that logged in before needs no PIN)`
     : `too many wrong secrets from this address: try again in ${s} s`;
+}
+
+/** A source on the hub's own machine (its USB guns' bridge, the host at the laptop, a simulator beside it). */
+export function isOwnMachine(source: string): boolean {
+  // ::1 as sourceOf has it: its /64
+  return source === "127.0.0.1" || source === "::1" || source === "0:0:0:0::/64";
 }
 
 /**

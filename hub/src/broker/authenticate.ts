@@ -21,10 +21,13 @@ export interface CredentialCheck {
   mayRequestPairing(gun: GunId): boolean;
 }
 
-/** `guess`: a secret was given and it was wrong (the limiter counts it). `waited`: a PIN refused unchecked. */
+/**
+ * `guess`: a secret was given and it was wrong (the limiter counts it; `pin`: it was a PIN, which the hub's own budget
+ * counts too). `waited`: a PIN refused unchecked. `full`: every pairing slot is taken.
+ */
 export type AuthResult =
   | { ok: true; principal: Principal }
-  | { ok: false; reason: string; guess?: boolean; waited?: boolean };
+  | { ok: false; reason: string; guess?: boolean; pin?: boolean; waited?: boolean; full?: boolean };
 
 const NO_WAIT = { ms: 0, scope: "source" } as const;
 
@@ -53,7 +56,9 @@ export function authenticate(
     const device = c.hostDevice(pw);
     if (device !== null) return { ok: true, principal: { role: "host", device } };
     if (wait.ms > 0) return { ok: false, reason: waitText(wait), waited: true };
-    return sameSecret(pw, c.hostPin()) ? { ok: true, principal: { role: "host" } } : wrong("wrong PIN");
+    return sameSecret(pw, c.hostPin())
+      ? { ok: true, principal: { role: "host" } }
+      : { ok: false, reason: "wrong PIN", guess: true, pin: true };
   }
   const seat = SEAT_USER_RE.exec(username);
   if (seat) {
@@ -70,6 +75,6 @@ export function authenticate(
       ? { ok: true, principal: { role: "gun", gun: username } }
       : wrong("wrong gun secret");
   }
-  if (!c.mayRequestPairing(username)) return { ok: false, reason: "too many guns waiting to be paired" };
+  if (!c.mayRequestPairing(username)) return { ok: false, reason: "too many guns waiting to be paired", full: true };
   return { ok: true, principal: { role: "pending", gun: username } };
 }

@@ -11,7 +11,12 @@ export class PacketSizeScanner {
   private len = 0;
   private mult = 1;
 
-  constructor(private readonly max: number) {}
+  constructor(private max: number) {}
+
+  /** A new limit from the next packet on (a login may be given more room, or less, than a stranger). */
+  limit(max: number): void {
+    this.max = max;
+  }
 
   feed(buf: Uint8Array): boolean {
     let i = 0;
@@ -44,9 +49,8 @@ export class PacketSizeScanner {
   }
 }
 
-/** The socket as a duplex stream for the broker, its reading side guarded by the scanner. */
-export function guardedStream(socket: Duplex, maxPacket: number, onTooLarge: () => void): Duplex {
-  const scanner = new PacketSizeScanner(maxPacket);
+/** The socket as a duplex stream for the broker, its reading side guarded by `scanner`. */
+export function guardedStream(socket: Duplex, scanner: PacketSizeScanner, onTooLarge: () => void): Duplex {
   let tripped = false;
   const d = new Duplex({
     read() {

@@ -5,6 +5,7 @@ import type { MountWizard } from "../guns/mount.js";
 import type { OtaBundle, OtaService } from "../guns/ota.js";
 import type { GunService } from "../guns/service.js";
 import type { PlayService } from "../play/play.js";
+import type { Seat } from "../rules/index.js";
 import type { DeviceId, HostDevices } from "../store/devices.js";
 import type { SecretStore } from "../store/secrets.js";
 
@@ -16,6 +17,8 @@ export interface OpContext {
   devices: HostDevices;
   /** closes a revoked device's connections (embedded broker; an external one drops them at its next login) */
   kickDevice: (device: DeviceId) => void;
+  /** closes the consoles on a seat's token (embedded broker; an external one knows no seat logins) */
+  kickSeats: (seat: Seat) => void;
   /** the hub's time */
   now: () => number;
   game: GameHost;

@@ -1,5 +1,5 @@
 // Answers requests on cmd/<client>/req with a response on cmd/<client>/res.
-// One at a time, in arrival order; a bad request gets an error response and changes nothing.
+// One at a time; a bad request gets an error response and changes nothing.
 import { cmdTopic, decodeRequest, MAX_BYTES, parseTopic, type ResponseMsg } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import { type Logger, OncePerKey } from "../log.js";
@@ -10,10 +10,26 @@ import { callerName, decodeArgs } from "./types.js";
 
 /** Requests waiting beyond this are answered `busy` at once, so a flood cannot grow memory. */
 export const MAX_QUEUED = 1000;
+/** Requests one source may have waiting; beyond, `busy` at once: one device cannot fill the queue. */
+export const QUEUED_PER_SOURCE = 20;
 
+interface Job {
+  client: string;
+  payload: Buffer;
+  /** the source it counts against; null: the host's, which is never held back */
+  from: string | null;
+}
+
+/**
+ * One request at a time, in arrival order, the host's first: requests from a client logged in as the host wait in a
+ * lane of their own, so a flood of anyone else's never stands between the host and the table.
+ */
 export class CommandServer {
-  private queue: Promise<void> = Promise.resolve();
+  private readonly hostLane: Job[] = [];
+  private readonly otherLane: Job[] = [];
+  private running = false;
   private queued = 0;
+  private readonly perSource = new Map<string, number>();
   private readonly refusals: OncePerKey;
 
   constructor(
@@ -23,6 +39,8 @@ export class CommandServer {
     private readonly log: Logger,
     /** where a client's requests come from (an address), for the limiter */
     private readonly sourceOf: (client: string) => string = (c) => `client:${c}`,
+    /** whether a client logged in as the host (the embedded broker knows; an external one does not say) */
+    private readonly isHost: (client: string) => boolean = () => false,
   ) {
     this.refusals = new OncePerKey(log);
   }
@@ -35,7 +53,11 @@ export class CommandServer {
     const t = parseTopic(topic);
     if (t?.kind !== "cmd" || t.table !== this.ctx.table) return;
     const client = t.client;
-    if (this.queued >= MAX_QUEUED) {
+    const host = this.isHost(client);
+    const from = host ? null : this.sourceOf(client);
+    const waiting = from === null ? 0 : (this.perSource.get(from) ?? 0);
+    if (!host && (this.queued >= MAX_QUEUED || waiting >= QUEUED_PER_SOURCE)) {
+      this.refusals.warn(`busy:${from}`, { client, from }, "too many requests waiting: answered busy");
       void this.respond(client, {
         v: 1,
         id: requestId(payload),
@@ -45,14 +67,36 @@ export class CommandServer {
       return;
     }
     this.queued++;
-    this.queue = this.queue
-      .then(async () => {
-        await this.handle(client, payload);
-      })
-      .catch((e) => this.log.error({ err: e }, "request handling failed"))
-      .finally(() => {
-        this.queued--;
-      });
+    if (from !== null) this.perSource.set(from, waiting + 1);
+    (host ? this.hostLane : this.otherLane).push({ client, payload, from });
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let job = this.next(); job; job = this.next()) {
+        try {
+          await this.handle(job.client, job.payload);
+        } catch (e) {
+          this.log.error({ err: e }, "request handling failed");
+        } finally {
+          this.queued--;
+          if (job.from !== null) {
+            const n = (this.perSource.get(job.from) ?? 1) - 1;
+            if (n <= 0) this.perSource.delete(job.from);
+            else this.perSource.set(job.from, n);
+          }
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private next(): Job | undefined {
+    return this.hostLane.shift() ?? this.otherLane.shift();
   }
 
   async handle(client: string, payload: Buffer): Promise<ResponseMsg> {

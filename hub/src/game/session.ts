@@ -35,6 +35,8 @@ export class GameSession {
   private current: Game | null = null;
   /** summaries of logged games by id, valid while their decision count is the same */
   private readonly listed = new Map<GameId, { decisions: number; summary: GameSummary | null }>();
+  /** histories of the games last asked for, valid while their log's revision is the same */
+  private readonly histories = new Map<GameId, { revision: string; history: Result<GameHistory> }>();
 
   constructor(
     private readonly log: GameLog,
@@ -96,8 +98,17 @@ export class GameSession {
 
   /** A logged game's public story, round by round; null when there is no such game. */
   history(id: GameId): Result<GameHistory> | null {
+    // a whole log replayed per call: kept while the log is the same, so asking again and again costs a lookup
+    const revision = this.log.revision(id);
+    const kept = this.histories.get(id);
+    if (kept?.revision === revision) return kept.history;
     const logged = this.log.game(id);
-    return logged ? gameHistory(this.engine, logged.setup, this.log.decisions(id)) : null;
+    if (!logged) return null;
+    const history = gameHistory(this.engine, logged.setup, this.log.decisions(id));
+    this.histories.delete(id);
+    this.histories.set(id, { revision, history });
+    if (this.histories.size > 8) this.histories.delete(this.histories.keys().next().value!);
+    return history;
   }
 
   /** The last decision that counts now (undone ones left out), or null. */

@@ -35,7 +35,13 @@ export interface GunProvisioner {
   forget(gun: GunId): Promise<void>;
 }
 
-/** A cue the hub sends, minus the version and sequence number it adds. */
+/** What the embedded broker does with a gun's connections. */
+export interface GunSessions {
+  /** closes them all (forgotten, rejected) */
+  kick(gun: GunId): void;
+  /** paired: the device that waited keeps its session to take the key; any other waiting as the gun is closed */
+  paired(gun: GunId): void;
+}
 
 /** Commands the hub sends, minus the sequence number it adds. */
 type CommandBody = CommandMsg extends infer C ? (C extends CommandMsg ? Omit<C, "n" | "v"> : never) : never;
@@ -65,8 +71,8 @@ export class GunService {
     private readonly secrets: SecretStore,
     private readonly log: Logger,
     private readonly mode: BrokerMode,
-    /** closes a gun's connections (embedded broker only) */
-    private readonly kick: (gun: GunId) => void,
+    /** the embedded broker's sessions of a gun (none with an external one) */
+    private readonly sessions: GunSessions,
     private readonly clock: () => number = Date.now,
     /** an external broker the hub provisions guns on (mosquitto's dynamic-security plugin: broker/dynsec.ts) */
     private readonly provision?: GunProvisioner,
@@ -246,6 +252,7 @@ export class GunService {
     }
     const secret = this.secrets.pairGun(gun, seat, this.clock());
     this.registry.paired(gun, seat);
+    this.sessions.paired(gun);
     if (this.mode === "embedded" || this.provision) {
       this.keyFor.set(gun, secret);
       await this.command(gun, { c: "key", k: secret });
@@ -282,7 +289,7 @@ export class GunService {
     if (!g || g.paired) return refuse("unknown-gun", `no gun ${gun} is asking to be paired`);
     this.registry.forget(gun);
     await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
-    this.kick(gun);
+    this.sessions.kick(gun);
     await this.unprovision(gun);
     this.log.info({ gun }, "pairing request rejected");
     return ok({ gun, seat: null });
@@ -307,7 +314,7 @@ export class GunService {
     this.keyFor.delete(gun);
     this.registry.forget(gun);
     await this.bus.clearRetained(gunTopic(this.table, gun, "status"));
-    this.kick(gun);
+    this.sessions.kick(gun);
     await this.unprovision(gun);
     this.log.info({ gun }, "gun forgotten");
     return ok({ gun, seat: null });

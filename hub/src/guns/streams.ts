@@ -35,15 +35,29 @@ export interface StreamStats {
   refused: number;
   /** messages from guns that are not paired (an external broker forwards them) */
   unpaired: number;
+  /** messages under a paired gun's topics from a session that did not log in with its key */
+  forged: number;
 }
 
-/** Where the streams come from: the hub's MQTT client, or the embedded broker itself (no loopback). */
+/**
+ * Who sent a stream message, when the source knows (the embedded broker): the gun it logged in as and whether with its
+ * key; null for anyone who is no gun. The topic alone is not trusted: a device still on a waiting gun's session after
+ * the pairing speaks under the paired gun's topics.
+ */
+export type StreamSender = { gun: GunId; paired: boolean } | null;
+
+/** Where the streams come from: the hub's MQTT client (an external broker's rights vouch for the topic), or the
+ * embedded broker itself (no loopback), which says who sent each message. */
 export interface StreamSource {
-  subscribe(filter: string, handler: (topic: string, payload: Buffer) => void, qos: 0 | 1): Promise<unknown>;
+  subscribe(
+    filter: string,
+    handler: (topic: string, payload: Buffer, from?: StreamSender) => void,
+    qos: 0 | 1,
+  ): Promise<unknown>;
 }
 
 export class GunStreams {
-  readonly stats: StreamStats = { aim: 0, trig: 0, refused: 0, unpaired: 0 };
+  readonly stats: StreamStats = { aim: 0, trig: 0, refused: 0, unpaired: 0, forged: 0 };
   /** where aim samples go; null = nobody listens (they are counted and dropped) */
   aimConsumer: AimConsumer | null = null;
   /** where trigger events go; null = nobody listens (they are counted and dropped) */
@@ -72,9 +86,13 @@ export class GunStreams {
   }
 
   async start(): Promise<void> {
-    await this.source.subscribe(`${this.prefix}+/aim`, (topic, payload) => this.onAim(topic, payload), 0);
-    await this.source.subscribe(`${this.prefix}+/trig`, (topic, payload) => this.onTrigger(topic, payload), 1);
-    await this.source.subscribe(`${this.prefix}+/sync`, (topic, payload) => this.onSync(topic, payload), 0);
+    await this.source.subscribe(`${this.prefix}+/aim`, (topic, payload, from) => this.onAim(topic, payload, from), 0);
+    await this.source.subscribe(
+      `${this.prefix}+/trig`,
+      (topic, payload, from) => this.onTrigger(topic, payload, from),
+      1,
+    );
+    await this.source.subscribe(`${this.prefix}+/sync`, (topic, payload, from) => this.onSync(topic, payload, from), 0);
   }
 
   private refuse(gun: GunId, kind: string, code: string): void {
@@ -83,10 +101,10 @@ export class GunStreams {
   }
 
   /** A clock probe: answered at once, so the gun's round trip (and its offset estimate) stays tight. */
-  private onSync(topic: string, payload: Buffer): void {
+  private onSync(topic: string, payload: Buffer, from: StreamSender | undefined): void {
     // whole ms, as the protocol has them (a clock a test drives may stand between two)
     const h = Math.floor(this.clock());
-    const gun = this.pairedGun(topic, 4);
+    const gun = this.pairedGun(topic, 4, from);
     if (gun === null) return;
     const d = decodeSync(payload);
     if (!d.ok) {
@@ -112,19 +130,23 @@ export class GunStreams {
     return c;
   }
 
-  /** The gun id in `…/gun/<id>/<leaf>`, when the gun is paired; null otherwise. */
-  private pairedGun(topic: string, leafLength: number): GunId | null {
+  /** The gun id in `…/gun/<id>/<leaf>`, when the gun is paired and (where the source says) sent it with its key. */
+  private pairedGun(topic: string, leafLength: number, from: StreamSender | undefined): GunId | null {
     const id = topic.slice(this.prefix.length, topic.length - leafLength - 1);
     const g = this.registry.get(id);
     if (g?.paired !== true) {
       this.stats.unpaired++;
       return null;
     }
+    if (from !== undefined && (from === null || from.gun !== id || !from.paired)) {
+      this.stats.forged++;
+      return null;
+    }
     return id;
   }
 
-  private onAim(topic: string, payload: Buffer): void {
-    const gun = this.pairedGun(topic, 3);
+  private onAim(topic: string, payload: Buffer, from: StreamSender | undefined): void {
+    const gun = this.pairedGun(topic, 3, from);
     if (gun === null) return;
     const d = decodeAim(payload);
     if (!d.ok) {
@@ -138,10 +160,19 @@ export class GunStreams {
     if (c !== null) c(gun, this.registry.get(gun)!.seat, d.value, now);
   }
 
-  private onTrigger(topic: string, payload: Buffer): void {
-    const gun = this.pairedGun(topic, 4);
+  private onTrigger(topic: string, payload: Buffer, from: StreamSender | undefined): void {
+    if (from?.paired === false) {
+      // a waiting session that outlived its gun's pairing (the gun takes its key on a new one) pulls for no seat
+      if (this.registry.get(from.gun)?.paired === true) this.stats.forged++;
+      else {
+        this.stats.unpaired++;
+        this.onPendingTrigger(topic, payload, from.gun);
+      }
+      return;
+    }
+    const gun = this.pairedGun(topic, 4, from);
     if (gun === null) {
-      this.onPendingTrigger(topic, payload);
+      if (from === undefined) this.onPendingTrigger(topic, payload, undefined);
       return;
     }
     const d = decodeTrigger(payload);
@@ -154,10 +185,11 @@ export class GunStreams {
     if (c !== null) c(gun, this.registry.get(gun)!.seat, d.value, this.clock());
   }
 
-  /** A pull of a gun that is asking to be paired: only the pairing listener hears it. */
-  private onPendingTrigger(topic: string, payload: Buffer): void {
+  /** A pull of a gun that is asking to be paired: only the pairing listener hears it. `sender`: who sent it, if known. */
+  private onPendingTrigger(topic: string, payload: Buffer, sender: GunId | undefined): void {
     const c = this.pendingTriggerConsumer;
     const id = topic.slice(this.prefix.length, topic.length - 5);
+    if (sender !== undefined && sender !== id) return;
     const g = this.registry.get(id);
     if (c === null || g === undefined || g.paired || !g.on) return;
     const d = decodeTrigger(payload);

@@ -14,7 +14,8 @@ CREATE TABLE IF NOT EXISTS guns (
   seat INTEGER,
   paired_at INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS seat_tokens (seat INTEGER PRIMARY KEY, token TEXT NOT NULL);
+-- A console's token, for the player it was made for (null: made before any game, the next game's player takes it).
+CREATE TABLE IF NOT EXISTS seat_tokens (seat INTEGER PRIMARY KEY, token TEXT NOT NULL, player TEXT);
 -- Devices that logged in as the host once: each logs in with its token (only the hash is kept) until revoked.
 CREATE TABLE IF NOT EXISTS host_devices (
   id TEXT PRIMARY KEY,
@@ -112,6 +113,13 @@ export function openDb(file: string, opts: { readonly?: boolean; warn?: (msg: st
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
     db.exec(SCHEMA);
+    migrate(db);
   }
   return db;
+}
+
+/** Columns added since a data folder was made. */
+function migrate(db: Db): void {
+  const cols = db.prepare<[], { name: string }>("PRAGMA table_info(seat_tokens)").all();
+  if (!cols.some((c) => c.name === "player")) db.exec("ALTER TABLE seat_tokens ADD COLUMN player TEXT");
 }

@@ -76,6 +76,16 @@ export class GameLog {
     this.db.prepare("INSERT INTO undos (game, seq, at, by) VALUES (?, ?, ?, ?)").run(game, seq, now, by);
   }
 
+  /** Changes whenever the game's log does (a decision, an undo): a cheap key for what is read from it. */
+  revision(game: GameId): string {
+    const r = this.db
+      .prepare<[number, number], { d: number | null; u: number }>(
+        "SELECT (SELECT MAX(seq) FROM decisions WHERE game = ?) AS d, (SELECT COUNT(*) FROM undos WHERE game = ?) AS u",
+      )
+      .get(game, game);
+    return `${r?.d ?? 0}:${r?.u ?? 0}`;
+  }
+
   /** The game's decisions in order, without the undone ones: what a replay applies. */
   decisions(game: GameId): LoggedDecision[] {
     return this.db

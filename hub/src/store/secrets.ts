@@ -73,13 +73,50 @@ export class SecretStore {
     return this.db.prepare("DELETE FROM guns WHERE id = ?").run(id).changes > 0;
   }
 
-  /** The seat's console token, created on first use or when `renew`. */
-  seatToken(seat: Seat, renew = false): string {
-    const row = this.db.prepare<[number], { token: string }>("SELECT token FROM seat_tokens WHERE seat = ?").get(seat);
-    if (row && !renew) return row.token;
+  /**
+   * The seat's console token, created on first use or when `renew`, for `player` (the game's player at the seat; null
+   * before any game). A token made for nobody is taken by the player it is asked for next. `replaced`: an older token
+   * is void now (its consoles must be closed).
+   */
+  seatToken(seat: Seat, renew = false, player: string | null = null): { token: string; replaced: boolean } {
+    const row = this.db
+      .prepare<[number], { token: string; player: string | null }>(
+        "SELECT token, player FROM seat_tokens WHERE seat = ?",
+      )
+      .get(seat);
+    if (row && !renew && (row.player === null || row.player === player)) {
+      if (row.player === null && player !== null) {
+        this.db.prepare("UPDATE seat_tokens SET player = ? WHERE seat = ?").run(player, seat);
+      }
+      return { token: row.token, replaced: false };
+    }
     const token = randomBytes(12).toString("base64url");
-    this.db.prepare("INSERT OR REPLACE INTO seat_tokens (seat, token) VALUES (?, ?)").run(seat, token);
-    return token;
+    this.db
+      .prepare("INSERT OR REPLACE INTO seat_tokens (seat, token, player) VALUES (?, ?, ?)")
+      .run(seat, token, player);
+    return { token, replaced: row !== undefined };
+  }
+
+  /**
+   * A new game with `players` (by seat): a token stays with the player it was made for, and one made between games
+   * goes to whoever now sits there; every other token is dropped. Returns the seats whose tokens were dropped (their
+   * consoles must be closed: they would read the next player's hand).
+   */
+  seatTokensFor(players: readonly string[]): Seat[] {
+    const rows = this.db
+      .prepare<[], { seat: number; player: string | null }>("SELECT seat, player FROM seat_tokens")
+      .all();
+    const dropped: Seat[] = [];
+    for (const r of rows) {
+      const now = players[r.seat];
+      if (now !== undefined && (r.player === null || r.player === now)) {
+        if (r.player === null) this.db.prepare("UPDATE seat_tokens SET player = ? WHERE seat = ?").run(now, r.seat);
+        continue;
+      }
+      this.db.prepare("DELETE FROM seat_tokens WHERE seat = ?").run(r.seat);
+      dropped.push(r.seat);
+    }
+    return dropped;
   }
 
   /** The seat a token belongs to, or null. */

@@ -34,6 +34,7 @@ export async function startCommands({ config, log, now }: Wiring, input: Command
       secrets,
       devices,
       kickDevice: (d) => broker?.kickDevice(d),
+      kickSeats: (seat) => broker?.kickSeats(seat),
       now,
       game: input.playing.game,
       play: input.playing.play,
@@ -45,6 +46,7 @@ export async function startCommands({ config, log, now }: Wiring, input: Command
     new RequestAuth(secrets, devices, () => store.pin, input.limiter, now),
     log.child({ part: "commands" }),
     (client) => broker?.sourceOf(client) ?? `client:${client}`,
+    (client) => broker?.isHost(client) ?? false,
   );
   await commands.start();
 }

@@ -41,7 +41,7 @@ export async function startGuns(w: Wiring, input: GunsInput, later: Later): Prom
     secrets,
     log.child({ part: "guns" }),
     mode,
-    (g) => broker?.kick(g),
+    { kick: (g) => broker?.kick(g), paired: (g) => broker?.paired(g) },
     now,
     provisioner,
   );

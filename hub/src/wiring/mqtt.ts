@@ -1,10 +1,12 @@
 // The MQTT side: the embedded broker (none with an external one), the hub's own client on whichever it is, the venue
 // view read through that client, and mosquitto's dynamic security when asked for.
 
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { SecretLimiter } from "../access/limiter.js";
 import { DynsecControl, DynsecProvisioner, DynsecTable } from "../broker/dynsec.js";
 import { type EmbeddedBroker, startEmbeddedBroker } from "../broker/embedded.js";
+import { HUB_CLIENT_PREFIX } from "../broker/holders.js";
 import { Bus } from "../bus/bus.js";
 import type { Venue } from "../venue/venue.js";
 import { hubVenueFile, watchVenue } from "../venue/watch.js";
@@ -56,7 +58,9 @@ export async function connectBus(
   const url = broker ? `mqtt://${localHost(config.bind)}:${broker.port}` : config.broker!;
   const bus = await Bus.connect({
     url,
-    clientId: `cng-hub-${config.table}`,
+    // unguessable, and on the embedded broker kept for the hub's login alone (broker/holders.ts): a client that took
+    // the hub's id would throw the hub off its own broker
+    clientId: `${HUB_CLIENT_PREFIX}${config.table}-${randomBytes(6).toString("hex")}`,
     username: broker ? "hub" : config.brokerUser,
     password: broker ? hubSecret : config.brokerPassword,
     log: log.child({ part: "bus" }),

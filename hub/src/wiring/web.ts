@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { tableRoot } from "@cng/protocol";
 import { MAX_CLIENT_PAYLOAD } from "../broker/acl.js";
-import { type EmbeddedBroker, MAX_PACKET_BYTES } from "../broker/embedded.js";
+import { CLIENT_PACKET_BYTES, type EmbeddedBroker } from "../broker/embedded.js";
 import { lanUrls } from "../net/lan.js";
 import { boardNames, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
 import { isLang, type Settings } from "../store/settings.js";
@@ -37,7 +37,8 @@ export async function startWebServer(
     bind: config.bind,
     port: config.httpPort,
     log: log.child({ part: "web" }),
-    maxWsPayload: MAX_PACKET_BYTES,
+    // the hub itself never comes over WebSocket: nobody there sends more than a request
+    maxWsPayload: CLIENT_PACKET_BYTES,
     mqtt: broker ? (s, address) => broker.handle(s, address) : undefined,
     voice: voiceAnswer(speaker, later),
     firmware: firmwareSource(),

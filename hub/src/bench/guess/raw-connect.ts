@@ -8,6 +8,8 @@ export interface Connect {
   password?: string;
   /** the source address to connect from */
   from?: string;
+  /** seconds (default 30); 0 asks for none */
+  keepalive?: number;
 }
 
 function str(s: string): Buffer {
@@ -19,7 +21,7 @@ export function connectPacket(c: Connect): Buffer {
   const flags = 0x02 | (c.username !== undefined ? 0x80 : 0) | (c.password !== undefined ? 0x40 : 0);
   const body = Buffer.concat([
     str("MQTT"),
-    Buffer.from([4, flags, 0, 30]),
+    Buffer.from([4, flags, (c.keepalive ?? 30) >> 8, (c.keepalive ?? 30) & 255]),
     str(c.clientId),
     ...(c.username !== undefined ? [str(c.username)] : []),
     ...(c.password !== undefined ? [str(c.password)] : []),

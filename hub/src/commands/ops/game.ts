@@ -21,13 +21,16 @@ export const gameNew: Op<"game.new", { setup: GameSetup; table: TableSetup | nul
     const t = parseTableSetup(table);
     return t.ok ? ok({ setup: setup.value, table: t.value }) : t;
   },
-  run(ctx, _c, args) {
+  async run(ctx, _c, args) {
     // a gun restarts at the end of its update: not in the middle of a round
     const updating = ctx.ota.running();
     if (updating.length) {
       return refuse("updating", `guns are being updated (${updating.join(", ")}): start the game once they are done`);
     }
-    return ctx.play.newGame(args.setup, args.table);
+    const r = await ctx.play.newGame(args.setup, args.table);
+    // a console stays with its player: one on a seat that someone else now takes is closed, its token void
+    if (r.ok) for (const seat of ctx.secrets.seatTokensFor(args.setup.players)) ctx.kickSeats(seat);
+    return r;
   },
 };
 

@@ -6,7 +6,8 @@ import type { Op } from "../types.js";
 export const seatToken: Op<"seat.token"> = {
   name: "seat.token",
   need: "host",
-  summary: "the console token of a seat (made on first use; `renew: true` replaces it)",
+  summary:
+    "the console token of a seat, for the game's player there (made on first use; `renew: true` replaces it and closes the consoles on the old one)",
   args: ["seat", "renew"],
   parse(a) {
     const s = seat(a, "seat");
@@ -14,5 +15,10 @@ export const seatToken: Op<"seat.token"> = {
     const r = bool(a, "renew");
     return r.ok ? ok({ seat: s.value, renew: r.value }) : r;
   },
-  run: (ctx, _c, args) => ok({ seat: args.seat, token: ctx.secrets.seatToken(args.seat, args.renew === true) }),
+  run(ctx, _c, args) {
+    const player = ctx.game.session.game?.state.names[args.seat] ?? null;
+    const { token, replaced } = ctx.secrets.seatToken(args.seat, args.renew === true, player);
+    if (replaced) ctx.kickSeats(args.seat);
+    return ok({ seat: args.seat, token });
+  },
 };

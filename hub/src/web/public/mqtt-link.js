@@ -67,12 +67,19 @@ function deviceName() {
   return os ? `${browser} on ${os}` : browser;
 }
 
+/** A client id nobody else has: the hub gives a session only to the login that holds it. */
+function newClientId() {
+  const b = new Uint8Array(8);
+  crypto.getRandomValues(b);
+  return `web${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
+}
+
 export class Link extends EventTarget {
   constructor() {
     super();
     /** @type {any} */ this.facts = null;
     this.root = "";
-    this.cid = `web${Math.random().toString(16).slice(2, 12)}`;
+    this.cid = newClientId();
     /** @type {any} */ this.client = null;
     /** hub ms − browser ms */
     this.offset = 0;
@@ -222,6 +229,14 @@ export class Link extends EventTarget {
       }
     });
     client.on("error", (e) => {
+      // 2: identifier rejected — this id is still held by this page's last session (another address, not yet timed
+      // out) or another login: take a new one
+      if (e && e.code === 2) {
+        client.end(true);
+        this.cid = newClientId();
+        this.connect();
+        return;
+      }
       // 4: bad user name or password, 5: not authorised
       if (e && (e.code === 4 || e.code === 5 || /password|authori/i.test(String(e.message)))) {
         client.end(true);
