@@ -52,56 +52,64 @@ describe("the hub's pages and another site's", () => {
       expect(r.headers.get("x-frame-options"), path).toBe("DENY");
     }
   });
+});
 
-  describe.skipIf(!hasChromium())("in Chromium", () => {
-    let browser: TestBrowser;
-    let evil: Server;
-    let evilUrl: string;
-    beforeAll(async () => {
-      browser = await launch();
-      // the other site: a page that frames the dashboard and opens the hub's /mqtt from the guest's browser
-      const hubWs = hub.urls.ws!;
-      evil = createServer((_req, res) => {
-        res.writeHead(200, { "content-type": "text/html" });
-        res.end(`<!doctype html><body><iframe id="f" src="${hub.urls.dashboard}"></iframe><script>
+describe.skipIf(!hasChromium())("the hub's pages and another site's, in Chromium", () => {
+  let hub: Awaited<ReturnType<typeof testHub>>;
+  let browser: TestBrowser;
+  let evil: Server;
+  let evilUrl: string;
+  beforeAll(async () => {
+    hub = await testHub();
+    browser = await launch();
+    // the other site: a page that frames the dashboard and opens the hub's /mqtt from the guest's browser
+    const hubWs = hub.urls.ws!;
+    evil = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<!doctype html><body><iframe id="f" src="${hub.urls.dashboard}"></iframe><script>
           window.wsResult = new Promise((r) => {
             const ws = new WebSocket(${JSON.stringify(hubWs)}, ["mqtt"]);
             ws.onopen = () => r("open"); ws.onerror = () => r("refused");
           });
         </script></body>`);
+    });
+    await new Promise<void>((r) => evil.listen(0, "127.0.0.1", () => r()));
+    evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((r) => evil?.close(() => r()));
+    await hub?.stop();
+  });
+
+  it("another site's page can neither reach /mqtt nor show the dashboard in a frame", async () => {
+    const page = await browser.page(evilUrl);
+    expect(await page.evaluate(() => (window as unknown as { wsResult: Promise<string> }).wsResult)).toBe("refused");
+    // the framed dashboard never loads its script: no frame has the app's header
+    await page.waitForTimeout(500);
+    const framed = page.frames().find((f) => f !== page.mainFrame());
+    const loaded = framed
+      ? await framed
+          .locator("#lock")
+          .count()
+          .catch(() => 0)
+      : 0;
+    expect(loaded).toBe(0);
+  });
+
+  it("the dashboard and the venue page run under their policy, without a violation", async () => {
+    for (const path of ["#/table", "venue"]) {
+      const page = await browser.page(`${hub.urls.dashboard}${path}`);
+      const violations: string[] = [];
+      page.on("console", (m) => {
+        if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
       });
-      await new Promise<void>((r) => evil.listen(0, "127.0.0.1", () => r()));
-      evilUrl = `http://localhost:${(evil.address() as AddressInfo).port}/`;
-    });
-    afterAll(async () => {
-      await browser?.close();
-      await new Promise<void>((r) => evil?.close(() => r()));
-    });
-
-    it("another site's page can neither reach /mqtt nor show the dashboard in a frame", async () => {
-      const page = await browser.page(evilUrl);
-      expect(await page.evaluate(() => (window as unknown as { wsResult: Promise<string> }).wsResult)).toBe("refused");
-      // the framed dashboard never loads its script: no frame has the app's header
-      await page.waitForTimeout(500);
-      const framed = page.frames().find((f) => f !== page.mainFrame());
-      const loaded = framed ? await framed.locator("#lock").count().catch(() => 0) : 0;
-      expect(loaded).toBe(0);
-    });
-
-    it("the dashboard and the venue page run under their policy, without a violation", async () => {
-      for (const path of ["#/table", "venue"]) {
-        const page = await browser.page(`${hub.urls.dashboard}${path}`);
-        const violations: string[] = [];
-        page.on("console", (m) => {
-          if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
-        });
-        await page.reload();
-        if (path === "venue") await page.locator("#tables").waitFor();
-        else await page.locator("#conn", { hasText: "live" }).waitFor();
-        await page.waitForTimeout(1200);
-        expect(violations, path).toEqual([]);
-        expect((page as unknown as { errors: string[] }).errors, path).toEqual([]);
-      }
-    });
+      await page.reload();
+      if (path === "venue") await page.locator("#tables").waitFor();
+      else await page.locator("#conn", { hasText: "live" }).waitFor();
+      await page.waitForTimeout(1200);
+      expect(violations, path).toEqual([]);
+      expect((page as unknown as { errors: string[] }).errors, path).toEqual([]);
+    }
   });
 });
