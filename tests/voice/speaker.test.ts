@@ -79,7 +79,7 @@ describe.skipIf(!hasEspeak)("with espeak-ng", () => {
     expect(a.ok && b.ok && a.wav === b.wav).toBe(true);
   }, 60_000);
 
-  it("a player's name is words, never an option of espeak-ng (a name \"-f<file>\" would speak the file)", async () => {
+  it('a player\'s name is words, never an option of espeak-ng (a name "-f<file>" would speak the file)', async () => {
     const dir = mkdtempSync(join(tmpdir(), "cng-voice-"));
     const secret = join(dir, "secret.txt");
     writeFileSync(secret, "the host's private words");
