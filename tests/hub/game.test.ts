@@ -2,7 +2,7 @@ import { type GameSetup, playerTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apply, publicView, setup } from "../../hub/src/rules/index.js";
-import { connect, nextMessage, request, requestRaw, testHub } from "./helpers.js";
+import { connect, nextMessage, nextView, request, requestRaw, testHub } from "./helpers.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 const SETUP: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 7 };
@@ -19,8 +19,10 @@ describe("game commands", () => {
     await hub.stop();
   });
 
-  it("game.new needs the PIN and valid options; a refused setup starts nothing", async () => {
-    expect(await request(host, hub.table, "game.new", SETUP)).toMatchObject({ ok: false, e: { code: "forbidden" } });
+  it("game.new needs the host (its login, or the PIN) and valid options; a refused setup starts nothing", async () => {
+    const viewer = await connect(hub.urls.mqtt);
+    expect(await request(viewer, hub.table, "game.new", SETUP)).toMatchObject({ ok: false, e: { code: "forbidden" } });
+    viewer.end(true);
     const bad = await request(host, hub.table, "game.new", { edition: "classic", players: ["A"] }, hub.pin);
     expect(bad).toMatchObject({ ok: false, e: { code: "bad-options" } });
     expect((await request(host, hub.table, "game.state")).r).toEqual({ game: null });
@@ -44,10 +46,10 @@ describe("game commands", () => {
     );
     expect(others).toMatchObject({ ok: false, e: { code: "forbidden" } });
 
-    const view1 = nextMessage(
-      seat1,
-      playerTopic(hub.table, 1, "view"),
-      (m) => m.decisions === undefined && m.seat === 1,
+    const view1 = nextView(seat1, hub.table, 1, tok, (m) => m.decisions === undefined && m.seat === 1);
+    // on the wire the view is sealed: nothing of it reads as JSON
+    const raw = new Promise<string>((resolve) =>
+      seat1.on("message", (t, p) => t === playerTopic(hub.table, 1, "view") && resolve(p.toString())),
     );
     const own = await request(
       seat1,
@@ -58,6 +60,7 @@ describe("game commands", () => {
     );
     expect(own).toMatchObject({ ok: true, r: { decisions: 1 } });
     expect((await view1).view).toBeDefined();
+    expect(await raw).toMatch(/^x1\.[A-Za-z0-9_-]+$/);
 
     const bad = await request(
       host,

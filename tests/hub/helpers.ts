@@ -3,12 +3,21 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cmdTopic, gunTopic, type OpArgs, type OpName, type OpResponse, type ResponseMsg } from "@cng/protocol";
+import {
+  cmdTopic,
+  gunTopic,
+  type OpArgs,
+  type OpName,
+  type OpResponse,
+  playerTopic,
+  type ResponseMsg,
+} from "@cng/protocol";
 import type { IClientOptions, MqttClient } from "mqtt";
 import { afterAll, beforeAll } from "vitest";
 import { topicMatches } from "../../hub/src/bus/bus.js";
 import { connectMqtt } from "../../hub/src/bus/connect.js";
 import { type Hub, type HubOptions, startHub } from "../../hub/src/hub.js";
+import { open as openSealed, viewKey } from "../../hub/src/seal/index.js";
 
 /** The tests' one plain wait: `ms` of real time. */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,6 +95,38 @@ export function nextMessage(
     };
     client.on("message", on);
     client.subscribe(filter, { qos: 1 });
+  });
+}
+
+/**
+ * The next private view of `seat` that passes `pick`, as its console reads it: sealed on the wire, opened with the key
+ * of the seat's token.
+ */
+export function nextView(
+  client: MqttClient,
+  table: string,
+  seat: number,
+  token: string,
+  pick: (m: any) => boolean = () => true,
+  timeoutMs = 5000,
+): Promise<any> {
+  const topic = playerTopic(table, seat, "view");
+  const key = viewKey(token, table, seat);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off("message", on);
+      reject(new Error(`no matching view of seat ${seat} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const on = (t: string, payload: Buffer) => {
+      const text = t === topic ? openSealed(key, payload.toString()) : null;
+      const m = text === null ? null : JSON.parse(text);
+      if (!m || !pick(m)) return;
+      clearTimeout(timer);
+      client.off("message", on);
+      resolve(m);
+    };
+    client.on("message", on);
+    client.subscribe(topic, { qos: 1 });
   });
 }
 

@@ -135,7 +135,9 @@ describe("past games and undo", () => {
       await play(hub, host, [wrong!]);
       const undo = await request(host, hub.table, "game.undo", {}, hub.pin);
       expect(undo).toMatchObject({ ok: true, r: { decisions: at, undone: wrong } });
-      expect(await request(host, hub.table, "game.undo", {})).toMatchObject({ ok: false, e: { code: "forbidden" } });
+      const viewer = await connect(hub.urls.mqtt);
+      expect(await request(viewer, hub.table, "game.undo", {})).toMatchObject({ ok: false, e: { code: "forbidden" } });
+      viewer.end(true);
       await play(hub, host, [right]);
       // the draft goes on, then the next round's first decision (a secret card): nothing before it can be undone
       const next = decisions.findIndex((d, i) => i > at && d.type !== "pick");

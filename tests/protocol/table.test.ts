@@ -2,6 +2,7 @@
 // (shared/protocol/vectors/table.json) against the strict decoders, and what the hub really publishes — random
 // games through the rules engine and GameHost, a running hub's retained table/state and a gun's status — decoding to
 // itself.
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -26,6 +27,7 @@ import { GameHost } from "../../hub/src/game/host.js";
 import { GameSession } from "../../hub/src/game/session.js";
 import type { Logger } from "../../hub/src/log.js";
 import { Rng, randomDecision, type SetupOptions } from "../../hub/src/rules/index.js";
+import { open as openSealed, viewKey } from "../../hub/src/seal/index.js";
 import { openDb } from "../../hub/src/store/db.js";
 import { GameLog } from "../../hub/src/store/game-log.js";
 import { connect, request, tempDir, testHub, waitFor } from "../hub/helpers.js";
@@ -168,7 +170,9 @@ describe("what GameHost publishes for real games decodes", () => {
     const db = openDb(join(t.dir, `${name.replace(/\W+/g, "-")}.db`));
     try {
       const { bus, sent } = recordingBus();
-      const host = new GameHost(new GameSession(new GameLog(db), rulesEngine), bus, "main", quiet);
+      // each seat's view sealed under its console's key, as the hub does
+      const keyOf = (seat: number) => viewKey(`token-${seat}`, "main", seat);
+      const host = new GameHost(new GameSession(new GameLog(db), rulesEngine), bus, "main", quiet, keyOf);
       expect((await host.start(setup)).ok).toBe(true);
       await host.publishState();
       const rng = new Rng(seed);
@@ -179,12 +183,15 @@ describe("what GameHost publishes for real games decodes", () => {
       expect(host.session.game!.state.over).toBe(true);
       const kinds = new Set<string>();
       for (const m of sent) {
-        const leaf = m.topic.split("/").pop()!;
+        const levels = m.topic.split("/");
+        const leaf = levels.pop()!;
         const kind: Kind = leaf === "view" ? "view" : (leaf as Kind);
         kinds.add(kind);
-        const d = decoders[kind](m.body);
-        if (!d.ok) throw new Error(`${m.topic} ${m.body.slice(0, 200)}…: ${d.error.message}`);
-        expect(d.value).toEqual(JSON.parse(m.body));
+        const body = kind === "view" ? openSealed(keyOf(Number(levels.pop())), m.body) : m.body;
+        if (body === null) throw new Error(`${m.topic}: not sealed under its seat's key`);
+        const d = decoders[kind](body);
+        if (!d.ok) throw new Error(`${m.topic} ${body.slice(0, 200)}…: ${d.error.message}`);
+        expect(d.value).toEqual(JSON.parse(body));
         if (kind === "events") for (const e of (d.value as { events: GameEvent[] }).events) seen.add(e.type);
       }
       expect([...kinds].sort()).toEqual(["events", "state", "view"]);

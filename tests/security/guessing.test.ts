@@ -95,6 +95,10 @@ describe("the limiter", () => {
       checkGun: (g, s) => g === "g1" && s === "gunkey",
       seatOfToken: (t) => (t === "seattoken" ? 2 : null),
       mayRequestPairing: () => true,
+      hostDeviceKey: () => null,
+      seatToken: () => null,
+      now: () => 0,
+      freshNonce: () => true,
     };
     const wait = { ms: 30_000, scope: "hub" as const };
     expect(authenticate(c, "host", "hd.token", wait)).toEqual({

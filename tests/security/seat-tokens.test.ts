@@ -2,10 +2,10 @@
 // receiving seat 2's private view through a new game with new players, and after the host renewed the token — the
 // hand of whoever sat there next. Now a token belongs to the player it was made for: a new game with someone else at
 // that seat voids it and closes its consoles, as renewing does; the same player at the same seat keeps theirs.
-import { type GameSetup, playerTopic } from "@cng/protocol";
+import type { GameSetup } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closed, connect, connectRefused, nextMessage, request, sleep, testHub } from "../hub/helpers.js";
+import { closed, connect, connectRefused, nextView, request, sleep, testHub } from "../hub/helpers.js";
 
 const players = (third: string): GameSetup => ({ edition: "classic", players: ["Ann", "Bob", third, "Dee"], seed: 3 });
 
@@ -38,7 +38,7 @@ describe("seat tokens", () => {
     const early = await tokenOf(2);
     const phone = await consoleOn(2, early);
     await newGame(players("Cid"));
-    await nextMessage(phone, playerTopic(hub.table, 2, "view"), (m) => m.seat === 2);
+    expect((await nextView(phone, hub.table, 2, early)).seat).toBe(2);
     // the same players again: Cid's phone goes on
     await newGame(players("Cid"));
     await sleep(200);
@@ -59,7 +59,7 @@ describe("seat tokens", () => {
     const eves = await tokenOf(2);
     expect(eves).not.toBe(cids);
     const evePhone = await consoleOn(2, eves);
-    await nextMessage(evePhone, playerTopic(hub.table, 2, "view"), () => true);
+    expect((await nextView(evePhone, hub.table, 2, eves)).seat).toBe(2);
     // another seat's console, whose player stayed, is left alone
     expect(evePhone.connected).toBe(true);
   });

@@ -10,7 +10,8 @@ import type { PendingDoor } from "./pending-door.js";
 import type { Principal } from "./principal.js";
 
 export type Admission =
-  | { ok: true; principal: Principal; holder: Holder }
+  /** `key`: the session's, when the client proved its secret: what it says is sealed under it */
+  | { ok: true; principal: Principal; holder: Holder; key?: Uint8Array }
   | {
       ok: false;
       code: 2 | 3 | 4 | 5;
@@ -46,7 +47,7 @@ export function admit(
   if (bad) return { ok: false, code: 2, reason: bad, logKey: `id:${from}` };
   let r: ReturnType<typeof authenticate>;
   try {
-    r = authenticate(d.credentials, username, password, d.limiter.waitOf(from));
+    r = authenticate(d.credentials, username, password, d.limiter.waitOf(from), clientId);
   } catch (e) {
     r = { ok: false, reason: `internal error: ${(e as Error).message}` };
   }
@@ -80,5 +81,5 @@ export function admit(
     if (crowded) return { ok: false, code: 3, reason: crowded, logKey: `door:${from}` };
     d.bindings.connected(p.gun, holder);
   }
-  return { ok: true, principal: p, holder };
+  return { ok: true, principal: p, holder, ...(r.key ? { key: r.key } : {}) };
 }

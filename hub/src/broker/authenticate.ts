@@ -4,6 +4,15 @@ import type { GunId } from "@cng/protocol";
 import { isName, RESERVED_USERNAMES, SEAT_USER_RE } from "@cng/protocol";
 import { type WaitScope, waitText } from "../access/limiter.js";
 import type { Seat } from "../rules/index.js";
+import {
+  checkProof,
+  keyOfHash,
+  PROOF_WINDOW_MS,
+  type Proof,
+  parseProof,
+  secretKey,
+  sessionKey,
+} from "../seal/index.js";
 import type { DeviceId } from "../store/devices.js";
 import { sameSecret } from "../store/secrets.js";
 import type { Principal } from "./principal.js";
@@ -19,6 +28,14 @@ export interface CredentialCheck {
   seatOfToken(token: string): Seat | null;
   /** false when too many unpaired guns are already waiting */
   mayRequestPairing(gun: GunId): boolean;
+  /** the hash of a host device's token (the key its proofs are made with), or null */
+  hostDeviceKey(device: DeviceId): string | null;
+  /** a seat's token now, or null */
+  seatToken(seat: Seat): string | null;
+  /** the hub's time, ms */
+  now(): number;
+  /** true the first time a proof's nonce is seen (a proof heard on the air cannot be sent again) */
+  freshNonce(nonce: string): boolean;
 }
 
 /**
@@ -26,7 +43,8 @@ export interface CredentialCheck {
  * counts too). `waited`: a PIN refused unchecked. `full`: every pairing slot is taken.
  */
 export type AuthResult =
-  | { ok: true; principal: Principal }
+  /** `key`: the session's, when the client proved its secret (seal/proof.ts): what it says is sealed under it */
+  | { ok: true; principal: Principal; key?: Uint8Array }
   | { ok: false; reason: string; guess?: boolean; pin?: boolean; waited?: boolean; full?: boolean };
 
 const NO_WAIT = { ms: 0, scope: "source" } as const;
@@ -42,6 +60,7 @@ export function authenticate(
   username: string | undefined,
   password: string | undefined,
   wait: { ms: number; scope: WaitScope } = NO_WAIT,
+  clientId = "",
 ): AuthResult {
   if (username === undefined || username === "" || username === "viewer") {
     return { ok: true, principal: { role: "viewer" } };
@@ -51,6 +70,9 @@ export function authenticate(
   if (username === "hub") {
     // its secret is 32 random bytes, and the hub's own client must always get back in
     return sameSecret(pw, c.hubSecret) ? { ok: true, principal: { role: "hub" } } : wrong("bad hub secret");
+  }
+  if ((username === "host" || SEAT_USER_RE.test(username)) && parseProof(pw)) {
+    return proven(c, username, parseProof(pw)!, clientId);
   }
   if (username === "host") {
     const device = c.hostDevice(pw);
@@ -77,4 +99,30 @@ export function authenticate(
   }
   if (!c.mayRequestPairing(username)) return { ok: false, reason: "too many guns waiting to be paired", full: true };
   return { ok: true, principal: { role: "pending", gun: username } };
+}
+
+/**
+ * A host device or a seat proving its secret (seal/proof.ts) instead of sending it: the proof must be this client's,
+ * made with the secret, recent, and new. The session's key comes with it.
+ */
+function proven(c: CredentialCheck, username: string, proof: Proof, clientId: string): AuthResult {
+  const wrong = (reason: string): AuthResult => ({ ok: false, reason, guess: true });
+  let key: Uint8Array | null = null;
+  let principal: Principal;
+  if (username === "host") {
+    const hash = c.hostDeviceKey(proof.id);
+    if (hash !== null) key = keyOfHash(hash);
+    principal = { role: "host", device: proof.id };
+  } else {
+    const seat = Number(SEAT_USER_RE.exec(username)![1]);
+    const token = proof.id === "" ? c.seatToken(seat) : null;
+    if (token !== null) key = secretKey(token);
+    principal = { role: "seat", seat };
+  }
+  const what = principal.role === "host" ? "device token" : "seat token";
+  if (key === null || !checkProof(key, username, clientId, proof)) return wrong(`wrong ${what}`);
+  if (Math.abs(proof.t - c.now()) > PROOF_WINDOW_MS)
+    return { ok: false, reason: "proof out of date: is the clock right?" };
+  if (!c.freshNonce(proof.nonce)) return { ok: false, reason: "proof used before" };
+  return { ok: true, principal, key: sessionKey(key, clientId, proof) };
 }

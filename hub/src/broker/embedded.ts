@@ -60,8 +60,8 @@ export interface EmbeddedBroker {
   handle(stream: Duplex, address: string | undefined): void;
   /** the source address of a connected client, for the limiter (`client:<id>` when unknown) */
   sourceOf(clientId: string): string;
-  /** whether a connected client logged in as the host (the PIN, or a host device's token) */
-  isHost(clientId: string): boolean;
+  /** who a connected client logged in as, and its session's key when it proved its secret */
+  sessionOf(clientId: string): { principal: Principal; key?: Uint8Array } | undefined;
   /** closes every connection of a gun (forgotten, rejected, or re-keyed) */
   kick(gun: GunId): void;
   /** a gun was paired: the device it waited on gets the key, and any other waiting as it is closed */
@@ -85,6 +85,8 @@ interface Session {
   source: string;
   /** the filters it holds */
   subs: Set<string>;
+  /** the session's key, when the client proved its secret instead of sending it */
+  key?: Uint8Array;
 }
 
 export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
@@ -173,7 +175,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
         if (a.twin !== undefined) guard(() => o.events.gunTwinRefused(a.twin!));
         return done(refuse(a.code, a.reason), false);
       }
-      sessions.set(client, { principal: a.principal, holder: a.holder, source: from, subs: new Set() });
+      sessions.set(client, { principal: a.principal, holder: a.holder, source: from, subs: new Set(), key: a.key });
       // the hub's own client publishes the table's state; everyone else is held to a request's size
       if (a.principal.role === "hub") scanners.get(connOf(client))?.limit(MAX_PACKET_BYTES);
       done(null, true);
@@ -329,9 +331,10 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
       const c = aedesClient(clientId);
       return c ? source(c) : `client:${clientId}`;
     },
-    isHost(clientId) {
+    sessionOf(clientId) {
       const c = aedesClient(clientId);
-      return c !== undefined && sessions.get(c)?.principal.role === "host";
+      const s = c && !c.closed ? sessions.get(c) : undefined;
+      return s && { principal: s.principal, ...(s.key ? { key: s.key } : {}) };
     },
     kick(gun) {
       bindings.release(gun);

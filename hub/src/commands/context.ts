@@ -8,6 +8,7 @@ import type { PlayService } from "../play/play.js";
 import type { Seat } from "../rules/index.js";
 import type { DeviceId, HostDevices } from "../store/devices.js";
 import type { SecretStore } from "../store/secrets.js";
+import type { PinLogin } from "./pin-login.js";
 
 export interface OpContext {
   table: string;
@@ -21,6 +22,8 @@ export interface OpContext {
   kickSeats: (seat: Seat) => void;
   /** the hub's time */
   now: () => number;
+  /** the PIN exchange: a host device's token for a device that knows the PIN, nothing on the air to learn it from */
+  pinLogin: PinLogin;
   game: GameHost;
   play: PlayService;
   /** the IMU mounting step of the calibration wizard */

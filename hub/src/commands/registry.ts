@@ -1,7 +1,7 @@
 // Every op the hub answers, by name: one for each op of the protocol's map (a missing one fails `tsc`).
 import type { OpName } from "@cng/protocol";
 import { gunBattery } from "./ops/battery.js";
-import { devicesEnrol, devicesList, devicesRevoke } from "./ops/devices.js";
+import { devicesEnrol, devicesList, devicesRevoke, loginFinish, loginStart } from "./ops/devices.js";
 import { gameDecide, gameHistory, gameList, gameNew, gameState } from "./ops/game.js";
 import { gunForget, gunSeat, gunsList, pairAccept, pairListen, pairReject } from "./ops/guns.js";
 import { calibrateMount } from "./ops/mount.js";
@@ -37,6 +37,8 @@ export const OPS: { readonly [K in OpName]: Op<K, unknown> } = {
   "devices.enrol": devicesEnrol,
   "devices.list": devicesList,
   "devices.revoke": devicesRevoke,
+  "login.start": loginStart,
+  "login.finish": loginFinish,
   "game.new": gameNew,
   "game.decide": gameDecide,
   "game.state": gameState,

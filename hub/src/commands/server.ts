@@ -1,17 +1,24 @@
 // Answers requests on cmd/<client>/req with a response on cmd/<client>/res.
 // One at a time; a bad request gets an error response and changes nothing.
-import { cmdTopic, decodeRequest, MAX_BYTES, parseTopic, type ResponseMsg } from "@cng/protocol";
+import { cmdTopic, decodeRequest, MAX_BYTES, ok, parseTopic, type ResponseMsg } from "@cng/protocol";
 import type { Bus } from "../bus/bus.js";
 import { type Logger, OncePerKey } from "../log.js";
+import { isSealed, open, seal } from "../seal/index.js";
 import { allowed, type RequestAuth } from "./auth.js";
 import type { OpContext } from "./context.js";
 import { findOp } from "./registry.js";
-import { callerName, decodeArgs } from "./types.js";
+import { type Caller, callerName, decodeArgs } from "./types.js";
 
 /** Requests waiting beyond this are answered `busy` at once, so a flood cannot grow memory. */
 export const MAX_QUEUED = 1000;
 /** Requests one source may have waiting; beyond, `busy` at once: one device cannot fill the queue. */
 export const QUEUED_PER_SOURCE = 20;
+
+/** Who a client logged in as (a host or a seat), and its session's key when it proved its secret. */
+export interface CommandSession {
+  caller: Caller;
+  key?: Uint8Array;
+}
 
 interface Job {
   client: string;
@@ -39,8 +46,8 @@ export class CommandServer {
     private readonly log: Logger,
     /** where a client's requests come from (an address), for the limiter */
     private readonly sourceOf: (client: string) => string = (c) => `client:${c}`,
-    /** whether a client logged in as the host (the embedded broker knows; an external one does not say) */
-    private readonly isHost: (client: string) => boolean = () => false,
+    /** who a client logged in as, and its session's key (the embedded broker knows; an external one does not say) */
+    private readonly sessionOf: (client: string) => CommandSession | undefined = () => undefined,
   ) {
     this.refusals = new OncePerKey(log);
   }
@@ -53,7 +60,7 @@ export class CommandServer {
     const t = parseTopic(topic);
     if (t?.kind !== "cmd" || t.table !== this.ctx.table) return;
     const client = t.client;
-    const host = this.isHost(client);
+    const host = this.sessionOf(client)?.caller.role === "host";
     const from = host ? null : this.sourceOf(client);
     const waiting = from === null ? 0 : (this.perSource.get(from) ?? 0);
     if (!host && (this.queued >= MAX_QUEUED || waiting >= QUEUED_PER_SOURCE)) {
@@ -100,12 +107,32 @@ export class CommandServer {
   }
 
   async handle(client: string, payload: Buffer): Promise<ResponseMsg> {
-    const res = await this.answer(client, payload);
+    const session = this.sessionOf(client);
+    // a session that proved its secret seals its requests: opened with its key, answered sealed under it
+    const text = payload.toString("utf8");
+    if (isSealed(text)) {
+      const opened = session?.key ? open(session.key, text) : null;
+      if (opened === null) {
+        const res: ResponseMsg = {
+          v: 1,
+          id: "-",
+          ok: false,
+          e: { code: "sealed", msg: "a sealed request this session cannot open" },
+        };
+        await this.respond(client, res);
+        return res;
+      }
+      const res = await this.answer(client, Buffer.from(opened, "utf8"), session!.caller);
+      await this.respond(client, res, session!.key);
+      return res;
+    }
+    const res = await this.answer(client, payload, session?.caller);
     await this.respond(client, res);
     return res;
   }
 
-  private async answer(client: string, payload: Buffer): Promise<ResponseMsg> {
+  /** `session`: who the client logged in as; a request without `auth` acts as that. */
+  private async answer(client: string, payload: Buffer, session?: Caller): Promise<ResponseMsg> {
     const d = decodeRequest(payload);
     if (!d.ok) {
       this.refusals.warn(`req:${this.sourceOf(client)}:${d.error.code}`, { client, err: d.error }, "refused request");
@@ -123,7 +150,7 @@ export class CommandServer {
     const op = findOp(req.op);
     if (!op) return err("unknown-op", `no op ${req.op}`);
     const from = this.sourceOf(client);
-    const who = this.auth.caller(req.auth, from);
+    const who = req.auth === undefined && session ? ok(session) : this.auth.caller(req.auth, from);
     if (!who.ok && (who.error.code === "auth" || who.error.code === "locked")) {
       // once per source and minute: a guesser writes one line, not one per guess
       const code = who.error.code;
@@ -140,7 +167,7 @@ export class CommandServer {
     const parsed = decodeArgs(op, req.a ?? {});
     if (!parsed.ok) return err(parsed.error.code, parsed.error.message);
     try {
-      const r = await op.run(this.ctx, who.value, parsed.value);
+      const r = await op.run(this.ctx, who.value, parsed.value, { client, from });
       if (!r.ok) return err(r.error.code, r.error.message);
       this.log.info({ client, op: req.op, by: callerName(who.value) }, "request done");
       return { v: 1, id: req.id, ok: true, r: r.value };
@@ -150,9 +177,10 @@ export class CommandServer {
     }
   }
 
-  private async respond(client: string, res: ResponseMsg): Promise<void> {
+  private async respond(client: string, res: ResponseMsg, key?: Uint8Array): Promise<void> {
     try {
-      await this.bus.publish(cmdTopic(this.ctx.table, client, "res"), res, { qos: 1 });
+      const body = key ? seal(key, JSON.stringify(res)) : res;
+      await this.bus.publish(cmdTopic(this.ctx.table, client, "res"), body, { qos: 1 });
     } catch (e) {
       this.log.warn({ client, err: (e as Error).message }, "could not send a response");
     }

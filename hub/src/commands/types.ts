@@ -10,6 +10,12 @@ import type { OpContext } from "./context.js";
 /** Who a request is from, as proven by its `auth` (host PIN, a host device's token, or a seat token). */
 export type Caller = { role: "host"; device?: DeviceId } | { role: "seat"; seat: Seat } | { role: "anyone" };
 
+/** Where a request came from: its client id, and the address it counts against (the limiter's source). */
+export interface Requester {
+  client: string;
+  from: string;
+}
+
 /** The least an op needs: `host` (PIN), `player` (PIN or a seat token), `anyone`. */
 export type Need = "host" | "player" | "anyone";
 
@@ -22,7 +28,7 @@ export interface Op<K extends OpName, A = OpArgs<K>> {
   args: readonly string[] | null;
   /** Decodes the request's `a` strictly; nothing has happened yet. */
   parse(a: Record<string, unknown>): Result<A>;
-  run(ctx: OpContext, caller: Caller, args: A): Promise<Result<OpResult<K>>> | Result<OpResult<K>>;
+  run(ctx: OpContext, caller: Caller, args: A, req: Requester): Promise<Result<OpResult<K>>> | Result<OpResult<K>>;
 }
 
 /** The request's `a` as op `op` takes it: no argument it does not have, each one decoded. */

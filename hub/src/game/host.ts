@@ -14,6 +14,7 @@ import {
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
 import type { GameEvent } from "../rules/index.js";
+import { seal } from "../seal/index.js";
 import type { Decided, Game, GameSession } from "./session.js";
 
 /**
@@ -38,6 +39,11 @@ export class GameHost {
     private readonly bus: Bus,
     private readonly table: string,
     private readonly log: Logger,
+    /**
+     * The key a seat's private view is sealed under for the player sitting there (from the seat's token); null when
+     * no console may read it yet: then none is published, and an older one is taken back.
+     */
+    private readonly viewKey: (seat: number, player: string) => Uint8Array | null = () => null,
   ) {}
 
   get engine() {
@@ -71,18 +77,8 @@ export class GameHost {
   async publish(game: Game, events: readonly GameEvent[] = [], withState = true): Promise<void> {
     const e = this.session.engine;
     try {
-      const seats = e.seats(game.state);
       const pub = events.filter((ev) => e.eventAudience(ev) === null);
-      const views = [];
-      for (let s = 0; s < seats; s++) {
-        views.push(
-          this.bus.publish(
-            playerTopic(this.table, s, "view"),
-            { v: 1, game: game.id, seat: s, view: e.playerView(game.state, s) } satisfies PlayerViewMsg,
-            { retain: true },
-          ),
-        );
-      }
+      const views = this.viewsOf(game);
       if (pub.length) {
         views.push(
           this.bus.publish(
@@ -97,6 +93,37 @@ export class GameHost {
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, "could not publish the game");
     }
+  }
+
+  /** Each seat's private view, again: a console was given a new token (its key seals them). */
+  async publishViews(): Promise<void> {
+    const g = this.session.game;
+    if (!g) return;
+    try {
+      await Promise.all(this.viewsOf(g));
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, "could not publish the private views");
+    }
+  }
+
+  /**
+   * Each seat's view, sealed under its console's key: on the air (a phone on the WiFi) it reads as noise to anyone
+   * but that console, the player's hand and chosen card included.
+   */
+  private viewsOf(game: Game): Promise<void>[] {
+    const e = this.session.engine;
+    const out: Promise<void>[] = [];
+    for (let s = 0; s < e.seats(game.state); s++) {
+      const topic = playerTopic(this.table, s, "view");
+      const key = this.viewKey(s, game.state.names[s] ?? "");
+      if (key === null) {
+        out.push(this.bus.clearRetained(topic));
+        continue;
+      }
+      const msg = { v: 1, game: game.id, seat: s, view: e.playerView(game.state, s) } satisfies PlayerViewMsg;
+      out.push(this.bus.publish(topic, seal(key, JSON.stringify(msg)), { retain: true }));
+    }
+    return out;
   }
 
   async start(setup: GameSetup): Promise<Result<Game>> {

@@ -3,8 +3,17 @@
 // enter what only the dashboard takes (draft picks and the like), and plays with its gun through a simulated
 // hand: raises it when a count starts so it settles by "3", lowers it to lie down, pulls in a reveal window
 // when its card calls for it, points and pulls as the Godfather, pulls once or twice when the phone comes.
-import { CHOSEN_POWERS, decodePlayerView, decodeTableState, isOneOf, playerTopic, tableTopic } from "@cng/protocol";
+import {
+  CHOSEN_POWERS,
+  decodePlayerView,
+  decodeTableState,
+  isOneOf,
+  type Payload,
+  playerTopic,
+  tableTopic,
+} from "@cng/protocol";
 import type { Bullet, Decision, PlayerView, Seat } from "../rules/index.js";
+import { open, viewKey } from "../seal/index.js";
 import type { Clock } from "../table/clock.js";
 import { CommandClient, CommandError } from "./commands.js";
 import { type SimGun, simClientId } from "./fleet.js";
@@ -74,7 +83,10 @@ export class BotPlayer {
       p.state = s;
       p.think();
     });
-    await client.subscribeDecoded(playerTopic(o.table, o.seat, "view"), decodePlayerView, (m) => {
+    // the view is sealed under the seat token's key: the console, and nobody else on the network, reads it
+    const key = viewKey(o.token, o.table, o.seat);
+    const openView = (p: Payload) => decodePlayerView(open(key, p.toString()) ?? "");
+    await client.subscribeDecoded(playerTopic(o.table, o.seat, "view"), openView, (m) => {
       p.view = m.view;
       p.think();
     });

@@ -70,6 +70,23 @@ export class HostDevices {
     return row.id;
   }
 
+  /**
+   * The hash of device `id`'s token, which is the key of its proofs (seal/proof.ts): the device proves its token
+   * without sending it. Null for no such device. Notes when it was last seen, as check() does.
+   */
+  keyHash(id: DeviceId, now: number): string | null {
+    const row = this.db
+      .prepare<[string], { token_hash: string; last_seen: number }>(
+        "SELECT token_hash, last_seen FROM host_devices WHERE id = ?",
+      )
+      .get(id);
+    if (!row) return null;
+    if (now - row.last_seen > SEEN_EVERY_MS) {
+      this.db.prepare("UPDATE host_devices SET last_seen = ? WHERE id = ?").run(now, id);
+    }
+    return row.token_hash;
+  }
+
   list(): HostDevice[] {
     return this.db
       .prepare<[], Row>("SELECT id, name, created_at, last_seen FROM host_devices ORDER BY created_at, id")

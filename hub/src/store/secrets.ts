@@ -119,6 +119,27 @@ export class SecretStore {
     return dropped;
   }
 
+  /**
+   * The token that may read `player`'s private view at `seat`: the seat's, if it was made for that player or for
+   * nobody yet (the next game's player takes it); null otherwise.
+   */
+  viewToken(seat: Seat, player: string): string | null {
+    const row = this.db
+      .prepare<[number], { token: string; player: string | null }>(
+        "SELECT token, player FROM seat_tokens WHERE seat = ?",
+      )
+      .get(seat);
+    return row && (row.player === null || row.player === player) ? row.token : null;
+  }
+
+  /** The seat's token now, or null when it has none. */
+  tokenOf(seat: Seat): string | null {
+    return (
+      this.db.prepare<[number], { token: string }>("SELECT token FROM seat_tokens WHERE seat = ?").get(seat)?.token ??
+      null
+    );
+  }
+
   /** The seat a token belongs to, or null. */
   seatOfToken(token: string): Seat | null {
     const rows = this.db.prepare<[], { seat: number; token: string }>("SELECT seat, token FROM seat_tokens").all();

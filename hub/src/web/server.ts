@@ -19,6 +19,9 @@ const ESPRUINO_TOOLS_BUNDLE = fileURLToPath(
   new URL("../../../node_modules/@espruino-tools/core/min/main.min.js", import.meta.url),
 );
 
+/** hub/src/seal for the browser (hub/build/seal.mjs): proofs, sealed messages, the PIN exchange */
+const SEAL_BUNDLE = fileURLToPath(new URL("../../dist/web/seal.js", import.meta.url));
+
 /** shared/protocol's build: served at /protocol/ for the dashboard (gun.json's checks, the OTA file names) */
 const PROTOCOL_DIR = fileURLToPath(new URL("../../../shared/protocol/dist/", import.meta.url));
 
@@ -101,6 +104,11 @@ function staticFiles(): Map<string, StaticFile> {
     );
   } catch {
     // without it the Setup page says it cannot reach boards from this browser
+  }
+  try {
+    files.set("/vendor/seal.js", file(TYPES[".js"]!, readFileSync(SEAL_BUNDLE)));
+  } catch {
+    // not built: the dashboard says it cannot log in
   }
   // shared/protocol's build (ES modules, ES5 inside): the browser flasher checks and writes gun.json with it
   try {

@@ -3,7 +3,8 @@ import type { SecretLimiter } from "../access/limiter.js";
 import type { EmbeddedBroker } from "../broker/embedded.js";
 import type { Bus } from "../bus/bus.js";
 import { RequestAuth } from "../commands/auth.js";
-import { CommandServer } from "../commands/server.js";
+import { PinLogin } from "../commands/pin-login.js";
+import { CommandServer, type CommandSession } from "../commands/server.js";
 import { otaBundle } from "../guns/bundles.js";
 import type { OtaBundle } from "../guns/ota.js";
 import type { GunParts } from "./guns.js";
@@ -36,6 +37,7 @@ export async function startCommands({ config, log, now }: Wiring, input: Command
       kickDevice: (d) => broker?.kickDevice(d),
       kickSeats: (seat) => broker?.kickSeats(seat),
       now,
+      pinLogin: new PinLogin(config.table, () => store.pin, input.limiter, devices, now),
       game: input.playing.game,
       play: input.playing.play,
       mount,
@@ -46,7 +48,16 @@ export async function startCommands({ config, log, now }: Wiring, input: Command
     new RequestAuth(secrets, devices, () => store.pin, input.limiter, now),
     log.child({ part: "commands" }),
     (client) => broker?.sourceOf(client) ?? `client:${client}`,
-    (client) => broker?.isHost(client) ?? false,
+    (client) => commandSession(broker?.sessionOf(client)),
   );
   await commands.start();
+}
+
+/** A broker session as the command server sees it: a host's or a seat's; nobody else acts without `auth`. */
+function commandSession(s: ReturnType<EmbeddedBroker["sessionOf"]>): CommandSession | undefined {
+  const p = s?.principal;
+  const key = s?.key ? { key: s.key } : {};
+  if (p?.role === "host") return { caller: p.device ? { role: "host", device: p.device } : { role: "host" }, ...key };
+  if (p?.role === "seat") return { caller: { role: "seat", seat: p.seat }, ...key };
+  return undefined;
 }

@@ -7,6 +7,7 @@ import type { SecretLimiter } from "../access/limiter.js";
 import { DynsecControl, DynsecProvisioner, DynsecTable } from "../broker/dynsec.js";
 import { type EmbeddedBroker, startEmbeddedBroker } from "../broker/embedded.js";
 import { HUB_CLIENT_PREFIX } from "../broker/holders.js";
+import { SeenNonces } from "../broker/nonces.js";
 import { Bus } from "../bus/bus.js";
 import type { Venue } from "../venue/venue.js";
 import { hubVenueFile, watchVenue } from "../venue/watch.js";
@@ -24,6 +25,7 @@ export async function startBroker(
 ): Promise<EmbeddedBroker | undefined> {
   if (mode !== "embedded") return undefined;
   const { devices, registry, secrets } = store;
+  const nonces = new SeenNonces(now);
   const broker = await startEmbeddedBroker({
     table: config.table,
     bind: config.bind,
@@ -38,6 +40,10 @@ export async function startBroker(
       checkGun: (g, s) => secrets.checkGun(g, s),
       seatOfToken: (t) => secrets.seatOfToken(t),
       mayRequestPairing: (g) => registry.mayRequestPairing(g),
+      hostDeviceKey: (d) => devices.keyHash(d, now()),
+      seatToken: (s) => secrets.tokenOf(s),
+      now,
+      freshNonce: (n) => nonces.fresh(n),
     },
     events: {
       gunConnected: (g, pending) => later.guns?.connected(g, pending),

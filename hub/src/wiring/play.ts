@@ -6,6 +6,7 @@ import { type GameEngine, rulesEngine } from "../game/engine.js";
 import { GameHost } from "../game/host.js";
 import { type Game, GameSession } from "../game/session.js";
 import { PlayService } from "../play/play.js";
+import { viewKey } from "../seal/index.js";
 import { CalibrationStore } from "../store/calibrations.js";
 import { GameLog } from "../store/game-log.js";
 import { TableLog } from "../store/table-log.js";
@@ -36,7 +37,10 @@ export interface Playing {
 export function setUpPlay({ config, log, now, closers }: Wiring, input: PlayInput, later: Later): Playing {
   const { bus, store } = input;
   const session = new GameSession(new GameLog(store.db), input.engine ?? (rulesEngine as GameEngine), now);
-  const game = new GameHost(session, bus, config.table, log.child({ part: "game" }));
+  const game = new GameHost(session, bus, config.table, log.child({ part: "game" }), (seat, player) => {
+    const token = input.store.secrets.viewToken(seat, player);
+    return token === null ? null : viewKey(token, config.table, seat);
+  });
   later.game = game;
   const resumed = session.resume();
   if (resumed) log.info({ game: resumed.id, decisions: resumed.decisions }, "resumed the game from its log");

@@ -134,6 +134,10 @@ export interface Ops {
   "gun.battery": { args: { gun: GunId; volts: number } | { gun: GunId; full: true }; result: BatteryCalibrated };
   "seat.token": { args: { seat: Seat; renew?: boolean }; result: { seat: Seat; token: string } };
   "devices.enrol": { args: { name: string }; result: { device: HostDevice; token: string } };
+  /** the PIN exchange's first move (seal/pake.ts): the client's blinded point `X`, the hub's `Y` */
+  "login.start": { args: { X: string }; result: { sid: string; Y: string } };
+  /** its second: the client's confirmation `c`; the hub's, and the new device and its token sealed under the shared key */
+  "login.finish": { args: { sid: string; c: string; name: string }; result: { c: string; x: string } };
   "devices.list": { args: NoArgs; result: { devices: (HostDevice & { self: boolean })[] } };
   "devices.revoke": { args: { id: string }; result: { id: string } };
   "game.new": { args: GameNewArgs; result: { game: GameNo; view: PublicView; table: TableStatus | null } };

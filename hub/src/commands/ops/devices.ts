@@ -51,3 +51,34 @@ export const devicesRevoke: Op<"devices.revoke"> = {
     return ok({ id: args.id });
   },
 };
+
+const B64U_RE = /^[A-Za-z0-9_-]{1,128}$/;
+
+export const loginStart: Op<"login.start"> = {
+  name: "login.start",
+  need: "anyone",
+  summary: "the PIN exchange's first move, from a device that knows the PIN: `X` its point; the hub's point `Y`",
+  args: ["X"],
+  parse(a) {
+    return typeof a.X === "string" && B64U_RE.test(a.X) ? ok({ X: a.X }) : badArgs("X must be a point, base64url");
+  },
+  run: (ctx, _c, args, req) => ctx.pinLogin.start(req.client, req.from, args.X),
+};
+
+export const loginFinish: Op<"login.finish"> = {
+  name: "login.finish",
+  need: "anyone",
+  summary:
+    "the PIN exchange's second move: the device's confirmation; the hub's, and a host device token sealed under the shared key (a wrong PIN counts as one)",
+  args: ["sid", "c", "name"],
+  parse(a) {
+    const { sid, c, name } = a;
+    if (typeof sid !== "string" || !B64U_RE.test(sid)) return badArgs("sid must be the login's id");
+    if (typeof c !== "string" || !B64U_RE.test(c)) return badArgs("c must be a confirmation, base64url");
+    if (typeof name !== "string" || name.length > DEVICE_NAME_MAX) {
+      return badArgs(`name must be text of up to ${DEVICE_NAME_MAX} characters`);
+    }
+    return ok({ sid, c, name });
+  },
+  run: (ctx, _c, args, req) => ctx.pinLogin.finish(req.client, req.from, args.sid, args.c, args.name),
+};

@@ -15,10 +15,12 @@ export const seatToken: Op<"seat.token"> = {
     const r = bool(a, "renew");
     return r.ok ? ok({ seat: s.value, renew: r.value }) : r;
   },
-  run(ctx, _c, args) {
+  async run(ctx, _c, args) {
     const player = ctx.game.session.game?.state.names[args.seat] ?? null;
     const { token, replaced } = ctx.secrets.seatToken(args.seat, args.renew === true, player);
     if (replaced) ctx.kickSeats(args.seat);
+    // the view is sealed under the new token's key
+    await ctx.game.publishViews();
     return ok({ seat: args.seat, token });
   },
 };

@@ -233,8 +233,8 @@ export function hostPage(root, link) {
           onsubmit: async (e) => {
             e.preventDefault();
             flash(msg, t("host.checking"));
-            const ok = await link.login(input.value.trim());
-            pinNote = ok ? ["", "info"] : [t("link.pinRefused"), "error"];
+            const why = await link.login(input.value.trim());
+            pinNote = why === null ? ["", "info"] : [why, "error"];
             draw();
           },
         },

@@ -11,6 +11,18 @@ import {
   roundSeats,
   seatColour,
 } from "/protocol/index.js";
+import {
+  isSealed,
+  makeProof,
+  open,
+  pakeStart,
+  parseProof,
+  sameTag,
+  seal,
+  secretKey,
+  sessionKey,
+  viewKey,
+} from "/vendor/seal.js";
 import { t } from "./i18n.js";
 
 // What the hub publishes about the game and the guns, in the contract's types (shared/protocol/src/table.ts): each
@@ -36,6 +48,7 @@ import { t } from "./i18n.js";
  */
 
 const decoder = new TextDecoder();
+/** where an older dashboard kept the PIN for the tab: cleared, the PIN is never kept now */
 const PIN_KEY = "cng-pin";
 /** this browser's host-device token, kept across visits: it logs in as the host without the PIN */
 const DEVICE_KEY = "cng-host-device";
@@ -98,13 +111,13 @@ export class Link extends EventTarget {
     /** @type {PlayerViewMsg | null} the seat's own view (console only) */ this.playerView = null;
     this.seat = null;
     this.token = null;
+    /** @type {Uint8Array | null} the session's key: requests and answers are sealed under it (host, console) */
+    this.sessionKey = null;
+    /** @type {Uint8Array | null} the key this console's private view is sealed under */
+    this.viewKey = null;
     this.pending = new Map();
     this.reqN = 0;
     this.changeQueued = false;
-  }
-
-  get pin() {
-    return sessionStorage.getItem(PIN_KEY);
   }
 
   /** @returns {{id: string, token: string} | null} this browser's host-device token */
@@ -115,11 +128,6 @@ export class Link extends EventTarget {
     } catch {
       return null;
     }
-  }
-
-  /** what proves the host: the device's token once it has one, else the PIN typed in this tab */
-  get hostSecret() {
-    return this.device?.token ?? this.pin;
   }
 
   get status() {
@@ -158,7 +166,9 @@ export class Link extends EventTarget {
     if (opts.seat !== undefined && opts.token) {
       this.seat = opts.seat;
       this.token = opts.token;
+      this.viewKey = viewKey(opts.token, this.facts.table, opts.seat);
     }
+    sessionStorage.removeItem(PIN_KEY);
     this.connect();
   }
 
@@ -185,21 +195,37 @@ export class Link extends EventTarget {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${this.facts.ws}`;
     /** @type {Record<string, any>} */
     const o = { clientId: this.cid, reconnectPeriod: 1500, connectTimeout: 5000, protocolVersion: 4, clean: true };
-    if (this.seat !== null) {
+    // the secret never leaves this page: the login is a proof made with it, new at each connect (seal/proof.ts)
+    /** @type {(() => string) | null} */
+    let prove = null;
+    /** @type {Uint8Array | null} */
+    let key = null;
+    const device = this.device;
+    if (this.seat !== null && this.token) {
+      key = secretKey(this.token);
       o.username = `seat-${this.seat}`;
-      o.password = this.token;
       this.role = "seat";
-    } else if (this.hostSecret) {
+    } else if (device) {
+      key = secretKey(device.token);
       o.username = "host";
-      o.password = this.hostSecret;
       this.role = "host";
     } else this.role = "viewer";
+    if (key) {
+      const k = key;
+      prove = () => makeProof(k, o.username, this.cid, this.hubNow(), device && this.seat === null ? device.id : "");
+      o.password = prove();
+    }
     const role = this.role;
-    const byDevice = role === "host" && this.device !== null;
+    const byDevice = role === "host";
+    this.sessionKey = null;
     const client = window.mqtt.connect(url, o);
     this.client = client;
+    // mqtt.js logs in again with its options: a fresh proof each time (a proof is taken once)
+    if (prove) client.on("reconnect", () => (client.options.password = prove()));
     client.on("connect", () => {
       this.connected = true;
+      const proof = key ? parseProof(String(client.options.password)) : null;
+      this.sessionKey = key && proof ? sessionKey(key, this.cid, proof) : null;
       const table = this.facts.table;
       const seat = this.seat;
       this.statusText = () =>
@@ -219,7 +245,6 @@ export class Link extends EventTarget {
       if (role === "seat") subs.push(`${this.root}/player/${this.seat}/view`);
       client.subscribe(subs, { qos: 1 });
       this.changed("link");
-      if (role === "host" && !byDevice) void this.enrol();
     });
     client.on("close", () => {
       if (this.connected) {
@@ -237,14 +262,18 @@ export class Link extends EventTarget {
         this.connect();
         return;
       }
-      // 4: bad user name or password, 5: not authorised
-      if (e && (e.code === 4 || e.code === 5 || /password|authori/i.test(String(e.message)))) {
+      // 5: not authorised now (a proof out of date: the clock again, then a new one)
+      if (e && e.code === 5) {
+        void this.syncClock();
+        return;
+      }
+      // 4: bad user name or password
+      if (e && (e.code === 4 || /password/i.test(String(e.message)))) {
         client.end(true);
         if (role === "host") {
           // a token refused was revoked from Setup: this device needs the PIN again
           if (byDevice) localStorage.removeItem(DEVICE_KEY);
-          sessionStorage.removeItem(PIN_KEY);
-          this.statusText = () => (byDevice ? t("link.deviceRevoked") : t("link.pinRefused"));
+          this.statusText = () => t("link.deviceRevoked");
           this.dispatchEvent(new CustomEvent("pin-refused"));
           this.connect();
         } else {
@@ -257,18 +286,37 @@ export class Link extends EventTarget {
     client.on("message", (topic, payload) => this.onMessage(topic, payload));
   }
 
-  /** Keeps the PIN for this tab and reconnects as the host; resolves true once the hub accepts it. */
-  login(pin) {
-    sessionStorage.setItem(PIN_KEY, pin);
+  /**
+   * In as the host by the PIN, without sending it: the PIN exchange (seal/pake.ts) gives this browser a host device's
+   * token, sealed so that only it can read it; it logs in with that from then on. Resolves with null once in, or
+   * with why not.
+   * @param {string} pin
+   * @returns {Promise<string | null>}
+   */
+  async login(pin) {
+    const table = this.facts?.table;
+    if (!table) return t("link.noHub");
+    const pake = pakeStart(pin, table);
+    const a = await this.request("login.start", { X: pake.X });
+    if (!a.ok) return a.e.msg;
+    const keys = pake.finish(a.r.Y);
+    if (!keys) return t("link.pinRefused");
+    const b = await this.request("login.finish", { sid: a.r.sid, c: keys.client, name: deviceName() });
+    if (!b.ok) return b.e.code === "auth" ? t("link.pinRefused") : b.e.msg;
+    // the hub's confirmation: it knows the PIN too (not a device posing as the hub)
+    const sealed = sameTag(b.r.c, keys.hub) ? open(keys.key, b.r.x) : null;
+    const d = sealed === null ? null : JSON.parse(sealed);
+    if (!d || typeof d.token !== "string") return t("link.pinRefused");
+    localStorage.setItem(DEVICE_KEY, JSON.stringify({ id: d.device.id, token: d.token }));
     return new Promise((resolve) => {
-      const done = (ok) => {
+      const done = (/** @type {string | null} */ why) => {
         this.removeEventListener("pin-refused", no);
         this.removeEventListener("change", yes);
-        resolve(ok);
+        resolve(why);
       };
-      const no = () => done(false);
+      const no = () => done(t("link.pinRefused"));
       const yes = () => {
-        if (this.role === "host" && this.connected) done(true);
+        if (this.role === "host" && this.connected) done(null);
       };
       this.addEventListener("pin-refused", no);
       this.addEventListener("change", yes);
@@ -276,26 +324,11 @@ export class Link extends EventTarget {
     });
   }
 
-  /**
-   * In as the host by the PIN: this browser asks for its own token and logs in with it from then on (the PIN is
-   * then forgotten; another device still needs it). Without a token it goes on with the PIN in this tab.
-   */
-  async enrol() {
-    const res = await this.request("devices.enrol", { name: deviceName() }, this.pin ?? undefined);
-    if (!res.ok || typeof res.r?.token !== "string") return;
-    localStorage.setItem(DEVICE_KEY, JSON.stringify({ id: res.r.device.id, token: res.r.token }));
-    sessionStorage.removeItem(PIN_KEY);
-    // the client's own reconnects log in with the token too
-    if (this.client?.options) this.client.options.password = res.r.token;
-    this.changed("link");
-  }
-
   /** Logs this browser out: its token is revoked at the hub and forgotten here. */
   async logout() {
     const d = this.device;
     if (d && this.isHost) await this.request("devices.revoke", { id: d.id });
     localStorage.removeItem(DEVICE_KEY);
-    sessionStorage.removeItem(PIN_KEY);
     this.connect();
   }
 
@@ -324,7 +357,8 @@ export class Link extends EventTarget {
     }
     let m;
     try {
-      m = JSON.parse(text);
+      // an answer to a sealed request comes sealed under the session's key
+      m = JSON.parse(isSealed(text) && this.sessionKey ? (open(this.sessionKey, text) ?? "") : text);
     } catch {
       return;
     }
@@ -368,7 +402,8 @@ export class Link extends EventTarget {
       this.rememberEvents(d.value);
       this.changed("events");
     } else if (leaf === "view") {
-      const d = decodePlayerView(text);
+      // sealed under this console's key: nobody else on the WiFi reads the hand
+      const d = decodePlayerView(this.viewKey ? (open(this.viewKey, text) ?? "") : "");
       if (!d.ok) return refuse(d);
       this.playerView = d.value;
       this.changed("player");
@@ -376,8 +411,8 @@ export class Link extends EventTarget {
   }
 
   /**
-   * One command; resolves with the response ({ok, r} or {ok: false, e}), never rejects.
-   * `auth` defaults to the device's token or the PIN (host), or the seat token (console).
+   * One command; resolves with the response ({ok, r} or {ok: false, e}), never rejects. A host's or a console's
+   * session acts as itself: its requests carry no secret, and are sealed under the session's key.
    * @template {OpName} K
    * @param {K} op
    * @param {OpArgs<K>} [a]
@@ -387,9 +422,9 @@ export class Link extends EventTarget {
   request(op, a, auth) {
     const id = `w${++this.reqN}`;
     const msg = { v: 1, id, op };
-    const secret = auth === undefined ? (this.role === "seat" ? this.token : this.hostSecret) : auth;
-    if (secret) msg.auth = secret;
+    if (auth) msg.auth = auth;
     if (a !== undefined) msg.a = a;
+    const key = auth === undefined ? this.sessionKey : null;
     return new Promise((resolve) => {
       if (!this.client || !this.connected) {
         resolve({ ok: false, e: { code: "offline", msg: "not connected to the hub" } });
@@ -400,7 +435,8 @@ export class Link extends EventTarget {
         resolve({ ok: false, e: { code: "timeout", msg: "the hub did not answer" } });
       }, 8000);
       this.pending.set(id, { resolve, timer });
-      this.client.publish(`${this.root}/cmd/${this.cid}/req`, JSON.stringify(msg), { qos: 1 });
+      const body = JSON.stringify(msg);
+      this.client.publish(`${this.root}/cmd/${this.cid}/req`, key ? seal(key, body) : body, { qos: 1 });
     });
   }
 
