@@ -1,4 +1,5 @@
 import { WEATHER_NAMES } from "../sim/weather/profiles.js";
+import { FLOODS } from "./flood-kinds.js";
 
 /** One benchmark: `cng bench <name>` runs it and prints its figures. */
 export interface Bench {
@@ -117,6 +118,15 @@ export const benches: { name: string; summary: string; flags?: BenchFlag[]; load
       "the host logging in with its device's token meanwhile",
     flags: [{ name: "addresses", description: "only this many addresses (default: rows of 1, 300 and 20,000)" }],
     load: async () => (await import("./guess/bench.js")).guessingBench,
+  },
+  {
+    name: "flood",
+    summary:
+      "each flood a player on the WiFi can send (taken ids, unfinished packets, connections, subscriptions, requests, " +
+      "PIN guesses, pairing asks, voice) against a hub process during games: the host's answers and logins, the " +
+      "hub's memory, every game's log replayed",
+    flags: [{ name: "floods", description: "the floods to send, comma-separated (default all)", choices: FLOODS }],
+    load: async () => (await import("./flood.js")).floodBench,
   },
   {
     name: "venue",
