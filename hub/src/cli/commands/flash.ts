@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { type Command, InvalidArgumentError } from "commander";
 import { FlashError, flash, type GunConfig, listPorts, planFlash } from "../../flash/flash.js";
 import { boardNames } from "../../sim/espruino/board.js";
+import { warnVisible } from "./visible.js";
 
 function int(value: string): number {
   const n = Number(value);
@@ -42,12 +43,12 @@ export function registerFlash(program: Command): void {
     .option("-p, --port <path>", "serial port, e.g. /dev/ttyUSB0 (without it: list the ports)")
     .option("--id <id>", "gun id, e.g. g1")
     .option("--wifi <ssid>", "WiFi network name (leave out to keep the board's saved WiFi)")
-    .option("--password <pass>", "WiFi password")
+    .option("--password <pass>", "WiFi password (better: CNG_WIFI_PASSWORD, which no other user of this machine sees)")
     .option("--hub <host>", "hub host name or IP address (not needed with --link serial)")
     .option("--link <link>", "wifi, or serial: the gun talks over its USB cable via `cng hub --serial-gun`")
     .option("--hub-port <n>", "hub MQTT port", int, 1883)
     .option("--table <name>", "table name", "main")
-    .option("--secret <s>", "the gun's MQTT password (default: a new random one, printed)")
+    .option("--secret <s>", "the gun's MQTT password (default: a new random one, printed; or CNG_GUN_SECRET)")
     .option("--hz <n>", "aim rate, 1-50 Hz", int)
     .option("--mount <m>", "how the IMU sits: chip axis along the barrel, then up (+x+z; +x-z upside down)")
     .option(
@@ -84,15 +85,19 @@ async function run(o: FlashOpts): Promise<void> {
   if (!o.id || (!o.hub && !serial)) {
     throw new FlashError("config", "--id and --hub (or --link serial) are required to flash a gun");
   }
-  const generated = !o.secret;
+  if (o.password !== undefined) warnVisible("--password", "CNG_WIFI_PASSWORD");
+  if (o.secret !== undefined) warnVisible("--secret", "CNG_GUN_SECRET");
+  const password = o.password ?? process.env.CNG_WIFI_PASSWORD;
+  const secret = o.secret ?? process.env.CNG_GUN_SECRET;
+  const generated = !secret;
   const config: GunConfig = {
     id: o.id,
-    secret: o.secret ?? randomBytes(12).toString("base64url"),
+    secret: secret ?? randomBytes(12).toString("base64url"),
     table: o.table,
   };
   if (o.link) config.link = o.link as GunConfig["link"];
   if (o.hub) config.hub = { host: o.hub, port: o.hubPort };
-  if (o.wifi) config.wifi = { ssid: o.wifi, pass: o.password ?? "" };
+  if (o.wifi) config.wifi = { ssid: o.wifi, pass: password ?? "" };
   if (o.hz) config.hz = o.hz;
   if (o.mount) config.mount = o.mount;
   if (o.bat !== undefined) config.bat = o.bat;

@@ -4,6 +4,7 @@ import { CONFIG_FILE_DEFAULT, DEFAULTS, ENV_VARS, type HubConfig, readConfigFile
 import { startHub } from "../../hub.js";
 import { createLogger } from "../../log.js";
 import { lanLines } from "../../net/lines.js";
+import { warnVisible } from "./visible.js";
 
 interface HubFlags {
   config?: string;
@@ -77,7 +78,7 @@ export function registerHub(program: Command): void {
       "the external broker is mosquitto with the dynamic-security plugin (cng broker init): the hub makes each gun's login",
     )
     .option("-d, --data <dir>", `data folder: game logs, credentials (default ./${DEFAULTS.data})`)
-    .option("--pin <pin>", "host PIN to use (default: the stored one, or a new random one)")
+    .option("--pin <pin>", "host PIN to use (default: the stored one, or a new random one; better: CNG_PIN)")
     .option("--log-level <level>", "fatal, error, warn, info, debug, trace (default info)")
     .option("--no-pretty", "JSON log lines even on a terminal")
     .option(
@@ -106,6 +107,8 @@ export function registerHub(program: Command): void {
     )
     .addHelpText("after", HELP)
     .action(async (flags: HubFlags) => {
+      if (flags.pin !== undefined) warnVisible("--pin", "CNG_PIN");
+      if (flags.brokerPassword !== undefined) warnVisible("--broker-password", "CNG_BROKER_PASSWORD");
       const fromFlags: Partial<HubConfig> = {
         table: flags.table,
         mqttPort: flags.mqttPort as unknown as number,

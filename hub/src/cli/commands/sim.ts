@@ -9,6 +9,7 @@ import type { GunRuntime } from "../../sim/espruino/index.js";
 import { Fleet } from "../../sim/fleet.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
 import { resolveRuntime, runtimeOption } from "./runtime-option.js";
+import { warnVisible } from "./visible.js";
 
 interface SimFlags {
   guns: string;
@@ -75,6 +76,7 @@ export function registerSim(program: Command): void {
     .action(async (f: SimFlags) => {
       const guns = Number(f.guns);
       if (!Number.isInteger(guns) || guns < 1 || guns > 16) throw new Error("--guns must be 1-16");
+      if (f.pin !== undefined) warnVisible("--pin", "CNG_PIN");
       const pin = f.pin ?? process.env.CNG_PIN;
       if (!pin) throw new Error("give the host PIN: --pin or CNG_PIN");
       const strategies = (f.strategies ?? "").split(",").filter((s) => s.length > 0);
