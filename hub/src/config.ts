@@ -10,6 +10,11 @@ export interface HubConfig {
   mqttPort: number;
   /** HTTP port for the dashboard and MQTT over WebSocket at /mqtt (0 = any free port) */
   httpPort: number;
+  /**
+   * HTTPS port for the same, with a certificate from the hub's own CA (web/certs.ts), which the table's phones install
+   * from `/ca.crt` (0 = any free port); absent = no HTTPS
+   */
+  httpsPort?: number;
   /** address the hub's servers listen on */
   bind: string;
   /** external broker URL (`mqtt://host:port`); absent = embedded broker */
@@ -48,6 +53,7 @@ export const ENV_VARS: { [name: string]: keyof HubConfig } = {
   CNG_TABLE: "table",
   CNG_MQTT_PORT: "mqttPort",
   CNG_HTTP_PORT: "httpPort",
+  CNG_HTTPS_PORT: "httpsPort",
   CNG_BIND: "bind",
   CNG_BROKER: "broker",
   CNG_BROKER_USER: "brokerUser",
@@ -113,6 +119,7 @@ export function resolveConfig(...layers: Partial<HubConfig>[]): HubConfig {
     for (const [k, v] of Object.entries(layer)) if (v !== undefined) merged[k] = v;
   }
   for (const k of NUMERIC) merged[k] = port(k, merged[k]);
+  if (merged.httpsPort !== undefined) merged.httpsPort = port("httpsPort", merged.httpsPort);
   if (merged.discovery !== "off") merged.discovery = port("discovery (a port, or off)", merged.discovery);
   const c = merged as unknown as HubConfig;
   if (!isName(c.table)) throw new ConfigError(`table must match ${"[a-z0-9][a-z0-9_-]{0,31}"}, got ${c.table}`);

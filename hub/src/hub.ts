@@ -12,7 +12,7 @@ import type { BrokerMode, GunService } from "./guns/service.js";
 import type { GunStreams } from "./guns/streams.js";
 import { type Logger, silentLogger } from "./log.js";
 import type { BrokerAddress } from "./net/discovery.js";
-import { lanUrls } from "./net/lan.js";
+import { lanUrls, onHttps } from "./net/lan.js";
 import type { PlayService } from "./play/play.js";
 import { type Clock, RealClock } from "./table/clock.js";
 import { startCommands } from "./wiring/commands.js";
@@ -50,11 +50,14 @@ export interface Hub {
   /** the host PIN: `auth` in host requests, and the MQTT password of the `host` user */
   readonly pin: string;
   /** ports actually bound; `mqtt` is null with an external broker, `discovery` (UDP) null when off */
-  readonly ports: { mqtt: number | null; http: number; discovery: number | null };
+  readonly ports: { mqtt: number | null; http: number; https: number | null; discovery: number | null };
   /** where things are, for people and for clients on this machine */
   readonly urls: { dashboard: string; mqtt: string; ws: string | null };
-  /** where phones (dashboard URLs) and guns (broker `host:port`) reach the hub from the local network, at start */
-  readonly lan: { dashboard: string[]; guns: string[] };
+  /**
+   * where phones (dashboard URLs) and guns (broker `host:port`) reach the hub from the local network, at start; with
+   * HTTPS, where phones get the CA to install
+   */
+  readonly lan: { dashboard: string[]; guns: string[]; ca?: string[] };
   readonly topicRoot: string;
   /** the hub's own MQTT client id: unguessable, and kept for the hub's login by the embedded broker */
   readonly clientId: string;
@@ -107,7 +110,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       mode: w.mode,
       table: config.table,
       pin: store.pin,
-      ...reach(config, broker?.port ?? null, web.port, discovery?.port ?? null, gunBroker),
+      ...reach(config, broker?.port ?? null, web, discovery?.port ?? null, gunBroker),
       topicRoot: tableRoot(config.table),
       clientId: bus.client.options.clientId!,
       guns: gunParts.guns,
@@ -127,18 +130,29 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
 function reach(
   config: HubConfig,
   mqtt: number | null,
-  http: number,
+  web: { port: number; httpsPort: number | null },
   discovery: number | null,
   gunBroker: BrokerAddress | null,
 ): Pick<Hub, "ports" | "urls" | "lan"> {
   const host = localHost(config.bind);
+  const http = web.port;
+  const https = web.httpsPort;
+  const lan = lanUrls(config.bind, http, gunBroker);
   return {
-    ports: { mqtt, http, discovery },
+    ports: { mqtt, http, https, discovery },
     urls: {
       dashboard: `http://${host}:${http}/`,
       mqtt: mqtt !== null ? `mqtt://${host}:${mqtt}` : config.broker!,
       ws: mqtt !== null ? `ws://${host}:${http}/mqtt` : null,
     },
-    lan: lanUrls(config.bind, http, gunBroker),
+    // with HTTPS, phones use it; the CA to install comes over plain HTTP
+    lan:
+      https === null
+        ? lan
+        : {
+            ...lan,
+            dashboard: onHttps(lan.dashboard, https),
+            ca: lan.dashboard.map((u) => `${u}ca.crt`),
+          },
   };
 }

@@ -90,3 +90,8 @@ export function lanUrls(
   }
   return { dashboard: mine.map((a) => `http://${a}:${httpPort}/`), guns };
 }
+
+/** Dashboard URLs (http://host:port/) as the HTTPS listener at `httpsPort` has them. */
+export function onHttps(urls: readonly string[], httpsPort: number): string[] {
+  return urls.map((u) => u.replace(/^http:(.*):\d+\/$/, `https:$1:${httpsPort}/`));
+}

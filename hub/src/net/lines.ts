@@ -2,7 +2,7 @@
 
 /** What the lines need of a running hub (its `Hub` has it): net/ sits below hub.ts and does not import it. */
 export interface HubAddresses {
-  lan: { dashboard: string[]; guns: string[] };
+  lan: { dashboard: string[]; guns: string[]; ca?: string[] };
   ports: { discovery: number | null };
   config: { bind: string };
 }
@@ -18,6 +18,9 @@ export function lanLines(hub: HubAddresses): string[] {
       `${pad("phones:")}no network address but 127.0.0.1: join a WiFi, or make this laptop the hotspot (docs/network.md)`,
     );
   else out.push(`${pad("phones:")}none: the hub listens on ${hub.config.bind} only (--bind)`);
+  if (hub.lan.ca?.length) {
+    out.push(`${pad("certificate:")}${hub.lan.ca[0]} — install it on each phone once (docs/security.md#https)`);
+  }
   if (guns.length) {
     const [host, port] = guns[0]!.split(/:(?=\d+$)/);
     out.push(`${pad("guns:")}${guns.join("  ")}  (cng flash --hub ${host} --hub-port ${port})`);

@@ -4,7 +4,8 @@
 // at /mqtt.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { Socket } from "node:net";
 import { extname, join } from "node:path";
 import type { Duplex } from "node:stream";
@@ -68,6 +69,8 @@ export interface WebOptions {
   venue?: { page: string; snapshot: () => unknown };
   /** /api/boards and /api/firmware/<board>: the board profiles and their built bundles, for the browser flasher */
   firmware?: FirmwareSource;
+  /** HTTPS beside HTTP, with the hub's certificate (web/certs.ts), and the CA that vouches for it at /ca.crt */
+  tls?: { key: string; cert: string; ca: string; port: number };
 }
 
 /** The boards a gun can be built on and their firmware bundles (public: the same files as firmware/dist). */
@@ -80,6 +83,8 @@ export interface FirmwareSource {
 
 export interface WebServer {
   readonly port: number;
+  /** where the HTTPS listener is, when there is one */
+  readonly httpsPort: number | null;
   close(): Promise<void>;
 }
 
@@ -168,11 +173,26 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
   const files = staticFiles();
   const venueHeaders = o.venue ? securityHeaders(o.venue.page) : {};
   const refusals = new OncePerKey(o.log);
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handler = (req: IncomingMessage, res: ServerResponse, secure: boolean) => {
     try {
       const path = (req.url ?? "/").split("?")[0]!;
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.writeHead(405, { allow: "GET, HEAD" }).end();
+        return;
+      }
+      if (o.tls && path === "/ca.crt") {
+        res.writeHead(200, {
+          "content-type": "application/x-x509-ca-cert",
+          "content-disposition": 'attachment; filename="cng-table-ca.crt"',
+          "cache-control": "no-cache",
+        });
+        res.end(req.method === "HEAD" ? undefined : o.tls.ca);
+        return;
+      }
+      // with HTTPS on, a phone on the WiFi is sent there (the laptop itself is no one's to listen to)
+      if (o.tls && !secure && !isLoopbackAddress(req.socket.remoteAddress)) {
+        const host = (req.headers.host ?? "").replace(/:\d+$/, "");
+        res.writeHead(301, { location: `https://${host}:${httpsPort}${req.url ?? "/"}` }).end();
         return;
       }
       if (path === "/api/time") {
@@ -250,11 +270,10 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
       o.log.error({ err: e }, "http handler failed");
       if (!res.headersSent) res.writeHead(500).end();
     }
-  });
-  server.on("clientError", (_err, socket) => socket.destroy());
+  };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxWsPayload });
-  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? "").split("?")[0];
     if (path !== "/mqtt" || !o.mqtt) {
       socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
@@ -276,24 +295,51 @@ export async function startWeb(o: WebOptions): Promise<WebServer> {
       stream.on("error", () => stream.destroy());
       o.mqtt?.(stream, req.socket.remoteAddress);
     });
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(o.port, o.bind, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const a = server.address();
-  const port = typeof a === "object" && a ? a.port : o.port;
-  return {
-    port,
-    async close() {
-      for (const ws of wss.clients) ws.terminate();
-      wss.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
   };
+
+  const servers: Server[] = [];
+  const serve = async (server: Server, port: number, secure: boolean): Promise<number> => {
+    server.on("request", (req, res) => handler(req, res, secure));
+    server.on("upgrade", upgrade);
+    server.on("clientError", (_err, socket) => socket.destroy());
+    servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, o.bind, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const a = server.address();
+    return typeof a === "object" && a ? a.port : port;
+  };
+  let httpsPort = 0;
+  try {
+    if (o.tls) httpsPort = await serve(createHttpsServer({ key: o.tls.key, cert: o.tls.cert }), o.tls.port, true);
+    const port = await serve(createServer(), o.port, false);
+    return {
+      port,
+      httpsPort: o.tls ? httpsPort : null,
+      close: closeAll,
+    };
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+
+  async function closeAll(): Promise<void> {
+    for (const ws of wss.clients) ws.terminate();
+    wss.close();
+    await Promise.all(
+      servers.map((server) => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      }),
+    );
+  }
+}
+
+/** Whether a peer is this machine itself (127.0.0.1 or ::1, as the broker counts it: access/limiter.ts). */
+function isLoopbackAddress(a: string | undefined): boolean {
+  return a === "127.0.0.1" || a === "::1" || a === "::ffff:127.0.0.1";
 }

@@ -1,14 +1,19 @@
 // The people's side: the table's voice and the web server (the dashboard, /api/hub, the venue view, the browser
 // flasher's firmware, MQTT over WebSocket with the embedded broker).
-import { readFileSync } from "node:fs";
+import { X509Certificate } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { hostname } from "node:os";
+import { join } from "node:path";
 import { tableRoot } from "@cng/protocol";
 import { MAX_CLIENT_PAYLOAD } from "../broker/acl.js";
 import { CLIENT_PACKET_BYTES, type EmbeddedBroker } from "../broker/embedded.js";
-import { lanUrls } from "../net/lan.js";
+import { lanAddresses, lanUrls, onHttps } from "../net/lan.js";
 import { boardNames, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
 import { isLang, type Settings } from "../store/settings.js";
 import { VENUE_PAGE } from "../venue/watch.js";
 import { Speaker } from "../voice/speaker.js";
+import { type Issued, issueServerCert, makeCa } from "../web/certs.js";
 import { startWeb, type WebOptions, type WebServer } from "../web/server.js";
 import type { Later, Wiring } from "./wiring.js";
 
@@ -33,7 +38,12 @@ export async function startWebServer(
 ): Promise<WebServer> {
   // where phones reach the dashboard from the local network (the host's phone console links use it)
   let phones: string[] = [];
+  const tls =
+    config.httpsPort === undefined
+      ? undefined
+      : { ...tableCerts(config.data, config.table, log), port: config.httpsPort };
   const web = await startWeb({
+    tls,
     bind: config.bind,
     port: config.httpPort,
     log: log.child({ part: "web" }),
@@ -56,7 +66,9 @@ export async function startWebServer(
     }),
   });
   closers.add(() => web.close());
-  phones = lanUrls(config.bind, web.port, null).dashboard;
+  // with HTTPS, phones are sent there
+  const lan = lanUrls(config.bind, web.port, null).dashboard;
+  phones = web.httpsPort === null ? lan : onHttps(lan, web.httpsPort);
   return web;
 }
 
@@ -95,4 +107,47 @@ function firmwareSource() {
       }
     },
   };
+}
+
+/** Names the hub's certificate covers: this machine by name and by each address, loopback included. */
+function certNames(): string[] {
+  const host = hostname().toLowerCase();
+  const dns = /^[a-z0-9]([a-z0-9-]{0,62})$/.test(host) ? [host, `${host}.local`] : [];
+  return [...new Set(["localhost", ...dns, "127.0.0.1", "::1", ...lanAddresses().map((a) => a.address)])];
+}
+
+/**
+ * The table's CA and the hub's certificate, kept in the data folder's `tls/` (0700, files 0600): the CA is made once
+ * (the phones keep trusting it), the hub's certificate again when this machine's addresses change or it has less
+ * than 30 days left.
+ */
+function tableCerts(data: string, table: string, log: Wiring["log"]): { key: string; cert: string; ca: string } {
+  const dir = join(data, "tls");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = (n: string) => join(dir, n);
+  const keep = (n: string, text: string) => writeFileSync(file(n), text, { mode: 0o600 });
+  let ca: Issued;
+  if (existsSync(file("ca.key")) && existsSync(file("ca.crt"))) {
+    ca = { key: readFileSync(file("ca.key"), "utf8"), cert: readFileSync(file("ca.crt"), "utf8") };
+  } else {
+    ca = makeCa(table);
+    keep("ca.key", ca.key);
+    keep("ca.crt", ca.cert);
+    log.info({ file: file("ca.crt") }, "made the table's certificate authority: install /ca.crt on the phones");
+  }
+  const names = certNames();
+  let leaf: Issued | null = null;
+  if (existsSync(file("hub.key")) && existsSync(file("hub.crt"))) {
+    leaf = { key: readFileSync(file("hub.key"), "utf8"), cert: readFileSync(file("hub.crt"), "utf8") };
+    const x = new X509Certificate(leaf.cert);
+    const covered = names.every((n) => (isIP(n) ? x.checkIP(n) : x.checkHost(n)) !== undefined);
+    const fresh = new Date(x.validTo).getTime() - Date.now() > 30 * 86_400_000;
+    if (!covered || !fresh || !x.checkIssued(new X509Certificate(ca.cert))) leaf = null;
+  }
+  if (!leaf) {
+    leaf = issueServerCert(ca, names);
+    keep("hub.key", leaf.key);
+    keep("hub.crt", leaf.cert);
+  }
+  return { key: leaf.key, cert: leaf.cert, ca: ca.cert };
 }

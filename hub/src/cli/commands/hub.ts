@@ -11,6 +11,7 @@ interface HubFlags {
   table?: string;
   mqttPort?: string;
   httpPort?: string;
+  httpsPort?: string;
   bind?: string;
   broker?: string;
   brokerUser?: string;
@@ -67,6 +68,10 @@ export function registerHub(program: Command): void {
     .option("-t, --table <name>", `table name, the topic namespace (default ${DEFAULTS.table})`)
     .option("--mqtt-port <port>", `embedded broker MQTT/TCP port, 0 = any (default ${DEFAULTS.mqttPort})`)
     .option("--http-port <port>", `dashboard + MQTT/WebSocket port, 0 = any (default ${DEFAULTS.httpPort})`)
+    .option(
+      "--https-port <port>",
+      "also serve the dashboard over HTTPS here, with a certificate from the hub's own CA (phones install /ca.crt)",
+    )
     .option("--bind <address>", `address to listen on (default ${DEFAULTS.bind})`)
     .option("--broker <url>", "use an external broker, e.g. mqtt://127.0.0.1:1883, instead of the embedded one")
     .option("--broker-user <name>", "username on the external broker")
@@ -113,6 +118,7 @@ export function registerHub(program: Command): void {
         table: flags.table,
         mqttPort: flags.mqttPort as unknown as number,
         httpPort: flags.httpPort as unknown as number,
+        httpsPort: flags.httpsPort as unknown as number,
         bind: flags.bind,
         broker: flags.broker,
         brokerUser: flags.brokerUser,
