@@ -402,6 +402,9 @@ Modules.addCached("Wifi", function () {
     mode: function (m) {
       __b.rep("P", m);
     },
+    ap: function (up) {
+      __b.rep("S", up);
+    },
   };
   module.exports = __chips.wifiModule(__c.chip, o);
 });

@@ -253,5 +253,10 @@ function start() {
   run(c);
 }
 
+// Espruino's ESP builds open a JavaScript console on TCP 23 at every boot (libs/network/telnet): anyone on the WiFi
+// would read gun.json there. Off here, before the first idle, where it would start listening.
+if (LINK_WIFI) require("TelnetServer").setOptions({ mode: "off" });
+// an ESP32's Bluetooth UART takes the console from any central that connects, unless it is forced where it is
+if (CHIP === "ESP32") Serial1.setConsole(true);
 // an updated firmware (ota.ts) runs instead of this one when Storage names one
 if (!(HAS_OTA && boot())) start();
