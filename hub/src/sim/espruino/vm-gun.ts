@@ -4,6 +4,7 @@
 // proof that a bundle runs on a board; this one is for the many quick behaviour tests and the simulator's default.
 // Each part of the board is a file of its own (vm-*.ts); here they are put together as the firmware's globals.
 
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import vm from "node:vm";
@@ -166,6 +167,14 @@ function vmBoard(o: VirtualGunOptions): VmBoard {
   };
 }
 
+/** Espruino's `require("crypto").SHA256`: the bytes of a string (one byte a character), a 32-byte ArrayBuffer. */
+function sha256(m: unknown): ArrayBuffer {
+  const d = createHash("sha256")
+    .update(Buffer.from(String(m), "latin1"))
+    .digest();
+  return d.buffer.slice(d.byteOffset, d.byteOffset + d.length);
+}
+
 /** Runs the firmware bundle `code` on the board, in a context of its own. */
 function runFirmware(b: VmBoard, code: string): void {
   const run = (js: string): unknown => vm.runInContext(js, ctx);
@@ -191,6 +200,8 @@ function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => unkno
     neopixel: outputs.neopixel,
     dgram: b.udp.module,
     ...(b.telnet ? { TelnetServer: b.telnet.module } : {}),
+    // Espruino's ESP32 build has SHA-256 (boards/ESP32.py: CRYPTO, SHA256), the ESP8266's SHA-1 only
+    ...(board.chip === "ESP32" ? { crypto: { SHA256: sha256 } } : {}),
   };
   const P = pins();
   const puckPins = puck ? Object.fromEntries(Object.entries(PUCK_PINS).map(([k, g]) => [k, P[`D${g}`]])) : {};
@@ -219,6 +230,7 @@ function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => unkno
         : Math.random() * 0.01,
     E: {
       CRC32: (d: string) => crc32(Buffer.from(String(d), "latin1")) >>> 0,
+      toString: (a: ArrayBuffer) => Buffer.from(a).toString("latin1"),
       // counted, not a restart: updates over the air run to their restart here, and end to end on the interpreter
       reboot: () => {
         state.rebooted++;
