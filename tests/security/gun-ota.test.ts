@@ -129,12 +129,12 @@ onInterpreter("updates a fake hub pushes (real interpreter, a fake hub's broker)
   }, 60_000);
 
   it("a begin vouched for before the gun's last update (recorded, played again) is refused", async () => {
-    // what cng flash writes (and every update keeps): the time of the last one
-    const flashed = Date.now();
-    await gun.writeFile("ota.json", JSON.stringify({ q: flashed }));
+    // what an update leaves (and every one after it keeps): its hub's time when it vouched for it
+    const last = Date.now();
+    await gun.writeFile("ota.json", JSON.stringify({ q: last }));
     const older = bundleAs("9.9.8");
     const n = errs().length;
-    expect(await push(beginFor(older, hex(KEY), flashed - 3_600_000), older.code)).toBe("refused");
+    expect(await push(beginFor(older, hex(KEY), last - 3_600_000), older.code)).toBe("refused");
     expect(
       errs()
         .slice(n)

@@ -133,9 +133,7 @@ require(job.espruino).init(() => {
       // as the espruino CLI does for --storage gun.json:file
       code = E.Core.Utils.getUploadFileCode("gun.json", config) + "\n" + code;
       // updates over the air (firmware/src/ota.ts) ran instead of .bootcde: the bundle flashed now runs, not them
-      code = job.erase.map((f) => 'require("Storage").erase("' + f + '");\n').join("") +
-        (job.otaSince ? 'require("Storage").write("ota.json",' + JSON.stringify(JSON.stringify({ q: job.otaSince })) + ",0);\n" : "") +
-        code;
+      code = job.erase.map((f) => 'require("Storage").erase("' + f + '");\n').join("") + code;
       notices.length = 0;
       rx = "";
       uploading = true;

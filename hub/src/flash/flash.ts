@@ -142,9 +142,6 @@ export async function flash(plan: FlashPlan, o: FlashOptions): Promise<{ version
       verbose: o.verbose ?? false,
       // what updates over the air left: the bundle flashed now is what runs
       erase: OTA_FILES,
-      // a gun that takes updates refuses any `begin` its hub vouched for before now (firmware/src/ota.ts `q`): one
-      // recorded earlier (a forced downgrade) cannot be played again to a gun flashed since
-      otaSince: (plan.board.has ?? []).includes("ota") ? Date.now() : undefined,
     };
     writeFileSync(join(dir, "job.json"), JSON.stringify(job));
     return await runDriver(dir, plan, o);
