@@ -402,9 +402,21 @@ Modules.addCached("Wifi", function () {
     mode: function (m) {
       __b.rep("P", m);
     },
+    ap: function (up) {
+      __b.rep("S", up);
+    },
   };
   module.exports = __chips.wifiModule(__c.chip, o);
 });
+
+// ---- crypto: the Linux build has SHA-256; Espruino's ESP8266 build has SHA-1 only (boards/ESP8266_4MB.py: CRYPTO
+// without SHA256), so a bundle there that reaches for SHA-256 fails here as on the chip
+if (__c.chip === "ESP8266") {
+  __b.sha1 = require("crypto").SHA1;
+  Modules.addCached("crypto", function () {
+    exports.SHA1 = __b.sha1;
+  });
+}
 
 // ---- the network: Espruino's own TCP, watched (connects, peak memory at each write, drops on request)
 __b.net = require("net");

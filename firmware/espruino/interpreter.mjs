@@ -94,6 +94,15 @@ static FILE *jshFlashOpenFile(bool dontCreate) {`,
 }`,
     why: "flash reads from the mapping",
   },
+  // The telnet console (`--telnet`, as an ESP32 or ESP8266 build opens it on port 23 at every boot) on a port of
+  // each gun's own: the Linux build's fixed 2323 is bound with SO_REUSEPORT, so every gun on this machine would
+  // share it and a connection would reach any one of them.
+  {
+    file: "libs/network/telnet/jswrap_telnet.c",
+    from: "#define PORT 2323 // avoid needing root permissions",
+    to: '#define PORT (getenv("CNG_TELNET_PORT") ? atoi(getenv("CNG_TELNET_PORT")) : 2323)',
+    why: "telnet port per gun",
+  },
 ];
 
 /**

@@ -19,6 +19,8 @@ export interface Cfg {
   click: boolean;
   /** the battery reading's calibration factor (gun.json `bat`, 1 when not calibrated); 0: not measured */
   bat: number;
+  /** `secret` is the key a hub gave at pairing (boards with "find"): its hub can prove itself with it (find.ts) */
+  paired?: number;
 }
 
 function bad(m: string): string {
@@ -80,15 +82,4 @@ export function loadCfg(): Cfg | string {
   c.click = c.click !== false;
   c.bat = b;
   return c;
-}
-
-/**
- * Keeps `v` as gun.json's `k` (the pairing key, the hub found on the network): JSON.stringify, not writeJSON —
- * Espruino's writeJSON writes JS notation ({id:"g1"}), and gun.json stays JSON.
- */
-export function keepCfg(k: string, v: any): void {
-  var st = require("Storage");
-  var j = st.readJSON("gun.json", true) || {};
-  j[k] = v;
-  st.write("gun.json", JSON.stringify(j));
 }

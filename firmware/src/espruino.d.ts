@@ -34,6 +34,8 @@ interface EspSocket {
 }
 
 declare var I2C1: EspI2C;
+/** The ESP chips' USB serial port. */
+declare var Serial1: EspSerial;
 /** A serial device looped back on itself: somewhere to park the console. */
 declare var LoopbackA: EspSerial;
 declare function getTime(): number;
@@ -61,7 +63,13 @@ declare function require(name: "Wifi"): {
   getDetails(): { rssi?: number };
   /** `powersave`: "none" keeps the radio awake (ESP32 also "min", "max"; ESP8266 "ps-poll") */
   setConfig(c: { powersave?: string }): void;
+  /** the soft access point off (ESP8266: the SDK keeps the mode in its flash) */
+  stopAP(): void;
 };
+/** ESP32, ESP8266 (libs/network/telnet): the JavaScript console on TCP 23, on from every boot */
+declare function require(name: "TelnetServer"): { setOptions(o: { mode: "on" | "off" }): void };
+/** ESP32 (boards/ESP32.py: CRYPTO, SHA256): a 32-byte ArrayBuffer */
+declare function require(name: "crypto"): { SHA256(m: string): ArrayBuffer };
 /** UDP (find.ts): a socket sends with its first `send`, and gets the answers to it as `message` events */
 declare function require(name: "dgram"): {
   createSocket(type: "udp4"): {
@@ -83,6 +91,8 @@ declare function require(name: "neopixel"): { write(pin: Pin, d: number[]): void
 declare var E: {
   reboot(): void;
   CRC32(s: string): number;
+  /** the bytes of an ArrayBuffer as a string */
+  toString(a: ArrayBuffer): string;
   /** Puck.js (nRF52): the coin cell, percent (2.2-2.8 V of a CR2032) */
   getBattery(): number;
 };

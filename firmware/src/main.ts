@@ -19,9 +19,10 @@ import {
 } from "@cng/protocol";
 import { bno085 } from "./bno085";
 import { clk, now, onTime, toGun } from "./clock";
-import { type Cfg, keepCfg, loadCfg } from "./config";
+import { type Cfg, loadCfg } from "./config";
 import { click, play, quiet } from "./feedback";
 import { find } from "./find";
+import { keepCfg } from "./keep";
 import { mcmd } from "./mount";
 import { mpu6050 } from "./mpu6050";
 import { mq, mqConnect, mqInit, mqPass, pub } from "./mqtt";
@@ -41,8 +42,10 @@ function run(c: Cfg) {
   var ticks = 0;
   /** timed cues that came after their start: dropped, not played late */
   var late = 0;
+  /** `cng/v1/<table>/gun/<id>/`: each topic is it and a leaf */
+  var root = gunTopic(c.table, c.id, "" as GunLeaf);
   function topic(l: GunLeaf) {
-    return gunTopic(c.table, c.id, l);
+    return root + l;
   }
   var aimTopic = topic("aim");
   var cueTopic = topic("cue");
@@ -146,6 +149,12 @@ function run(c: Cfg) {
       // pairing accepted: the hub's key replaces the flashed secret, kept across reboots
       if (typeof m.k !== "string" || m.k.length < 16) return err("cmd", "key");
       keepCfg("secret", m.k);
+      // a key its hub holds the hash of: from now on that hub can prove its answers and updates (find.ts, ota.ts)
+      if (HAS_FIND || HAS_OTA) c.secret = m.k;
+      if (HAS_FIND) {
+        c.paired = 1;
+        keepCfg("paired", 1);
+      }
       if (serial) slKey(m.k);
       else mqPass(m.k);
     } else if (HAS_BATCAL && m.c === "bat") {
@@ -201,6 +210,7 @@ function run(c: Cfg) {
       },
       err,
       volts,
+      c,
     );
   trigger(function (k: TriggerKind, t: number, d: number) {
     if (k === "p" && c.click) click();
@@ -216,7 +226,7 @@ function run(c: Cfg) {
     if (ticks % 60 === 0) info();
   }, 1000);
   rate(hz);
-  if (serial) slStart(c.id, c.secret, cueTopic.substr(0, cueTopic.length - 3));
+  if (serial) slStart(c.id, c.secret, root);
   else
     wifi(c.wifi, function () {
       mqConnect();
@@ -253,5 +263,10 @@ function start() {
   run(c);
 }
 
+// Espruino's ESP builds open a JavaScript console on TCP 23 at every boot (libs/network/telnet): anyone on the WiFi
+// would read gun.json there. Off here, before the first idle, where it would start listening.
+if (LINK_WIFI) require("TelnetServer").setOptions({ mode: "off" });
+// an ESP32's Bluetooth UART takes the console from any central that connects, unless it is forced where it is
+if (CHIP === "ESP32") Serial1.setConsole(true);
 // an updated firmware (ota.ts) runs instead of this one when Storage names one
 if (!(HAS_OTA && boot())) start();

@@ -4,6 +4,7 @@
 // z up), so the Mahony filter, pitch (lie-down) and roll never see the mounting. `grav` reports gravity in the
 // chip's own frame (what the hub needs to work the mounting out); `mount` stores a new one in gun.json.
 import { encImu, MOUNT_DEFAULT, mountAxes } from "@cng/protocol";
+import { keepCfg } from "./keep";
 
 /** gun axis k (x, y, z) = MA[2k+1] × chip axis MA[2k]; changed in place, never replaced */
 export var MA = [0, 1, 1, 1, 2, 1];
@@ -80,8 +81,6 @@ export function turn(y: number, p: number, r: number, o: { y: number; p: number;
 
 /** The `grav` and `mount` commands; the answer goes to `send` (leaf `imu`); an error text when refused. */
 export function mcmd(m: { n: number; c: string; m?: string }, send: (s: string) => void): string | undefined {
-  var st: any;
-  var j: any;
   if (m.c === "grav") {
     gx = gy = gz = gq = 0;
     gn = m.n;
@@ -90,11 +89,7 @@ export function mcmd(m: { n: number; c: string; m?: string }, send: (s: string) 
     return undefined;
   }
   if (!setMount(m.m)) return "mount";
-  st = require("Storage");
-  j = st.readJSON("gun.json", true) || {};
-  j.mount = m.m;
-  // JSON.stringify, not writeJSON (JS notation there)
-  st.write("gun.json", JSON.stringify(j));
+  keepCfg("mount", m.m);
   send(encImu(m.n, mn, undefined, 0));
   return undefined;
 }

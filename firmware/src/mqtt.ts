@@ -50,20 +50,22 @@ interface Pending {
   t: number;
 }
 
-/** The one client of this gun: state readable from outside, callbacks set by the gun. */
+/** The one client of this gun: state readable from outside, callbacks set by the gun before it connects. */
 export var mq = {
   /** connected and CONNACK accepted */
   up: false,
   /** why the last connection failed or ended */
   why: "",
-  /** sessions opened so far */
-  conns: 0,
   /** connects in a row that got no session (boards with "find": find.ts asks for the hub after a few) */
   fails: 0,
+} as {
+  up: boolean;
+  why: string;
+  fails: number;
   /** message received: topic, payload */
-  onmsg: function (_t: string, _m: string) {},
+  onmsg: (t: string, m: string) => void;
   /** session up: connected, and subscribed to `s` */
-  onup: function () {},
+  onup: () => void;
 };
 
 var O: MqttOpts;
@@ -218,7 +220,6 @@ function pk(h: number, p: string): void {
     if (HAS_FIND) mq.fails = 0;
     back = 1000;
     mq.why = "";
-    mq.conns++;
     for (id in Q) resend(id);
     sub(O.s);
   } else if (k === 3) {

@@ -1,5 +1,6 @@
 // WiFi: connect, retry with backoff, reconnect when dropped. No `wifi` in gun.json = the board's
-// saved WiFi (Wifi.save()) is used as it is.
+// saved WiFi (Wifi.save()) is used as it is. The soft access point goes off once connected: an ESP8266's SDK keeps
+// it on from boot to boot and Espruino never turns it off; an ESP32 brings it back from a Wifi.save()d config.
 export function wifi(w: { ssid: string; pass: string } | undefined, ok: () => void): void {
   var W = require("Wifi");
   var back = 2000;
@@ -7,6 +8,10 @@ export function wifi(w: { ssid: string; pass: string } | undefined, ok: () => vo
   // the driver keeps the setting across connections
   W.setConfig({ powersave: "none" });
   var busy = false;
+  var up = function () {
+    W.stopAP();
+    ok();
+  };
   // a function expression, not a declaration: terser may move declarations after their use
   var go = function () {
     if (busy) return;
@@ -19,11 +24,11 @@ export function wifi(w: { ssid: string; pass: string } | undefined, ok: () => vo
         back = Math.min(back * 2, 60000);
       } else {
         back = 2000;
-        ok();
+        up();
       }
     });
   };
-  if (!w) ok();
+  if (!w) up();
   else {
     W.on("disconnected", function () {
       setTimeout(go, back);

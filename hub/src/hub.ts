@@ -103,7 +103,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     await startPlay(playing);
     await startCommands(w, { bus, broker, store, limiter, guns: gunParts, playing, otaBundle });
     const gunBroker = gunBrokerOf(w, broker);
-    const discovery = await addDiscovery(w, gunBroker, store.registry, playing.play);
+    const discovery = await addDiscovery(w, gunBroker, store.registry, playing.play, store.secrets);
     await askPresence(w, store.registry, gunParts.guns);
     return {
       config,

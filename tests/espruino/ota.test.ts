@@ -124,7 +124,12 @@ onInterpreter("updates over the air on the real interpreter", () => {
       const g = guns.get(id)!;
       // the new bundle byte for byte in the slot, named by ota.json, and running (its info says 0.1.1)
       expect(await g.readFile("gun.a")).toBe(byBoard(board).code);
-      expect(JSON.parse((await g.readFile("ota.json"))!)).toEqual({ f: "gun.a", c: crc(byBoard(board).code) });
+      // q: the hub's time when it vouched for it; an update vouched for before that is refused from now on
+      expect(JSON.parse((await g.readFile("ota.json"))!)).toEqual({
+        f: "gun.a",
+        c: crc(byBoard(board).code),
+        q: expect.any(Number),
+      });
       expect(await g.readFile("ota.new")).toBeUndefined();
       expect(status.get(id).info.fw).toBe("0.1.1");
       expect(status.get(id).ota).toMatchObject({ stage: "done", fw: "0.1.1", o: byBoard(board).code.length });
@@ -163,6 +168,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
     expect(JSON.parse((await g.readFile("ota.json"))!)).toEqual({
       f: "gun.a",
       c: crc(bundleAs("esp32-mpu6050", "0.1.1").code),
+      q: expect.any(Number),
     });
     expect(await g.readFile("gun.b")).toBe(broken.code);
     await waitFor(() => status.get("oa")?.on && status.get("oa")?.info?.fw === "0.1.1", 10_000, "oa online on 0.1.1");
@@ -186,7 +192,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
     // nothing sent again: it had it all
     expect(hub.ota.bytesSent("oc")).toBe(0);
     expect(g.reboots - reboots).toBe(2);
-    expect(JSON.parse((await g.readFile("ota.json"))!)).toEqual({ f: "gun.b", c: crc(b.code) });
+    expect(JSON.parse((await g.readFile("ota.json"))!)).toEqual({ f: "gun.b", c: crc(b.code), q: expect.any(Number) });
   }, 60_000);
 
   it("the gun refuses another board's bundle and a low battery with a clear err; nothing is written", async () => {
@@ -215,7 +221,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
   }, 30_000);
 
   it("cng ota: a line of progress per gun, the PIN from the hub's data folder, the count at the end", async () => {
-    next = (board) => bundleAs(board, "0.1.4");
+    next = (board) => bundleAs(board, "0.1.6");
     const lines: string[] = [];
     const { runOta } = await import("../../hub/src/cli/commands/ota.js");
     const code = await runOta(
@@ -223,10 +229,10 @@ onInterpreter("updates over the air on the real interpreter", () => {
       (l) => lines.push(l),
     );
     expect([code, lines]).toEqual([0, expect.anything()]);
-    expect(lines[0]).toBe("updating 2 guns to 0.1.4…");
+    expect(lines[0]).toBe("updating 2 guns to 0.1.6…");
     for (const g of ["ob", "oc"]) {
       const mine = lines.filter((l) => l.startsWith(g));
-      expect(mine[0]).toMatch(new RegExp(`^${g} +0\\.1\\.[15] → 0\\.1\\.4  \\[\\.+\\]   0%  0\\.0/1\\d\\.\\d KB$`));
+      expect(mine[0]).toMatch(new RegExp(`^${g} +0\\.1\\.[15] → 0\\.1\\.6  \\[\\.+\\]   0%  0\\.0/1\\d\\.\\d KB$`));
       // the bar moves up a tenth at a time: the percentages rise, one of them half-way
       const pct = mine
         .map((l) => /\] +(\d+)%/.exec(l)?.[1])
@@ -234,8 +240,8 @@ onInterpreter("updates over the air on the real interpreter", () => {
         .map(Number);
       expect(pct).toEqual([...pct].sort((a, b) => a - b));
       expect([g, pct.some((x) => x >= 40 && x <= 60)]).toEqual([g, true]);
-      expect(mine.at(-2)).toMatch(/restarting into 0\.1\.4…$/);
-      expect(mine.at(-1)).toMatch(/done: runs 0\.1\.4$/);
+      expect(mine.at(-2)).toMatch(/restarting into 0\.1\.6…$/);
+      expect(mine.at(-1)).toMatch(/done: runs 0\.1\.6$/);
     }
     expect(lines.at(-1)).toMatch(/^2 of 2 updated in \d+\.\d s$/);
     // a wrong PIN is the hub's refusal, said plainly
@@ -248,7 +254,7 @@ onInterpreter("updates over the air on the real interpreter", () => {
   }, 60_000);
 
   it("guns.update: host only, never during a game, per board, says why a gun is left out", async () => {
-    next = (board) => bundleAs(board, "0.1.4");
+    next = (board) => bundleAs(board, "0.1.6");
     const viewer = await connect(hub.urls.mqtt, {});
     expect(await request(viewer, hub.table, "guns.update", { guns: "all" })).toMatchObject({
       ok: false,
@@ -259,18 +265,18 @@ onInterpreter("updates over the air on the real interpreter", () => {
       ok: false,
       e: { code: "bad-args" },
     });
-    // oa runs 0.1.1 (so it is sent), ob 0.1.4, od's battery is low; oc is a bno085, left out by board
+    // oa runs 0.1.1 (so it is sent), ob 0.1.6, od's battery is low; oc is a bno085, left out by board
     const same = await request(host, hub.table, "guns.update", { guns: "all", board: "esp32-mpu6050" }, hub.pin);
     expect(same).toMatchObject({
       ok: true,
-      r: { started: [{ gun: "oa", board: "esp32-mpu6050", fw: "0.1.4", from: "0.1.1" }] },
+      r: { started: [{ gun: "oa", board: "esp32-mpu6050", fw: "0.1.6", from: "0.1.1" }] },
     });
     expect((same.r as any).refused.map((x: any) => x.why)).toEqual([
-      "ob already runs 0.1.4 (force: true sends it again)",
+      "ob already runs 0.1.6 (force: true sends it again)",
       "od's battery is at 27% (3.5 V): charge it to 30% first",
     ]);
     await waitFor(() => ["done", "failed"].includes(hub.ota.progress("oa")?.stage ?? ""), 30_000, "oa's update");
-    expect(hub.ota.progress("oa")).toMatchObject({ stage: "done", fw: "0.1.4" });
+    expect(hub.ota.progress("oa")).toMatchObject({ stage: "done", fw: "0.1.6" });
     // oa ran from gun.a: the update went to gun.b
     expect(JSON.parse((await guns.get("oa")!.readFile("ota.json"))!).f).toBe("gun.b");
     // a board without updates over the air: the build's own answer

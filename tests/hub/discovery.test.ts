@@ -1,6 +1,7 @@
 // Finding the hub on the local network (hub/src/net/discovery.ts): the query and reply texts, which address the hub
 // names (the interface the query came in on), its own table only, garbage and floods, the settings, and the
 // start-up lines that name the LAN addresses.
+import { createHash, createHmac } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, readEnv, resolveConfig } from "../../hub/src/config.js";
@@ -77,6 +78,22 @@ describe("the texts", () => {
     expect(parseReply("CNG1! main 10.42.0.1 1883")).toEqual({ table: "main", host: "10.42.0.1", port: 1883 });
   });
 
+  it("a query may carry its look's nonce; the reply to it then a proof: HMAC keyed by the gun's key hash", () => {
+    const nonce = "0123456789abcdef";
+    const keyHash = createHash("sha256").update("the-guns-key").digest("hex");
+    expect(formatQuery("main", "g1", nonce)).toBe(`CNG1? main g1 ${nonce}`);
+    expect(parseQuery(Buffer.from(`CNG1? main g1 ${nonce}`))).toEqual({ table: "main", gun: "g1", nonce });
+    expect(parseQuery(Buffer.from("CNG1? main g1 0123"))).toBeNull();
+    const proof = createHmac("sha256", keyHash).update(`CNG1! main 10.42.0.1 1883 ${nonce}`).digest("hex");
+    expect(formatReply("main", "10.42.0.1", 1883, { keyHash, nonce })).toBe(`CNG1! main 10.42.0.1 1883 ${proof}`);
+    expect(parseReply(`CNG1! main 10.42.0.1 1883 ${proof}`)).toEqual({
+      table: "main",
+      host: "10.42.0.1",
+      port: 1883,
+      proof,
+    });
+  });
+
   it("anything else is not a query", () => {
     for (const bad of [
       "",
@@ -143,6 +160,34 @@ describe("the responder", () => {
       expect(g.replies[1]!.text).toBe(`CNG1! t1 ${lan} 1884`);
     } else console.warn("SKIPPED: no LAN interface here, so no broadcast check");
     expect(d.stats).toMatchObject({ queries: lan ? 2 : 1, replies: lan ? 2 : 1, garbage: 0 });
+  });
+
+  it("proves its reply to a paired gun's query with a nonce; the same reply to another nonce proves nothing", async () => {
+    const keyHash = createHash("sha256").update("the-guns-key").digest("hex");
+    const d = await responder(
+      "t1",
+      { host: "0.0.0.0", port: 1884 },
+      { keyHash: (g: string) => (g === "g1" ? keyHash : undefined) },
+    );
+    const g = await gunSide(d.port);
+    g.ask("CNG1? t1 g1 00000000000000aa");
+    g.ask("CNG1? t1 g1 00000000000000bb");
+    // a gun the hub holds no key for, and a query without a nonce (firmware before proofs): the plain reply
+    g.ask("CNG1? t1 g2 00000000000000aa");
+    g.ask("CNG1? t1 g1");
+    await waitFor(() => g.replies.length === 4);
+    const proofOf = (n: string) => createHmac("sha256", keyHash).update(`CNG1! t1 127.0.0.1 1884 ${n}`).digest("hex");
+    const texts = g.replies.map((r) => r.text).sort();
+    expect(texts).toEqual(
+      [
+        `CNG1! t1 127.0.0.1 1884 ${proofOf("00000000000000aa")}`,
+        `CNG1! t1 127.0.0.1 1884 ${proofOf("00000000000000bb")}`,
+        "CNG1! t1 127.0.0.1 1884",
+        "CNG1! t1 127.0.0.1 1884",
+      ].sort(),
+    );
+    expect(proofOf("00000000000000aa")).not.toBe(proofOf("00000000000000bb"));
+    expect(d.stats).toMatchObject({ replies: 4, proven: 2 });
   });
 
   it("says nothing to another table's query", async () => {

@@ -4,6 +4,10 @@
 // After the last chunk the gun checks the whole bundle and restarts into it; the update is done when the gun is
 // online again running the new version, or failed when it comes back on the old one (firmware/src/ota.ts rolls
 // back a bundle that does not come online). Firmware side and wire format: firmware/src/ota.ts, messages.ts.
+// The hub vouches for each update: `begin` carries the bundle's SHA-256, the hub's time and an HMAC over all of it,
+// keyed by the gun's key hash (what the hub keeps of the key), so a gun runs only what its own hub sends, and no
+// earlier `begin` played again; an older version than the gun runs goes only when the host forces it.
+import { createHash, createHmac } from "node:crypto";
 import { crc32 } from "node:zlib";
 import type { GunId, GunOta } from "@cng/protocol";
 import {
@@ -60,6 +64,20 @@ export function crcOf(code: string): number {
   return crc32(Buffer.from(code, "latin1")) >>> 0;
 }
 
+/** SHA-256 of a bundle, hex. */
+export function shaOf(code: string): string {
+  return createHash("sha256").update(code, "latin1").digest("hex");
+}
+
+/**
+ * The `begin` text for `m`, vouched for: its JSON with the proof `a` last, an HMAC-SHA256 keyed by the gun's key hash
+ * of the text before `,"a":"` (firmware/src/ota.ts checks it so).
+ */
+export function vouchedBegin(m: Omit<OtaBeginMsg, "a">, keyHash: string): string {
+  const body = JSON.stringify(m).slice(0, -1);
+  return `${body},"a":"${createHmac("sha256", keyHash).update(body, "latin1").digest("hex")}"}`;
+}
+
 /** `"<offset> <crc32>\n<data>"` */
 export function otaChunk(offset: number, data: string): string {
   return `${offset} ${crcOf(data)}\n${data}`;
@@ -82,6 +100,8 @@ interface Job {
   gun: GunId;
   bundle: OtaBundle;
   crc: number;
+  /** the vouched `begin`, made once: the same text each time it is asked again */
+  begin: string;
   p: OtaProgress;
   timer?: NodeJS.Timeout;
   /** questions left unanswered in a row */
@@ -114,6 +134,8 @@ export class OtaService {
     private readonly log: Logger,
     opts: Partial<OtaOptions> = {},
     private readonly clock: () => number = Date.now,
+    /** a paired gun's key hash (hex SHA-256, store/secrets.ts): what vouches for its updates */
+    private readonly keyHash: (gun: GunId) => string | undefined = () => undefined,
   ) {
     this.opts = { ...OTA_DEFAULTS, ...opts };
   }
@@ -147,7 +169,7 @@ export class OtaService {
   /** Why this gun cannot take this bundle now, or null. */
   problem(gun: GunId, bundle: OtaBundle): string | null {
     const g = this.registry.get(gun);
-    if (!g?.paired) return `${gun} is not paired`;
+    if (!g?.paired || !this.keyHash(gun)) return `${gun} is not paired`;
     if (!g.on) return `${gun} is offline`;
     if (this.jobs.has(gun)) return `${gun} is already being updated`;
     if (g.info && g.info.b !== bundle.board) return `${gun} is a ${g.info.b}, the bundle is for ${bundle.board}`;
@@ -160,10 +182,18 @@ export class OtaService {
 
   /**
    * Starts one gun's update; resolves when it is done or failed. `checked: false` skips the hub's own checks of
-   * board and battery (the gun makes them too: that is how its refusals are tested).
+   * board and battery (the gun makes them too: that is how its refusals are tested). `force`: the gun takes it even
+   * when it is older than the version it runs (the host's choice, vouched for in `begin`).
    */
-  update(gun: GunId, bundle: OtaBundle, checked = true): Promise<OtaProgress> {
-    const why = checked ? this.problem(gun, bundle) : this.jobs.has(gun) ? `${gun} is already being updated` : null;
+  update(gun: GunId, bundle: OtaBundle, checked = true, force = false): Promise<OtaProgress> {
+    const keyHash = this.keyHash(gun);
+    const why = checked
+      ? this.problem(gun, bundle)
+      : this.jobs.has(gun)
+        ? `${gun} is already being updated`
+        : keyHash
+          ? null
+          : `${gun} is not paired`;
     const from = this.registry.get(gun)?.info?.fw ?? null;
     let finish!: (p: OtaProgress) => void;
     const done = new Promise<OtaProgress>((r) => {
@@ -176,10 +206,25 @@ export class OtaService {
       this.emit(gun, failed);
       return Promise.resolve(failed);
     }
+    const crc = crcOf(bundle.code);
+    const begin: Omit<OtaBeginMsg, "a"> = {
+      v: 1,
+      c: "begin",
+      b: bundle.board,
+      fw: bundle.fw,
+      n: bundle.code.length,
+      crc,
+      w: this.opts.windowMs,
+      h: shaOf(bundle.code),
+      // wall time, not the table's clock: the gun keeps it across restarts and refuses one not later than its last
+      t: Date.now(),
+      ...(force ? { f: 1 as const } : {}),
+    };
     const job: Job = {
       gun,
       bundle,
-      crc: crcOf(bundle.code),
+      crc,
+      begin: vouchedBegin(begin, keyHash!),
       p,
       silent: 0,
       refusals: 0,
@@ -254,17 +299,8 @@ export class OtaService {
 
   /** Ask where the gun stands (begin again): it answers with the offset it holds. */
   private begin(job: Job): void {
-    const m: OtaBeginMsg = {
-      v: 1,
-      c: "begin",
-      b: job.bundle.board,
-      fw: job.bundle.fw,
-      n: job.bundle.code.length,
-      crc: job.crc,
-      w: this.opts.windowMs,
-    };
     job.inflight = -1;
-    this.send(job, JSON.stringify(m));
+    this.send(job, job.begin);
     this.wait(job);
   }
 
@@ -371,7 +407,7 @@ export class OtaService {
       return;
     }
     // a damaged chunk or bundle: the gun says where it stands again (otas) and the hub resends
-    if (/CRC wrong/.test(m)) {
+    if (/(CRC|hash) wrong/.test(m)) {
       job.inflight = -1;
       if (job.refusedAt === job.p.o) job.refusals++;
       else {

@@ -2,12 +2,16 @@
 // naming its table (firmware/src/find.ts); the hub of that table answers with the MQTT broker's address the gun
 // should use, as seen from the network the query came in on. Another table's query gets no answer.
 //
-//   query  "CNG1? <table> <gun>"            (to 255.255.255.255:18830; the gun id is for the log only)
-//   reply  "CNG1! <table> <host> <port>"    (unicast back to the query's source address and port)
+//   query  "CNG1? <table> <gun> <nonce>"            (to 255.255.255.255:18830; nonce: 16 hex digits, new per look)
+//   reply  "CNG1! <table> <host> <port> <proof>"    (unicast back to the query's source address and port)
 //
-// The answer is a hint, not a key: the gun's credentials still decide whether the broker lets it in.
+// The proof is HMAC-SHA256, keyed by the hex SHA-256 of the gun's key (what the hub keeps of it), of the reply
+// before it, a space and the query's nonce: anyone on the network can answer a gun, only its hub can prove it, and an
+// answer recorded earlier does not fit a new nonce. A gun the hub holds no key for (not paired), or a query without a
+// nonce (firmware before proofs), gets the reply without one; guns that check proofs do not take it.
 // Never crashes on what arrives: anything that is not a well-formed query is dropped, replies are rate limited
 // (per source and in all), and socket errors are logged.
+import { createHmac } from "node:crypto";
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
 import type { Logger } from "../log.js";
 import { isLoopback, isThisMachine, isUnspecified, lanAddresses, localAddressFor } from "./lan.js";
@@ -17,33 +21,49 @@ export { DISCOVERY_PORT } from "@cng/protocol";
 
 /** longest datagram looked at; a query is far shorter */
 const MAX_QUERY = 80;
-const QUERY = /^CNG1\? ([a-z0-9][a-z0-9_-]{0,31})(?: ([a-z0-9][a-z0-9_-]{0,31}))?$/;
+const QUERY = /^CNG1\? ([a-z0-9][a-z0-9_-]{0,31})(?: ([a-z0-9][a-z0-9_-]{0,31})(?: ([0-9a-f]{16}))?)?$/;
 
 export interface DiscoveryQuery {
   table: string;
   gun?: string;
+  /** the gun's nonce for this look: the reply's proof covers it */
+  nonce?: string;
 }
 
 /** A query, or null for anything else. */
 export function parseQuery(b: Buffer): DiscoveryQuery | null {
   if (b.length < 6 || b.length > MAX_QUERY) return null;
   const m = QUERY.exec(b.toString("latin1"));
-  return m ? { table: m[1]!, gun: m[2] } : null;
+  if (!m) return null;
+  return m[3] ? { table: m[1]!, gun: m[2], nonce: m[3] } : { table: m[1]!, gun: m[2] };
 }
 
-export function formatReply(table: string, host: string, port: number): string {
-  return `CNG1! ${table} ${host} ${port}`;
+/** The reply; with `proof` (the gun's key hash and its query's nonce), the HMAC that proves it comes from its hub. */
+export function formatReply(
+  table: string,
+  host: string,
+  port: number,
+  proof?: { keyHash: string; nonce: string },
+): string {
+  const text = `CNG1! ${table} ${host} ${port}`;
+  return proof ? `${text} ${replyProof(text, proof.keyHash, proof.nonce)}` : text;
 }
 
-export function formatQuery(table: string, gun?: string): string {
-  return gun ? `CNG1? ${table} ${gun}` : `CNG1? ${table}`;
+/** HMAC-SHA256 keyed by the gun's key hash (hex, as the hub keeps it) of the reply, a space and the nonce; hex. */
+export function replyProof(reply: string, keyHash: string, nonce: string): string {
+  return createHmac("sha256", keyHash).update(`${reply} ${nonce}`, "latin1").digest("hex");
 }
 
-/** A reply: table, host, port; null for anything else. */
-export function parseReply(b: Buffer | string): { table: string; host: string; port: number } | null {
-  const m = /^CNG1! ([a-z0-9][a-z0-9_-]{0,31}) ([\w.:-]{1,64}) (\d{1,5})$/.exec(b.toString());
+export function formatQuery(table: string, gun?: string, nonce?: string): string {
+  return gun ? `CNG1? ${table} ${gun}${nonce ? ` ${nonce}` : ""}` : `CNG1? ${table}`;
+}
+
+/** A reply: table, host, port, and its proof when it has one; null for anything else. */
+export function parseReply(b: Buffer | string): { table: string; host: string; port: number; proof?: string } | null {
+  const m = /^CNG1! ([a-z0-9][a-z0-9_-]{0,31}) ([\w.:-]{1,64}) (\d{1,5})(?: ([0-9a-f]{64}))?$/.exec(b.toString());
   const port = m ? Number(m[3]) : 0;
-  return m && port >= 1 && port <= 65535 ? { table: m[1]!, host: m[2]!, port } : null;
+  if (!m || port < 1 || port > 65535) return null;
+  return m[4] ? { table: m[1]!, host: m[2]!, port, proof: m[4] } : { table: m[1]!, host: m[2]!, port };
 }
 
 /** Where guns reach the broker: host as configured (0.0.0.0 = any of this machine's addresses), port. */
@@ -121,6 +141,8 @@ export interface DiscoveryOptions {
    * own guns, so a second table of the same name on the network cannot draw them over to it.
    */
   answers?: (gun: string | undefined) => boolean;
+  /** the hex SHA-256 of a paired gun's key, which proves the reply to it; undefined for a gun without one */
+  keyHash?: (gun: string) => string | undefined;
 }
 
 export interface DiscoveryStats {
@@ -139,6 +161,8 @@ export interface DiscoveryStats {
   limited: number;
   /** no address the asker could reach */
   unreachable: number;
+  /** replies with a proof (the gun's nonce, its key known) */
+  proven: number;
 }
 
 export interface DiscoveryResponder {
@@ -161,6 +185,7 @@ export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder>
     limited: 0,
     unreachable: 0,
     notOurs: 0,
+    proven: 0,
   };
   // rate limit: counts in the current one-second window
   let windowAt = 0;
@@ -207,7 +232,9 @@ export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder>
       return;
     }
     stats.replies++;
-    send(formatReply(o.table, host, b.port), r);
+    const keyHash = q.gun && q.nonce ? o.keyHash?.(q.gun) : undefined;
+    if (keyHash) stats.proven++;
+    send(formatReply(o.table, host, b.port, keyHash ? { keyHash, nonce: q.nonce! } : undefined), r);
     const key = `${q.gun ?? "?"}@${r.address}`;
     const fields = { gun: q.gun, from: r.address, host, port: b.port };
     // info once per gun and address (a bounded set: past it, debug only, so a flood of new names floods no log)
@@ -283,6 +310,7 @@ export async function answerDiscovery(
   broker: BrokerAddress | null,
   log: Logger,
   answers?: (gun: string | undefined) => boolean,
+  keyHash?: (gun: string) => string | undefined,
 ): Promise<DiscoveryResponder | undefined> {
   if (setting === "off") return undefined;
   if (!broker) {
@@ -290,7 +318,7 @@ export async function answerDiscovery(
     return undefined;
   }
   try {
-    return await startDiscovery({ port: setting, table, broker: () => broker, log, answers });
+    return await startDiscovery({ port: setting, table, broker: () => broker, log, answers, keyHash });
   } catch (e) {
     log.warn(
       { err: (e as Error).message, port: setting },

@@ -60,6 +60,15 @@ export class SecretStore {
     return secret;
   }
 
+  /**
+   * The hex SHA-256 of a paired gun's key, as stored, or undefined: what gun and hub share, which keys the proofs the
+   * gun checks (a discovery answer, an update's `begin`).
+   */
+  gunKeyHash(id: GunId): string | undefined {
+    return this.db.prepare<[string], { secret_hash: string }>("SELECT secret_hash FROM guns WHERE id = ?").get(id)
+      ?.secret_hash;
+  }
+
   checkGun(id: GunId, secret: string): boolean {
     const row = this.db.prepare<[string], { secret_hash: string }>("SELECT secret_hash FROM guns WHERE id = ?").get(id);
     return row !== undefined && sameSecret(row.secret_hash, hashSecret(secret));

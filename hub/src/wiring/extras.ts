@@ -4,6 +4,7 @@ import type { GunRegistry } from "../guns/registry.js";
 import { answerDiscovery, type BrokerAddress, brokerAddressOf, type DiscoveryResponder } from "../net/discovery.js";
 import type { PlayService } from "../play/play.js";
 import { startSerialGunBridge } from "../serial/index.js";
+import type { SecretStore } from "../store/secrets.js";
 import { followFeedback, startTableBox } from "../tablebox/index.js";
 import type { Wiring } from "./wiring.js";
 
@@ -40,6 +41,7 @@ export async function addDiscovery(
   gunBroker: BrokerAddress | null,
   registry: GunRegistry,
   play: PlayService,
+  secrets: SecretStore,
 ): Promise<DiscoveryResponder | undefined> {
   const discovery = await answerDiscovery(
     config.discovery,
@@ -52,6 +54,8 @@ export async function addDiscovery(
       (gun !== undefined && registry.isPaired(gun)) ||
       !registry.all().some((g) => g.paired) ||
       play.pairListening !== null,
+    // a paired gun's key hash proves the answer to it (firmware/src/find.ts takes no other)
+    (gun) => secrets.gunKeyHash(gun),
   );
   if (discovery) closers.add(() => discovery.close());
   return discovery;

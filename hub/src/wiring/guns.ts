@@ -54,7 +54,9 @@ export async function startGuns(w: Wiring, input: GunsInput, later: Later): Prom
   const battery = new BatteryCalibration(bus, config.table, guns, log.child({ part: "battery" }));
   await battery.start();
   closers.add(() => battery.close());
-  const ota = new OtaService(bus, config.table, registry, log.child({ part: "ota" }), input.ota, now);
+  const ota = new OtaService(bus, config.table, registry, log.child({ part: "ota" }), input.ota, now, (g) =>
+    secrets.gunKeyHash(g),
+  );
   await ota.start();
   closers.add(() => ota.stop());
   guns.onPresence((g, on) => ota.presence(g, on));

@@ -153,7 +153,9 @@ export interface ImuMsg {
  * `gun/<id>/ota`, QoS 1, published by the hub only: an update over the air. `begin` (JSON) names the bundle; the
  * gun answers on `otas` with the offset it holds (0, or where an interrupted update stopped). Then chunks, each
  * `"<offset> <crc32 of data>\n<data>"` (text, not JSON; at most OTA_CHUNK bytes of data), each answered on `otas`.
- * Refusals (board, battery, room, a chunk's CRC) go to `err` with `e: "ota"`.
+ * Refusals (proof, board, battery, version, room, a chunk's CRC) go to `err` with `e: "ota"`.
+ * `a`, the proof, is the last field: HMAC-SHA256 keyed by the hex SHA-256 of the gun's key (what the hub keeps of it)
+ * over the JSON text before `,"a":"`; nothing follows it but `"}`.
  */
 export interface OtaBeginMsg {
   v: Version;
@@ -168,6 +170,14 @@ export interface OtaBeginMsg {
   crc: number;
   /** ms the new firmware has to come online to the hub before a restart; two misses = the old one back */
   w: number;
+  /** SHA-256 of the whole bundle, hex: the gun runs it only when what it wrote has this hash */
+  h: string;
+  /** the hub's time (epoch ms) when it vouched: later than the gun's last update's, or the gun refuses (a replay) */
+  t: number;
+  /** 1: the host forced it: the gun takes a version older than the one it runs */
+  f?: 1;
+  /** the proof (above), hex */
+  a: string;
 }
 
 /** Bytes of bundle per `ota` chunk. */

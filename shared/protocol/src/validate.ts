@@ -129,6 +129,8 @@ const IMU: Schema = {
   g: [false, { t: "vec", n: 3, min: -4, max: 4 }],
   sd: [false, num(0, 8)],
 };
+/** Lower-case hex: a SHA-256 or an HMAC (64 of them) */
+const HEX = /^[0-9a-f]+$/;
 /** Largest bundle an update may carry: the largest board budget with room to spare. */
 const OTA_MAX = 65536;
 const OTA_BEGIN: Schema = {
@@ -138,6 +140,10 @@ const OTA_BEGIN: Schema = {
   n: [true, int(1, OTA_MAX)],
   crc: [true, int(0, 4294967295)],
   w: [true, int(1000, 600000)],
+  h: [true, str(64, HEX, 64)],
+  t: [true, HUB_MS],
+  f: [false, int(1, 1)],
+  a: [true, str(64, HEX, 64)],
 };
 const OTA_STATE: Schema = { o: [true, int(0, OTA_MAX)], n: [true, int(0, OTA_MAX)], ok: [false, int(1, 1)] };
 const REQ: Schema = {

@@ -12,11 +12,13 @@ import { dbPath } from "../../store/db.js";
 
 const HELP = `
 The hub must be running (cng hub): it sends the firmware it was built with (firmware/dist/<board>/gun.js,
-npm run build) to each gun over its own MQTT link, chunk by chunk; the gun checks every chunk and the whole
-bundle (length, CRC-32), then restarts into it. A gun that drops off mid-way goes on where it stopped when it is
-back. A new firmware that does not come online to the hub within a minute, twice, is rolled back by the gun.
-Never during a game, never below 30% battery. Boards whose profile has no "ota" (esp8266-mpu6050) are flashed by
-USB with cng flash: this says so.
+npm run build) to each gun over its own MQTT link, chunk by chunk, vouched for with what only the gun and its hub
+hold (an HMAC keyed by the gun's key hash: a gun takes no update from anyone else); the gun checks every chunk
+(CRC-32) and the whole bundle (length, SHA-256), then restarts into it. A gun that drops off mid-way goes on where it
+stopped when it is back. A new firmware that does not come online to the hub within a minute, twice, is rolled back
+by the gun. Never during a game, never below 30% battery. A version older than the gun runs goes only with --force
+(the gun checks that too). Boards whose profile has no "ota" (esp8266-mpu6050) are flashed by USB with cng flash:
+this says so.
 
 The host PIN: --pin, else CNG_PIN, else read from the hub's data folder (--data, default ./data).
 
@@ -179,7 +181,7 @@ export function registerOta(program: Command): void {
     .option("-g, --gun <id>", "a gun to update (repeatable)", gunName, [])
     .option("-a, --all", "every paired gun")
     .option("-b, --board <name>", "only guns of this board profile")
-    .option("-f, --force", "also guns that already run this version")
+    .option("-f, --force", "also guns that already run this version, or a newer one (they go back)")
     .option("--url <url>", "the hub's broker", `mqtt://127.0.0.1:${DEFAULTS.mqttPort}`)
     .option("-t, --table <name>", "table name", DEFAULTS.table)
     .option("--pin <pin>", "host PIN (default: CNG_PIN, or the hub's data folder)")

@@ -1,6 +1,6 @@
 // Firmware updates over the air (hub/src/guns/ota.ts): start them; progress rides in each gun's status.
 
-import { type GunId, isName, type OpArgs, type OpResult, ok, type Result, refuse } from "@cng/protocol";
+import { fwOlder, type GunId, isName, type OpArgs, type OpResult, ok, type Result, refuse } from "@cng/protocol";
 import type { OtaBundle } from "../../guns/ota.js";
 import { badArgs, bool } from "../args.js";
 import type { Op } from "../types.js";
@@ -22,7 +22,7 @@ export const gunsUpdate: Op<"guns.update"> = {
   name: "guns.update",
   need: "host",
   summary:
-    "send the hub's firmware build to paired guns over the air (never during a game); each gun's status carries `ota` progress",
+    "send the hub's firmware build to paired guns over the air (never during a game; `force`: also a version the gun already runs, or an older one); each gun's status carries `ota` progress",
   args: ["guns", "board", "force"],
   parse: parseUpdate,
   run(ctx, _c, args) {
@@ -58,13 +58,18 @@ export const gunsUpdate: Op<"guns.update"> = {
         refused.push({ gun: id, why: `${id} already runs ${b.fw} (force: true sends it again)` });
         continue;
       }
+      // the gun refuses an older version unless forced too: say so before sending anything
+      if (!args.force && g.info?.fw && fwOlder(b.fw, g.info.fw)) {
+        refused.push({ gun: id, why: `${id} runs ${g.info.fw}, newer than ${b.fw} (force: true goes back)` });
+        continue;
+      }
       const why = ctx.ota.problem(id, b);
       if (why) {
         refused.push({ gun: id, why });
         continue;
       }
       started.push({ gun: id, board, fw: b.fw, from: g.info?.fw ?? null });
-      void ctx.ota.update(id, b);
+      void ctx.ota.update(id, b, true, args.force);
     }
     if (started.length === 0 && refused.length === 0) {
       return refuse("no-guns", args.board ? `no paired gun is a ${args.board}` : "no paired gun to update");

@@ -20,6 +20,8 @@ export interface Chip {
   /** per serial device, the pins its setup takes when not given */
   serial?: Record<string, { tx: number; rx: number }>;
   adc?: ChipAdc;
+  /** Espruino's telnet console, on at every boot: its TCP port on a board */
+  telnet?: { port: number; why: string };
 }
 
 let chips: Record<string, Chip> | undefined;

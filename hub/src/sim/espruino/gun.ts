@@ -38,6 +38,8 @@ export interface GunWifi {
   connects: { ssid: string; password: string }[];
   /** the radio's power save (radio.ts), null on a board without WiFi */
   readonly powersave: string | null;
+  /** the soft access point is up (firmware/espruino/chips/wifi.mjs AP_AT_BOOT: an ESP8266's SDK keeps it on) */
+  readonly ap: boolean;
 }
 
 /** What every runtime is started with. */
@@ -90,5 +92,10 @@ export interface Gun {
   setBattery(volts: number): void;
   /** drop every open socket without a goodbye (a WiFi loss) */
   dropNetwork(): void;
+  /**
+   * The TCP port of the board's telnet console (a board's is 23: Espruino's ESP32 and ESP8266 builds open it at every
+   * boot until the firmware turns it off), on 127.0.0.1; undefined on a board without WiFi.
+   */
+  telnetPort(): Promise<number | undefined>;
   stop(): void;
 }

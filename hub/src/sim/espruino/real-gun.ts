@@ -11,6 +11,7 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { type BoardProfile, bundlePathFor, loadBoard } from "./board.js";
+import { loadChip } from "./chip.js";
 import type { Gun, GunOptions } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { findInterpreter } from "./interpreter.js";
@@ -20,6 +21,7 @@ import { BoardLink } from "./real-link.js";
 import { spawnInterpreter } from "./real-process.js";
 import { ReportedGun } from "./real-reports.js";
 import { bootFile } from "./real-settings.js";
+import { freePort } from "./vm-telnet.js";
 
 export { type BoardSettings, boardSettings } from "./real-settings.js";
 
@@ -83,7 +85,9 @@ export async function startRealGun(o: RealGunOptions): Promise<RealGun> {
   const code = o.code ?? readFileSync(o.bundlePath ?? bundlePathFor(board.name), "latin1");
   const imu = new ImuInputs(o.imu);
   const dir = await flashImage(bin, board.name, { code, boot0: bootFile(board, o, imu.pose(0)), config: o.config });
-  const gun = new RealGunImpl(bin, board, dir, imu, o);
+  // a chip whose Espruino opens a telnet console at every boot: the interpreter does too, on a port of this gun's own
+  const telnet = loadChip(board.chip).telnet ? await freePort() : undefined;
+  const gun = new RealGunImpl(bin, board, dir, imu, o, telnet);
   try {
     await gun.boot();
   } catch (e) {
@@ -116,6 +120,7 @@ class RealGunImpl extends ReportedGun implements RealGun {
     readonly dir: string,
     readonly imu: ImuInputs,
     private readonly o: RealGunOptions,
+    private readonly telnet: number | undefined,
   ) {
     super(board, o.onConsole, (text) => this.write(text));
     this.link = new BoardLink(this);
@@ -127,6 +132,10 @@ class RealGunImpl extends ReportedGun implements RealGun {
     this.gone = new Promise((r) => {
       this.markGone = r;
     });
+  }
+
+  async telnetPort(): Promise<number | undefined> {
+    return this.telnet;
   }
 
   get pid(): number | undefined {
@@ -153,7 +162,7 @@ class RealGunImpl extends ReportedGun implements RealGun {
 
   /** Starts the interpreter on the flash image; resolves when the board has booted (before the firmware runs). */
   boot(): Promise<void> {
-    const p = spawnInterpreter(this.bin, this.dir);
+    const p = spawnInterpreter(this.bin, this.dir, this.telnet);
     this.proc = p;
     this.usb.console = this.usb.device;
     p.stdout!.on("data", (d: Buffer) => this.link.parse(d.toString("latin1")));

@@ -14,6 +14,8 @@ export interface Reports {
   W: [string, string];
   /** the radio's power save; with profiling on, also the answer to `__b.pr()`: samples and µs a sample */
   P: string | { n: number; us: number };
+  /** the soft access point is up, or down */
+  S: boolean;
   /** a TCP connect: host, port */
   N: [string, number];
   /** console text from LoopbackB (the console moved away from USB) */

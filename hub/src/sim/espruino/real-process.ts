@@ -28,10 +28,18 @@ process.once("exit", () => {
   for (const c of live) c.kill("SIGKILL");
 });
 
-/** The interpreter `bin` booting from the flash image in `dir`, its stdin and stdout the board's USB. */
-export function spawnInterpreter(bin: string, dir: string): ChildProcess {
+/**
+ * The interpreter `bin` booting from the flash image in `dir`, its stdin and stdout the board's USB. With `telnet`, its
+ * telnet console is on from the start, as on an ESP32 or ESP8266 board, on that port (the Linux build's `--telnet`,
+ * the port patched in: firmware/espruino/interpreter.mjs).
+ */
+export function spawnInterpreter(bin: string, dir: string, telnet?: number): ChildProcess {
   const [cmd, args] = withParentDeath(bin);
-  const p = spawn(cmd, args, { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+  const p = spawn(cmd, telnet ? [...args, "--telnet"] : args, {
+    cwd: dir,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: telnet ? { ...process.env, CNG_TELNET_PORT: String(telnet) } : process.env,
+  });
   live.add(p);
   p.on("exit", () => live.delete(p));
   realTimePriority(p.pid);

@@ -2,7 +2,7 @@
 // the buzzer over time, the WiFi and TCP connects, the console wherever it is, pin clashes and errors.
 import { type BoardProfile, consoleDevice } from "./board.js";
 import type { GunWifi, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
-import { powersaveAtBoot } from "./radio.js";
+import { apAtBoot, powersaveAtBoot } from "./radio.js";
 import { ConsoleLines } from "./real-console.js";
 import type { LinkListener, Report } from "./real-link.js";
 
@@ -36,7 +36,7 @@ export class ReportedGun implements LinkListener {
   readonly pinClash: string[] = [];
   readonly console: string[] = [];
   readonly errors: unknown[] = [];
-  readonly wifi: { connects: GunWifi["connects"]; powersave: string | null };
+  readonly wifi: { connects: GunWifi["connects"]; powersave: string | null; ap: boolean };
   readonly usb: RealUsb;
   /** host:port of each TCP connect the firmware made */
   readonly connects: string[] = [];
@@ -49,7 +49,7 @@ export class ReportedGun implements LinkListener {
   /** `send` takes bytes for the board's USB. */
   constructor(board: BoardProfile, onConsole: ((line: string) => void) | undefined, send: (text: string) => void) {
     this.usb = new RealUsb(consoleDevice(board), send);
-    this.wifi = { connects: [], powersave: powersaveAtBoot(board) };
+    this.wifi = { connects: [], powersave: powersaveAtBoot(board), ap: apAtBoot(board) };
     this.lines = new ConsoleLines(this.console, this.errors, onConsole);
   }
 
@@ -85,6 +85,9 @@ export class ReportedGun implements LinkListener {
         break;
       case "P":
         if (typeof r.v === "string") this.wifi.powersave = r.v;
+        break;
+      case "S":
+        this.wifi.ap = r.v;
         break;
       case "N":
         this.connects.push(`${r.v[0]}:${r.v[1]}`);

@@ -4,6 +4,7 @@
 // proof that a bundle runs on a board; this one is for the many quick behaviour tests and the simulator's default.
 // Each part of the board is a file of its own (vm-*.ts); here they are put together as the firmware's globals.
 
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import vm from "node:vm";
@@ -23,6 +24,7 @@ import { type VmNet, vmNet } from "./vm-net.js";
 import { type VmOutputs, vmOutputs } from "./vm-outputs.js";
 import { type VmSerial, vmSerial } from "./vm-serial.js";
 import { type VmStorage, vmStorage } from "./vm-storage.js";
+import { type VmTelnet, vmTelnet } from "./vm-telnet.js";
 import { type VmTrigger, vmTrigger } from "./vm-trigger.js";
 import { type VmWifi, vmWifi } from "./vm-wifi.js";
 
@@ -45,6 +47,8 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   const b = vmBoard(o);
   const { clock, outputs, serial, net, state } = b;
   runFirmware(b, o.code ?? readFileSync(o.bundlePath ?? bundlePathFor(b.board.name), "utf8"));
+  // the interpreter idles after the boot code: the telnet console opens then, if the firmware left it on
+  b.telnet?.booted();
   return {
     runtime: "vm",
     leadMs: 0,
@@ -74,8 +78,10 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     setBattery(v: number) {
       state.batteryV = v;
     },
+    telnetPort: async () => (b.telnet ? b.telnet.port : undefined),
     stop() {
       clock.stop();
+      b.telnet?.close();
       for (const s of net.sockets) s.destroy();
       b.udp.closeAll();
     },
@@ -96,6 +102,8 @@ interface VmBoard {
   radio: VmWifi;
   flash: VmStorage;
   udp: VmDgram;
+  /** Espruino's telnet console (ESP32, ESP8266: vm-telnet.ts) */
+  telnet: VmTelnet | undefined;
   puck: VmPuck | undefined;
   /** pins two things drive at once, as the board found them */
   pinClash: string[];
@@ -150,6 +158,7 @@ function vmBoard(o: VirtualGunOptions): VmBoard {
     flash: vmStorage(board, o.config),
     // UDP (finding the hub, firmware/src/find.ts): Node's, shaped as Espruino's
     udp: vmDgram(guard),
+    telnet: undefined,
     // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
     puck: board.chip === "NRF52" ? vmPuck(inputs, imu.sense, clock, () => state.batteryV) : undefined,
     pinClash,
@@ -158,9 +167,19 @@ function vmBoard(o: VirtualGunOptions): VmBoard {
   };
 }
 
+/** Espruino's `require("crypto").SHA256`: the bytes of a string (one byte a character), a 32-byte ArrayBuffer. */
+function sha256(m: unknown): ArrayBuffer {
+  const d = createHash("sha256")
+    .update(Buffer.from(String(m), "latin1"))
+    .digest();
+  return d.buffer.slice(d.byteOffset, d.byteOffset + d.length);
+}
+
 /** Runs the firmware bundle `code` on the board, in a context of its own. */
 function runFirmware(b: VmBoard, code: string): void {
-  const ctx: vm.Context = espruinoContext(boardGlobals(b, code.length, (js) => vm.runInContext(js, ctx)));
+  const run = (js: string): unknown => vm.runInContext(js, ctx);
+  if (b.chip.telnet) b.telnet = vmTelnet(run, b.serial);
+  const ctx: vm.Context = espruinoContext(boardGlobals(b, code.length, run));
   try {
     vm.runInContext(code, ctx, { filename: `${b.board.name}/gun.js` });
   } catch (e) {
@@ -172,7 +191,7 @@ function runFirmware(b: VmBoard, code: string): void {
  * The firmware's globals: the board's parts under Espruino's names; `codeLength` is the bundle's (the memory it takes),
  * `run` runs code in the firmware's global scope.
  */
-function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => void): Record<string, unknown> {
+function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => unknown): Record<string, unknown> {
   const { board, chip, clock, serial, outputs, trigger, puck, state } = b;
   const modules: Record<string, unknown> = {
     net: b.net.module,
@@ -180,6 +199,9 @@ function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => void)
     Storage: b.flash.module,
     neopixel: outputs.neopixel,
     dgram: b.udp.module,
+    ...(b.telnet ? { TelnetServer: b.telnet.module } : {}),
+    // Espruino's ESP32 build has SHA-256 (boards/ESP32.py: CRYPTO, SHA256), the ESP8266's SHA-1 only
+    ...(board.chip === "ESP32" ? { crypto: { SHA256: sha256 } } : {}),
   };
   const P = pins();
   const puckPins = puck ? Object.fromEntries(Object.entries(PUCK_PINS).map(([k, g]) => [k, P[`D${g}`]])) : {};
@@ -208,6 +230,7 @@ function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => void)
         : Math.random() * 0.01,
     E: {
       CRC32: (d: string) => crc32(Buffer.from(String(d), "latin1")) >>> 0,
+      toString: (a: ArrayBuffer) => Buffer.from(a).toString("latin1"),
       // counted, not a restart: updates over the air run to their restart here, and end to end on the interpreter
       reboot: () => {
         state.rebooted++;

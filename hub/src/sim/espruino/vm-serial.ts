@@ -26,8 +26,15 @@ export interface VmSerial {
   usb: VirtualUsbSerial;
   /** the console's lines, wherever the console is */
   lines: string[];
-  /** a line Espruino prints: kept, and sent to the PC while the console is on USB */
+  /** a line Espruino prints: kept, and sent to the PC while the console is on USB (or to `away` while it is there) */
   log(line: string): void;
+  /**
+   * Whether a connection (a telnet client, a Bluetooth central) may take the console: Espruino moves it unless the
+   * firmware forced it with `setConsole(true)` (jsiIsConsoleDeviceForced).
+   */
+  movable(): boolean;
+  /** the console taken by a connection (`to` gets what it prints), or given back (undefined) */
+  away(to: ((text: string) => void) | undefined): void;
 }
 
 export interface VmSerialOptions {
@@ -44,6 +51,9 @@ const DEVICES = ["Serial1", "Serial2", "USB", "Bluetooth", "LoopbackA", "Loopbac
 export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
   const usbDevice = consoleDevice(board);
   let consoleOn = usbDevice;
+  let forced = false;
+  /** a connection holding the console (telnet): where console output goes meanwhile */
+  let taken: ((text: string) => void) | undefined;
   let out = "";
   const listeners: ((text: string) => void)[] = [];
   const lines: string[] = [];
@@ -62,8 +72,9 @@ export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
       write(d: unknown) {
         if (name === usbDevice) toPc(String(d));
       },
-      setConsole() {
+      setConsole(force?: boolean) {
         consoleOn = name;
+        forced = !!force;
       },
     };
   }
@@ -87,7 +98,17 @@ export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
   const log = (s: string) => {
     lines.push(s);
     o.onConsole?.(s);
-    if (consoleOn === usbDevice) toPc(`${s}\r\n`);
+    if (taken) taken(`${s}\r\n`);
+    else if (consoleOn === usbDevice) toPc(`${s}\r\n`);
   };
-  return { devices, usb, lines, log };
+  return {
+    devices,
+    usb,
+    lines,
+    log,
+    movable: () => !forced,
+    away(to) {
+      taken = to;
+    },
+  };
 }

@@ -14,10 +14,14 @@ export interface VmWifi {
 /** `fails` connects fail before one succeeds; the board reads the signal `rssi` (dBm). */
 export function vmWifi(board: BoardProfile, clock: VirtualClock, fails: number | undefined, rssi: number): VmWifi {
   let powersave: string | null = null;
+  let ap = false;
   const wifi: GunWifi = {
     connects: [],
     get powersave() {
       return powersave;
+    },
+    get ap() {
+      return ap;
     },
   };
   const module = wifiModule(board.chip, {
@@ -27,6 +31,9 @@ export function vmWifi(board: BoardProfile, clock: VirtualClock, fails: number |
     joined: (ssid, password) => wifi.connects.push({ ssid, password: password as string }),
     mode: (m) => {
       powersave = m;
+    },
+    ap: (up) => {
+      ap = up;
     },
   });
   return { wifi, module };
