@@ -36,6 +36,20 @@ export function bodyRate(m: Motion, t: number, h = 0.0005): [number, number, num
   return [(d[7] - d[5]) * k, (d[2] - d[6]) * k, (d[3] - d[1]) * k];
 }
 
+/**
+ * Body angular rate, degrees per second, that turns pose `a` into pose `b` in `dt` seconds at a constant rate (the
+ * rotation vector of the turn, over `dt`): what a gyro's readings add up to between two samples.
+ */
+export function meanBodyRate(a: Pose, b: Pose, dt: number): [number, number, number] {
+  const d = mulTA(rotation(a), rotation(b));
+  const cos = Math.max(-1, Math.min(1, (d[0]! + d[4]! + d[8]! - 1) / 2));
+  const angle = Math.acos(cos);
+  const s = Math.sin(angle);
+  // the axis from the skew part; near no turn, the skew part is the rotation vector itself
+  const k = (s > 1e-9 ? angle / (2 * s) : 0.5) / dt / D;
+  return [(d[7]! - d[5]!) * k, (d[2]! - d[6]!) * k, (d[3]! - d[1]!) * k];
+}
+
 /** What an accelerometer reads at rest: gravity's reaction, in g, in the body frame. */
 export function bodyGravity(p: Pose): [number, number, number] {
   return gravity(p.pitch, p.roll);

@@ -8,7 +8,7 @@ import type { Sense } from "../../../../firmware/espruino/chips/sensor.mjs";
 import type { BoardProfile } from "./board.js";
 import type { VirtualClock } from "./clock.js";
 import type { ImuInputs } from "./imu.js";
-import { bodyGravity, bodyRate } from "./motion.js";
+import { bodyGravity, bodyRate, meanBodyRate, type Pose } from "./motion.js";
 
 export interface VmImu {
   /** what every chip senses now: gravity's reaction and the body rates, along the gun's axes */
@@ -23,9 +23,18 @@ export interface VmImu {
 }
 
 export function vmImu(imu: BoardProfile["imu"], inputs: ImuInputs, clock: VirtualClock): VmImu {
+  // the gyro reads what turned since its previous sample, as the real interpreter's board does (board.js): its
+  // readings add up to exactly where the gun went however late the firmware reads it. A real gun's loop runs on its
+  // own chip on time; this one shares the laptop, and a reading of the rate at one instant, integrated over a read
+  // a busy machine made late, turned a swing into a heading a seat off.
+  let last: { t: number; pose: Pose } | null = null;
   const sense: Sense = () => {
     const t = clock.now() / 1000;
-    return [bodyGravity(inputs.pose(t)), bodyRate(inputs.motion, t)];
+    const pose = inputs.pose(t);
+    const dt = last === null ? 0 : t - last.t;
+    const rate = dt > 0 && last ? meanBodyRate(last.pose, pose, dt) : bodyRate(inputs.motion, t);
+    last = { t, pose };
+    return [bodyGravity(pose), rate];
   };
   // no MPU on the board: nothing answers on I2C
   const addr = imu.kind === "mpu6050" ? (imu.addr ?? 0x68) : undefined;
