@@ -16,15 +16,17 @@ import {
   angleDist,
   type Bearings,
   bearings,
+  biasedRow,
   calibrate,
   inDoubt,
   learnFromSnapshot,
   liveAim,
   type OffsetTrack,
   offsetAt,
+  ranges,
+  readDraw,
   readWindow,
   recentreFromPose,
-  resolveTarget,
   roundTable,
   type SeatId,
   startTrack,
@@ -118,14 +120,13 @@ export interface AccuracyRow {
 
 const SAMPLE_MS = 20; // 50 Hz during a count
 const PACE_MS = DEFAULT_TIMING.countPaceMs; // "1", "2", "3"
-const GRACE_MS = DEFAULT_TIMING.graceMs;
 /** a cue from the hub to the LED: the network's few ms and the firmware's turn */
 const LED_LATENCY_MS = 30;
 
 /** What the bench's hub does with a gun: its bearings, live reading and the count's verdict. */
 interface HubSide {
-  /** the bearings it reads a shooter's gun against */
-  row: readonly number[];
+  /** the bearings it reads a shooter's gun against, with the person's biases it learned */
+  row(): readonly number[];
   /** the verdict of the count whose "3" is at gun ms `go`, and the instant its reading ended */
   verdict(win: AimWindow, go: number, offset: number): { result: TargetResult; at: number };
   /** the count's samples run this long after "3" */
@@ -183,15 +184,19 @@ function nearestSeat(heading: number, row: readonly number[], shooter: number): 
   return best;
 }
 
-/** The hub as it reads a gun: the seats' bearings, the LED's live reading, the count's verdict. */
+/** The hub as it reads a gun: the seats' bearings, the LED's live reading, the count's verdict over its window. */
 function hubSide(b: Bearings, shooter: SeatId, track: () => OffsetTrack, opts: AimOptions): HubSide {
   const row = b[shooter]!;
+  const w = DEFAULT_TIMING;
   return {
-    row,
-    readsUntilMs: GRACE_MS,
+    row: () => biasedRow(track(), row),
+    // the longest a reading can need: to the count's close
+    readsUntilMs: w.closeMs + 20,
     verdict: (win, go, offset) => {
-      const at = go + GRACE_MS;
-      return { result: trusted(track(), resolveTarget(win, at, offset, row, shooter, opts)), at };
+      const seen = biasedRow(track(), row);
+      const v = readDraw(win, go, go + w.closeMs + 20, w, offset, seen, shooter, opts);
+      if (v.kind === "wait") throw new Error("the bench gave the count its whole window");
+      return { result: trusted(track(), v.result), at: v.kind === "read" ? v.t : go + w.drawMs };
     },
   };
 }
@@ -200,8 +205,9 @@ function hubSide(b: Bearings, shooter: SeatId, track: () => OffsetTrack, opts: A
 function liveShown(win: AimWindow, offset: number, row: readonly number[], shooter: SeatId, opts: AimOptions) {
   let previous: SeatId | null = null;
   return (t: number): Shown => {
-    previous = liveAim(win, t, offset, row, shooter, previous, opts).seat;
-    return { seat: previous };
+    const live = liveAim(win, t, offset, row, shooter, previous, opts);
+    previous = live.seat;
+    return { seat: live.seat, between: live.between };
   };
 }
 
@@ -224,7 +230,8 @@ export function measureAccuracy(
   const n = cfg.seats;
   const layout = roundTable(n);
   const seats = layout.seats;
-  const b = bearings(layout);
+  const b = bearings(layout, opts.gunForwardM);
+  const far = ranges(layout, opts.gunForwardM);
   const win = new AimWindow(256);
   let holdUps = 0;
   let correct = 0;
@@ -284,10 +291,22 @@ export function measureAccuracy(
           poses++;
           const poseTime = t - uniform(random, 15_000, 30_000);
           const raw = pose(godfather, poseTime - 2500);
-          if (raw !== null) track = recentreFromPose(track, poseTime, b[s][godfather], raw, opts).track;
+          if (raw !== null)
+            track = recentreFromPose(track, poseTime, b[s][godfather], raw, opts, {
+              target: godfather,
+              from: s,
+              rangeM: far[s]![godfather]!,
+            }).track;
         }
         const intended = (s + 1 + Math.floor(random() * (n - 1))) % n;
-        const from = { yaw: uniform(random, -180, 180), pitch: uniform(random, -70, -30), roll: 0 };
+        // held low between counts, about the table's centre as far as the people say (today's: anywhere)
+        const from = {
+          yaw: ((u) => (human.holdSpreadDeg >= 180 ? u : wrapDeg(centre + (u * human.holdSpreadDeg) / 180)))(
+            uniform(random, -180, 180),
+          ),
+          pitch: uniform(random, -70, -30),
+          roll: 0,
+        };
         const go = t + 2 * PACE_MS;
         const offset = offsetAt(track, go);
         const played = playHoldUp({
@@ -305,7 +324,7 @@ export function measureAccuracy(
           win,
           endMs: go + hub.readsUntilMs,
           feedback,
-          live: liveShown(win, offset, hub.row, s, opts),
+          live: liveShown(win, offset, hub.row(), s, opts),
           lockIntervalMs: DEFAULT_TIMING.lockIntervalMs,
           latencyMs: LED_LATENCY_MS,
         });
@@ -336,7 +355,7 @@ export function measureAccuracy(
           if (nearest === intended) nearestCorrect++;
           else nearestWrong++;
         }
-        track = learnFromSnapshot(track, at, result, b[s], opts).track;
+        track = learnFromSnapshot(track, at, result, b[s], opts, far[s]).track;
         t = go + hub.readsUntilMs;
       }
     }

@@ -55,6 +55,8 @@ export interface HumanTraits {
   /** the pitch people hold a gun at when aiming across a table: mean and σ */
   aimPitchDeg: number;
   aimPitchSigma: number;
+  /** between counts the gun is held low, pointing within ± this of the table's centre (180: anywhere) */
+  holdSpreadDeg: number;
   /** how the table's people time the draw */
   draw: DrawMix;
   /** reaction to "3" (a beat they wait for), median ms and log-normal σ */
@@ -80,8 +82,12 @@ export interface HumanTraits {
   visualSigma: number;
 }
 
-/** Nobody draws at "3", aims with a bias, leans, or looks: today's bench people (the fields that came later). */
+/**
+ * Nobody draws at "3", aims with a bias, leans, or looks: today's bench people (the fields that came later). Their gun
+ * is where everyone's is, before the chest, as the hub's geometry has it (aim/options.ts gunForwardM).
+ */
 const PLAIN = {
+  holdSpreadDeg: 180,
   draw: { one: 1, three: 0, timed: 0, switch: 0 },
   reaction3MedianMs: 280,
   reaction3Sigma: 0.3,
@@ -90,7 +96,7 @@ const PLAIN = {
   biasPersonDeg: 0,
   biasDirectionDeg: 0,
   scatterCm: 0,
-  gunForwardM: 0,
+  gunForwardM: 0.1,
   leanM: 0,
   lookShare: 0,
   visualMedianMs: 250,
@@ -144,6 +150,7 @@ export const PESSIMISTIC_HUMAN: Readonly<HumanTraits> = Object.freeze({
 export const TABLE_HUMAN: Readonly<HumanTraits> = Object.freeze({
   ...DEFAULT_HUMAN,
   aimErrorDeg: 0,
+  holdSpreadDeg: 30,
   draw: { one: 0.1, three: 0.6, timed: 0.2, switch: 0.1 },
   reaction3MedianMs: 280,
   reaction3Sigma: 0.3,
@@ -158,6 +165,7 @@ export const TABLE_HUMAN: Readonly<HumanTraits> = Object.freeze({
 export const HARD_HUMAN: Readonly<HumanTraits> = Object.freeze({
   ...PESSIMISTIC_HUMAN,
   aimErrorDeg: 0,
+  holdSpreadDeg: 45,
   draw: { one: 0.1, three: 0.6, timed: 0.1, switch: 0.2 },
   reaction3MedianMs: 400,
   reaction3Sigma: 0.45,
@@ -530,7 +538,7 @@ export interface ImuErrors {
 }
 
 export const IMU_ERRORS: Readonly<Record<"mpu6050" | "bno085", Readonly<ImuErrors>>> = Object.freeze({
-  mpu6050: { scaleMean: 0, scaleSpread: 0.03, warmDegPerS: 0.1, warmTauS: 300, slowDeg: 1, slowTauS: 10 },
+  mpu6050: { scaleMean: 0, scaleSpread: 0.03, warmDegPerS: 0.03, warmTauS: 300, slowDeg: 1, slowTauS: 10 },
   bno085: { scaleMean: -0.0055, scaleSpread: 0.003, warmDegPerS: 0, warmTauS: 300, slowDeg: 2, slowTauS: 20 },
 });
 

@@ -175,8 +175,10 @@ export class BotPlayer {
       const purpose = a.purpose;
       const goAt = a.goAt;
       const pace = a.paceMs;
-      if (purpose === "courage") this.once(`courage:${goAt}`, () => this.courageCount(v, goAt, pace));
-      else this.once(`count:${goAt}`, () => this.aimCount(v, purpose, goAt, pace));
+      // in time: settled by "3" and the count's reaction window after it
+      const due = goAt + a.drawMs;
+      if (purpose === "courage") this.once(`courage:${goAt}`, () => this.courageCount(v, goAt, pace, due));
+      else this.once(`count:${goAt}`, () => this.aimCount(v, purpose, goAt, pace, due));
     } else if (a.kind === "privilege" && a.godfather === me) {
       this.once(`privilege:${a.until}`, () => this.privilege(v));
     } else if (a.kind === "reveal" && a.seats.includes(me)) {
@@ -315,7 +317,7 @@ export class BotPlayer {
       });
   }
 
-  private aimCount(v: PlayerView, purpose: "aim" | "reaim", goAt: number, pace: number): void {
+  private aimCount(v: PlayerView, purpose: "aim" | "reaim", goAt: number, pace: number, dueAt: number): void {
     const round = v.round;
     let target: Seat | null;
     if (purpose === "reaim") {
@@ -326,7 +328,7 @@ export class BotPlayer {
       target = this.aims.get(round)!;
     }
     const g = this.o.gun;
-    const intent: Intent = { round, kind: purpose, target, goAt, readyAt: goAt, dueAt: goAt };
+    const intent: Intent = { round, kind: purpose, target, goAt, readyAt: goAt, dueAt };
     this.intents.push(intent);
     const settled = () => {
       intent.readyAt = g.hand.settledAtHub();
@@ -360,12 +362,12 @@ export class BotPlayer {
     );
   }
 
-  private courageCount(v: PlayerView, goAt: number, pace: number): void {
+  private courageCount(v: PlayerView, goAt: number, pace: number, dueAt: number): void {
     const round = v.round;
     if (!this.courage.has(round)) this.courage.set(round, this.o.strategy.lieDown(v));
     const lieDown = this.courage.get(round)!;
     const g = this.o.gun;
-    const intent: Intent = { round, kind: "courage", lieDown, goAt, readyAt: goAt, dueAt: goAt };
+    const intent: Intent = { round, kind: "courage", lieDown, goAt, readyAt: goAt, dueAt };
     this.intents.push(intent);
     if (!lieDown) return;
     // a switcher who lies down does it at "3", as one who draws there
