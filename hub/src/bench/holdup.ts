@@ -185,9 +185,9 @@ function same(a: Shown, b: Shown): boolean {
   return a.seat === b.seat && (a.between ?? null) === (b.between ?? null);
 }
 
-/** The colour of the seat meant, steady: nothing to correct. */
+/** Nothing to correct: the colour of the seat meant, steady; or no colour at all, which tells the player nothing. */
 function right(s: Shown, intended: number): boolean {
-  return s.seat === intended && (s.between ?? null) === null;
+  return s.seat === null || (s.seat === intended && (s.between ?? null) === null);
 }
 
 function active(moves: readonly MovePlan[], t: number): MovePlan {

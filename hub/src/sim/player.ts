@@ -67,10 +67,11 @@ interface SeenColour {
   between: Seat | null;
 }
 
+/** the LED's legs are all written within this of the first */
+const LED_WRITE_MS = 2;
 /** a colour blinking with another within this reads as between two seats */
 const BLINK_MS = 400;
-/** the count's beats flash white */
-const WHITE = 0xffffff;
+
 
 export class BotPlayer {
   state: TableState | null = null;
@@ -421,32 +422,36 @@ export class BotPlayer {
         this.clock.setTimer(intent.readyAt - this.clock.now() + 1, look);
       });
     };
-    stop = g.gun.onLed(() => look());
+    // an RGB LED's three legs are written one after another: look once the colour is whole
+    stop = g.gun.onLed(() => this.clock.setTimer(LED_WRITE_MS, look));
     this.clock.setTimer(Math.max(0, hand.settledAtHub() - this.clock.now()) + 1, look);
   }
 
+  /** Nothing to correct: the colour of the seat meant, steady; or no colour at all, which tells the player nothing. */
   private rightColour(seen: SeenColour, target: Seat): boolean {
-    return seen.seat === target && seen.between === null;
+    return seen.seat === null || (seen.seat === target && seen.between === null);
   }
 
-  /** The seat colours the gun's LED showed lately (the beats' white flashes aside). */
+  /**
+   * What the gun's LED shows: a seat's colour, or a seat's blinking with another's (the two alternating lately; one
+   * change of colour is the gun swinging past a seat, not a blink). The beats' white flashes and the moments the LED's
+   * three legs are written one by one (one gun ms) are not looked at.
+   */
   private seenColour(): SeenColour {
     const g = this.o.gun;
     const led = g.gun.led;
     const now = g.gun.now();
-    const seats: Seat[] = [];
-    for (let i = led.length - 1; i >= 0; i--) {
-      const e = led[i]!;
-      if (e.c !== WHITE && e.c !== 0) {
-        const s = this.seatOfColour(e.c);
-        if (s !== null && !seats.includes(s)) seats.push(s);
-      }
-      if (e.t < now - BLINK_MS) break;
-    }
     const nowSeat = this.seatOfColour(g.gun.ledNow());
     if (nowSeat === null) return { seat: null, between: null };
-    const other = seats.find((s) => s !== nowSeat) ?? null;
-    return { seat: nowSeat, between: other };
+    // the seat colours shown lately, newest first, each change once (the last write of each gun ms)
+    const shown: Seat[] = [];
+    for (let i = led.length - 1; i >= 0 && led[i]!.t >= now - BLINK_MS; i--) {
+      if (i < led.length - 1 && led[i + 1]!.t === led[i]!.t) continue;
+      const s = this.seatOfColour(led[i]!.c);
+      if (s !== null && shown[shown.length - 1] !== s) shown.push(s);
+    }
+    const blinking = shown.length >= 3 && shown[0] === shown[2] && shown[1] !== shown[0];
+    return { seat: nowSeat, between: blinking ? (shown[0] === nowSeat ? shown[1]! : shown[0]!) : null };
   }
 
   /** The seat whose colour this is (the board may dim it), or null for none, white or off. */
@@ -457,7 +462,8 @@ export class BotPlayer {
       return m === 0 ? null : v.map((x) => x / m);
     };
     const seen = norm(rgb(c));
-    if (seen === null || c === WHITE) return null;
+    // white, however dimmed: a beat's flash
+    if (seen === null || seen.every((x) => x > 0.95)) return null;
     let best: Seat | null = null;
     let bestD = 0.15;
     for (let s = 0; s < this.o.gun.bearings.length; s++) {
