@@ -140,7 +140,9 @@ export function fitOffset(
     let a22 = 0;
     const bias = new Float64Array(nb);
     for (let it = 0; it < ITERATIONS; it++) {
-      // least squares on (Δo, Δr) for residuals e ≈ Δo + Δr·t, Huber-weighted, with the rate's prior
+      // least squares on (Δo, Δr) and the biases together, for residuals e⁰ ≈ Δo + Δr·t − bias (e⁰: the mark's
+      // distance from the line, its bias left out), Huber-weighted, with the rate's prior and each bias's; the biases are
+      // solved out (each is what its marks leave of the line, shrunk), leaving two equations for the line
       a11 = 0;
       a12 = 0;
       a22 = pr;
@@ -158,17 +160,25 @@ export function fitOffset(
         const z = Math.abs(e) * Math.sqrt(wi);
         const w = z > cap ? (wi * cap) / z : wi;
         cost += z > cap ? cap * cap : z * z;
+        const e0 = k >= 0 ? e - bias[k]! : e;
         a11 += w;
         a12 += w * t;
         a22 += w * t * t;
-        b1 += w * e;
-        b2 += w * t * e;
+        b1 += w * e0;
+        b2 += w * t * e0;
         if (k >= 0) {
-          // what the mark says of its direction's bias, the bias itself taken back out
           sumW[k]! += w;
           sumWT[k]! += w * t;
-          sumWE[k]! += w * (e - bias[k]!);
+          sumWE[k]! += w * e0;
         }
+      }
+      for (let k = 0; k < nb; k++) {
+        const c = 1 / (sumW[k]! + priorB);
+        a11 -= c * sumW[k]! * sumW[k]!;
+        a12 -= c * sumW[k]! * sumWT[k]!;
+        a22 -= c * sumWT[k]! * sumWT[k]!;
+        b1 -= c * sumWE[k]! * sumW[k]!;
+        b2 -= c * sumWE[k]! * sumWT[k]!;
       }
       const det = a11 * a22 - a12 * a12;
       if (!(det > 0)) break;

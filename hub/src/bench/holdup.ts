@@ -157,10 +157,11 @@ export function playHoldUp(p: HoldUpPlay): HoldUpPlayed {
       lastLock = t;
       next = { shown: live, at: t + p.latencyMs };
     }
-    // a person settled on their aim who sees a colour other than the one meant corrects it after a visual reaction
+    // a person whose swing has ended (the hand on the target, correcting its overshoot) who sees a colour other than
+    // the one meant corrects it after a visual reaction
     const m = moves[moves.length - 1]!;
-    const settled = t >= m.startMs + m.swingMs + m.settleMs;
-    if (settled && correctFrom === null && t >= seenAt && t >= goMs - 2 * p.paceMs && !right(shown, intended)) {
+    const arrived = t >= m.startMs + m.swingMs;
+    if (arrived && correctFrom === null && t >= seenAt && t >= goMs - 2 * p.paceMs && !right(shown, intended)) {
       correctFrom = shown;
       correctAt = Math.max(t, seenAt) + logNormal(p.personal, traits.visualMedianMs, traits.visualSigma);
     }

@@ -183,6 +183,12 @@ export class Hand {
     return this.hubMs(p.startMs + p.swingMs + p.settleMs);
   }
 
+  /** Hub ms when the last planned move's swing ends (the hand on its target, correcting its overshoot). */
+  arrivedAtHub(): number {
+    const p = this.moves[this.moves.length - 1]!.plan;
+    return this.hubMs(p.startMs + p.swingMs);
+  }
+
   /** The last planned move's aim point, table degrees. */
   aimYaw(): number {
     return this.moves[this.moves.length - 1]!.plan.to.yaw;

@@ -72,7 +72,6 @@ const LED_WRITE_MS = 2;
 /** a colour blinking with another within this reads as between two seats */
 const BLINK_MS = 400;
 
-
 export class BotPlayer {
   state: TableState | null = null;
   view: PlayerView | null = null;
@@ -385,7 +384,7 @@ export class BotPlayer {
   }
 
   /**
-   * A person who watches the gun's colour: each time the hand settles, and each time the colour changes, a colour
+   * A person who watches the gun's colour: each time the swing ends, and each time the colour changes, a colour
    * other than the seat meant (another seat's, a blink between two, none) is corrected after a visual reaction, while
    * this count runs.
    */
@@ -408,23 +407,23 @@ export class BotPlayer {
         stop();
         return;
       }
-      if (pending || this.clock.now() < hand.settledAtHub()) return;
+      if (pending || this.clock.now() < hand.arrivedAtHub()) return;
       if (this.rightColour(this.seenColour(), target)) return;
       pending = true;
       this.clock.setTimer(logNormal(g.random, hand.traits.visualMedianMs, hand.traits.visualSigma), () => {
         pending = false;
         if (!counting()) return stop();
         const seen = this.seenColour();
-        if (this.rightColour(seen, target) || this.clock.now() < hand.settledAtHub()) return;
+        if (this.rightColour(seen, target) || this.clock.now() < hand.arrivedAtHub()) return;
         const aim = correctedAim(g.random, hand.aimYaw(), seen, target, g.towards, () => g.aimAt(target));
         hand.aim(aim, this.clock.now(), 0);
         intent.readyAt = hand.settledAtHub();
-        this.clock.setTimer(intent.readyAt - this.clock.now() + 1, look);
+        this.clock.setTimer(hand.arrivedAtHub() - this.clock.now() + 1, look);
       });
     };
     // an RGB LED's three legs are written one after another: look once the colour is whole
     stop = g.gun.onLed(() => this.clock.setTimer(LED_WRITE_MS, look));
-    this.clock.setTimer(Math.max(0, hand.settledAtHub() - this.clock.now()) + 1, look);
+    this.clock.setTimer(Math.max(0, hand.arrivedAtHub() - this.clock.now()) + 1, look);
   }
 
   /** Nothing to correct: the colour of the seat meant, steady; or no colour at all, which tells the player nothing. */

@@ -35,8 +35,9 @@ export interface TableTiming {
    */
   switchMs: number;
   /**
-   * a hold left within this of its start gives way to the next one: the player saw the gun's colour and corrected it
-   * (the lock cue's interval, the LED, a visual reaction's 97.5th percentile)
+   * a hold left within this of its start gives way to the next one: the player saw the gun's colour as the swing ended
+   * and corrected it (the lock cue's interval and the LED's latency, 180 ms; a visual reaction's 97.5th percentile,
+   * 450 ms; and the ≈ 170 ms a move takes to show in the reading)
    */
   lookMs: number;
   /** a gun lowered by "3" + this lies down; lowered later, the player stays up ("trop lent à se coucher") */
@@ -77,9 +78,9 @@ export const DEFAULT_TIMING: Readonly<TableTiming> = Object.freeze({
   shortCountPaceMs: 450,
   graceMs: 250,
   drawMs: 1300,
-  closeMs: 2300,
+  closeMs: 2400,
   switchMs: 800,
-  lookMs: 650,
+  lookMs: 800,
   courageMs: 1000,
   lagBoundMs: 1500,
   maxLagRecounts: 3,
@@ -104,9 +105,9 @@ export const FAST_TIMING: Readonly<TableTiming> = Object.freeze({
   graceMs: 150,
   // the fast demo's people are this much quicker (sim/demo.ts FAST_TEMPO)
   drawMs: 560,
-  closeMs: 990,
+  closeMs: 1030,
   switchMs: 340,
-  lookMs: 280,
+  lookMs: 340,
   courageMs: 430,
   lagBoundMs: 1000,
   recountPauseMs: 200,
