@@ -445,7 +445,7 @@ export function accuracyRows(people: readonly People[] = PEOPLE_SETS): Row[] {
       })),
     ),
     ...(["table", "hard"] as const).flatMap((who) =>
-      (["snapshots", "none"] as const).flatMap((recentre) =>
+      (["snapshots", "none", "pose"] as const).flatMap((recentre) =>
         [true, false].map((feedback) => ({
           seats: 8,
           noiseDeg: 3,
