@@ -1,13 +1,18 @@
+// @real-time: a gun in the vm keeps real time against the real hub
 // The bridge of a paired gun on a serial or Bluetooth link gets a login of its own from the hub instead of the gun's
 // key, which a paired gun never says again. `gun.bridge` (the host's op: the dashboard asks it over its sealed
 // session): a random token, kept hashed beside the key, that logs in as that gun on the embedded broker, each new one
 // voiding the last, void once the gun is forgotten or paired again; and the answer to the nonce of the gun's hello,
-// which the firmware checks.
+// which the firmware checks. Then the hub's own serial bridge, in-process, carrying the real Puck bundle (vm): it
+// pairs a new Puck, and from then on the key never crosses the link but in the one `key` command at pairing; a gun
+// the hub forgot is not bridged.
 import { createHash, createHmac } from "node:crypto";
 import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
-import { connect, connectRefused, hubWithHost, pairGun, request, waitFor } from "../hub/helpers.js";
+import type { SerialGunBridge } from "../../hub/src/serial/index.js";
+import { bridgeGun, createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
+import { connect, connectRefused, hubWithHost, pairGun, request, sleep, waitFor } from "../hub/helpers.js";
 
 const proofOf = (key: string, n: string) =>
   createHmac("sha256", createHash("sha256").update(key).digest("hex")).update(`link ${n}`, "latin1").digest("hex");
@@ -77,13 +82,66 @@ describe("gun.bridge: a paired gun's bridge gets a login of its own from the hub
     const r = await request(host, hub.table, "gun.bridge", { gun: "bt3", n: "0123456789abcdef" });
     const token = r.r!.token;
     expect((await request(host, hub.table, "gun.forget", { gun: "bt3" })).ok).toBe(true);
-    // forgotten: nothing to vouch with
+    // forgotten: nothing to vouch with, for the op and for the hub's own bridges
     expect((await request(host, hub.table, "gun.bridge", { gun: "bt3", n: "0123456789abcdef" })).e?.code).toBe(
       "unknown-gun",
     );
+    expect(hub.bridge("bt3", "0123456789abcdef")).toBeNull();
     await pairGun(hub, host, "bt3");
     expect(
       (await connectRefused(hub.urls.mqtt, { username: "bt3", password: token, clientId: "bt3" })).message,
     ).toMatch(/Bad username or password|Not authorized/);
+  });
+});
+
+describe("the hub's serial bridge carries a paired Puck.js (real bundle, vm) with the hub's vouching", () => {
+  const t = hubWithHost();
+  const guns: VirtualGun[] = [];
+  const bridges: SerialGunBridge[] = [];
+  afterEach(async () => {
+    for (const g of guns.splice(0)) g.stop();
+    await Promise.all(bridges.splice(0).map((b) => b.close()));
+  });
+
+  it("pairs a new Puck, then keeps it online: the key crosses the link once, in the pairing command", async () => {
+    const { hub, host } = t;
+    const g = createVirtualGun({ board: "puckjs", config: { id: "bp1", secret: "flashed-bp1", table: hub.table } });
+    guns.push(g);
+    let down = "";
+    const send = g.usb.send.bind(g.usb);
+    g.usb.send = (text: string) => {
+      down += text;
+      send(text);
+    };
+    bridges.push(await bridgeGun(g, { mqttUrl: hub.urls.mqtt, table: hub.table, credentials: hub.bridge }));
+    await waitFor(() => hub.guns.registry.get("bp1")?.on, 5000, "the pairing request");
+    expect((await request(host, hub.table, "pair.accept", { gun: "bp1", seat: 0 })).ok).toBe(true);
+    await waitFor(() => hub.guns.registry.get("bp1")?.paired && hub.guns.registry.get("bp1")?.on, 5000, "back, paired");
+    const key = JSON.parse(g.storage.get("gun.json")!).secret as string;
+    expect(key).not.toBe("flashed-bp1");
+    // up the link: no hello (nor anything) with the key; down: the key once, in the pairing command, then `auth`
+    expect(g.usb.out).not.toContain(key);
+    expect(down.split(key).length - 1).toBe(1);
+    expect(down).toMatch(new RegExp(`cmd \\{[^\\n]*"c":"key","k":"${key}"`));
+    const auth = /auth \{"v":1,"m":"([0-9a-f]{64})"\}/.exec(down);
+    expect(auth).not.toBeNull();
+    // aim reaches the table from the paired gun
+    const a0 = hub.streams.stats.aim;
+    await waitFor(() => hub.streams.stats.aim > a0 + 5, 5000, "aim from the paired Puck");
+    expect(g.errors).toEqual([]);
+  });
+
+  it("a gun its hub forgot is not bridged: no login, no lines taken", async () => {
+    const { hub, host } = t;
+    const key = await pairGun(hub, host, "bp2");
+    expect((await request(host, hub.table, "gun.forget", { gun: "bp2" })).ok).toBe(true);
+    // the gun still holds the key and counts as paired: it needs a new gun.json
+    const g = createVirtualGun({ board: "puckjs", config: { id: "bp2", secret: key, table: hub.table, paired: 1 } });
+    guns.push(g);
+    bridges.push(await bridgeGun(g, { mqttUrl: hub.urls.mqtt, table: hub.table, credentials: hub.bridge }));
+    await sleep(1500);
+    expect(hub.guns.registry.get("bp2")?.on ?? false).toBe(false);
+    expect(g.usb.out).not.toContain(key);
+    expect(g.usb.out).not.toMatch(/(^|\n)aim /);
   });
 });
