@@ -79,8 +79,8 @@ export interface GunOptions {
   /** each console line of the gun */
   onConsole?: (line: string) => void;
   /**
-   * the trigger is down as the board starts, at each start (a reset() too: the model holds it again; a test lets go
-   * with `button.release()`): what the firmware reads at boot. (A Puck.js
+   * the trigger is down as the board starts (on the real interpreter at each start, a reset() too, until a test lets
+   * go with `button.release()`): what the firmware reads at boot. (A Puck.js
    * powered up with its button down runs no saved code at all, Espruino's own targets/nrf5x/main.c; the models run
    * the firmware and its own check, what a restart by load() with the button down does.)
    */
