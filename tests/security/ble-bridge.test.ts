@@ -139,7 +139,8 @@ describe("the hub's serial bridge carries a paired Puck.js (real bundle, vm) wit
     const g = createVirtualGun({ board: "puckjs", config: { id: "bp2", secret: key, table: hub.table, paired: 1 } });
     guns.push(g);
     bridges.push(await bridgeGun(g, { mqttUrl: hub.urls.mqtt, table: hub.table, credentials: hub.bridge }));
-    await sleep(1500);
+    await waitFor(() => /(^|\n)hello /.test(g.usb.out), 4000, "its hello");
+    await sleep(1000);
     expect(hub.guns.registry.get("bp2")?.on ?? false).toBe(false);
     expect(g.usb.out).not.toContain(key);
     expect(g.usb.out).not.toMatch(/(^|\n)aim /);
