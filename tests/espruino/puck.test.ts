@@ -120,8 +120,19 @@ onInterpreter("a Puck.js gun on the real interpreter, through the hub's serial b
     await bridgeGun(gun, hub.urls.mqtt, hub.table, true, hub);
     await waitFor(() => status()?.paired === false && status()?.on && status()?.info, 8000, "a pairing request");
     expect(status().info).toMatchObject({ b: board, i: "lsm6ds3", fw: "0.1.0" });
+    const s0 = got("status").length;
     expect(await request(host, hub.table, "pair.accept", { gun: id, seat: 1 }, hub.pin)).toMatchObject({ ok: true });
-    await waitFor(() => status()?.paired && status()?.on, 8000, "back with the key");
+    // the bridge leaves its pairing session once the gun said hello again, and comes back with the hub's login for it
+    await waitFor(
+      () =>
+        got("status")
+          .slice(s0)
+          .some((x) => x.msg.why === "disconnect") &&
+        status()?.paired &&
+        status()?.on,
+      8000,
+      "back through a proven link",
+    );
     const stored = JSON.parse((await gun.readFile("gun.json"))!);
     expect(stored.secret).not.toBe("factory-secret");
     expect(stored.secret.length).toBeGreaterThanOrEqual(16);
