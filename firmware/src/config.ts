@@ -19,8 +19,11 @@ export interface Cfg {
   click: boolean;
   /** the battery reading's calibration factor (gun.json `bat`, 1 when not calibrated); 0: not measured */
   bat: number;
-  /** `secret` is the key a hub gave at pairing (boards with "find"): its hub can prove itself with it (find.ts) */
+  /** `secret` is the key a hub gave at pairing (boards with "find", and the serial link): its hub can prove itself
+   * with it (find.ts, serial.ts) */
   paired?: number;
+  /** a Puck.js's Bluetooth passkey, 6 digits (serial.ts: NRF.setSecurity) */
+  pk?: string;
 }
 
 function bad(m: string): string {
@@ -59,6 +62,9 @@ export function loadCfg(): Cfg | string {
   if (!isName(t)) return bad("table invalid");
   if (w !== undefined && (typeof w.ssid !== "string" || typeof w.pass !== "string"))
     return bad("wifi needs ssid, pass");
+  // a string, as NRF.setSecurity takes it (a number there is ignored: no passkey, and no word said)
+  if (CHIP === "NRF52" && c.pk !== undefined && (typeof c.pk !== "string" || !/^\d\d\d\d\d\d$/.test(c.pk)))
+    return bad("pk must be 6 digits");
   var hz = inRange(c.hz, 25, 1, 50);
   if (hz < 0) return bad("hz must be 1-50");
   var ka = inRange(c.ka, 15, 5, 300);

@@ -112,6 +112,13 @@ declare var Puck: {
   accelWr(reg: number, v: number): void;
   on(ev: "accel", fn: (e: { acc: PuckXyz; gyro: PuckXyz }) => void): void;
 };
+/** Puck.js (nRF52, libs/bluetooth/jswrap_bluetooth.c): its Bluetooth LE */
+declare var NRF: {
+  /** a central connected (its address) or went (the reason) */
+  on(ev: "connect" | "disconnect", fn: (a: any) => void): void;
+  /** a static 6-digit passkey needs mitm and display; it makes the Nordic UART take only an encrypted, bonded link */
+  setSecurity(o: { passkey?: string; mitm?: number; display?: number }): void;
+};
 /** Espruino's global object */
 declare var global: any;
 declare var process: { memory(): { free: number; total: number }; env: { VERSION?: string } };

@@ -151,7 +151,8 @@ function run(c: Cfg) {
       keepCfg("secret", m.k);
       // a key its hub holds the hash of: from now on that hub can prove its answers and updates (find.ts, ota.ts)
       if (HAS_FIND || HAS_OTA) c.secret = m.k;
-      if (HAS_FIND) {
+      // (and on the serial link: from now on its hello names no key, and a link must prove itself: serial.ts)
+      if (HAS_FIND || LINK_SERIAL) {
         c.paired = 1;
         keepCfg("paired", 1);
       }
@@ -226,7 +227,7 @@ function run(c: Cfg) {
     if (ticks % 60 === 0) info();
   }, 1000);
   rate(hz);
-  if (serial) slStart(c.id, c.secret, root);
+  if (serial) slStart(c, root);
   else
     wifi(c.wifi, function () {
       mqConnect();

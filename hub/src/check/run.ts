@@ -29,9 +29,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const CHECK_MS = 1400 + 4000 + (CHECK_TONES.length + 1) * 600 + 300 + CHECK_RUN_MS + 3000;
 
 /**
- * Runs the check on the board behind `link`: takes the console (the `repl` line a serial-link gun gives it back on,
- * Ctrl-C), stops the gun (`reset()`: RAM only, Storage stays), sends the check and reads its lines; the check ends by
- * restarting the gun. `onLine` sees each line as it comes (the builder watches the LED and listens meanwhile).
+ * Runs the check on the board behind `link`: takes the console (the `repl` line a gun on a USB cable gives it back on,
+ * Ctrl-C; a Puck.js on Bluetooth gives it only when started with its button held), stops the gun (`reset()`: RAM only,
+ * Storage stays), sends the check and reads its lines; the check ends by restarting the gun. `onLine` sees each line
+ * as it comes (the builder watches the LED and listens meanwhile).
  */
 export async function runCheck(
   link: ConsoleLink,

@@ -70,7 +70,8 @@ export class GunService {
     readonly registry: GunRegistry,
     private readonly secrets: SecretStore,
     private readonly log: Logger,
-    private readonly mode: BrokerMode,
+    /** embedded: the hub checks every login (secrets.checkGun); external: the broker does */
+    readonly mode: BrokerMode,
     /** the embedded broker's sessions of a gun (none with an external one) */
     private readonly sessions: GunSessions,
     private readonly clock: () => number = Date.now,

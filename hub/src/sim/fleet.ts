@@ -8,7 +8,7 @@ import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
 import type { Seat } from "../rules/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
 import { type Clock, RealClock } from "../table/clock.js";
-import { CommandClient } from "./commands.js";
+import { bridgeCredentialsOf, CommandClient } from "./commands.js";
 import { bridgeGun, createGun, type Gun, type GunRuntime, needsBridge, radioSleeps } from "./espruino/index.js";
 import { Hand, scaledTraits } from "./hand.js";
 import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
@@ -182,7 +182,14 @@ export class Fleet {
       });
       made = gun;
       if (station) this.stations.set(id, station);
-      if (needsBridge(gun)) this.bridges.push(await bridgeGun(gun, { mqttUrl: this.o.url, table: this.table }));
+      if (needsBridge(gun))
+        this.bridges.push(
+          await bridgeGun(gun, {
+            mqttUrl: this.o.url,
+            table: this.table,
+            credentials: bridgeCredentialsOf(this.host),
+          }),
+        );
       const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
       this.guns.push({ seat, id, gun, hand, bearings: rows[seat]!, centre, random });
       // the gyro bias wanders with temperature: what the hub's per-round re-centre is for

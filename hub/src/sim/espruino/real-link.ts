@@ -36,6 +36,8 @@ export interface Reports {
   M: { u: number; pk: number; f: number; t: number };
   /** timer `n` ran at gun ms */
   Z: [number, number];
+  /** a Puck.js's firmware called NRF.setSecurity with these options */
+  Q: unknown;
 }
 export type ReportKind = keyof Reports;
 

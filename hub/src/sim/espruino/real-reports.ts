@@ -40,6 +40,8 @@ export class ReportedGun implements LinkListener {
   readonly usb: RealUsb;
   /** host:port of each TCP connect the firmware made */
   readonly connects: string[] = [];
+  /** each NRF.setSecurity a Puck.js's firmware made */
+  readonly security: unknown[] = [];
   /** the board asked for a reboot (E.reboot): its process ends next */
   protected rebooting = false;
   private ledC = 0;
@@ -106,6 +108,9 @@ export class ReportedGun implements LinkListener {
         break;
       case "X":
         this.pinClash.push(r.v);
+        break;
+      case "Q":
+        this.security.push(r.v);
         break;
     }
   }
