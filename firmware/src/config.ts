@@ -22,6 +22,10 @@ export interface Cfg {
   /** `secret` is the key a hub gave at pairing (boards with "find", and the serial link): its hub can prove itself
    * with it (find.ts, serial.ts) */
   paired?: number;
+  /** gun.json `pf`: its broker takes a proof of the key at CONNECT (the hub said so with the key); boards with "find" */
+  pf?: number;
+  /** gun.json `bt`: boots since it was paired, a proof's first counter: each login newer than the last */
+  bt?: number;
   /** a Puck.js's Bluetooth passkey, 6 digits (serial.ts: NRF.setSecurity) */
   pk?: string;
 }

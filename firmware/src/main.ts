@@ -25,13 +25,14 @@ import { find } from "./find";
 import { keepCfg } from "./keep";
 import { mcmd } from "./mount";
 import { mpu6050 } from "./mpu6050";
-import { mq, mqConnect, mqInit, mqPass, pub } from "./mqtt";
+import { mq, mqConnect, mqInit, mqPass, mqProof, pub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
 import { boot, ota, otaOk } from "./ota";
 import { puck } from "./puck";
 import { slKey, slPub, slStart } from "./serial";
 import { trigger } from "./trigger";
 import { rssi, wifi } from "./wifi";
+import { mac, sha } from "./mac";
 
 var orient: Orient = { y: 0, p: 0, r: 0, s: 0, t: 0 };
 
@@ -55,6 +56,20 @@ function run(c: Cfg) {
   // the link: USB serial lines (boards built with it) or MQTT over WiFi; same payloads either way
   var serial = LINK_SERIAL && (!LINK_WIFI || c.ser);
   var send: (t: string, m: string, q: number, r: boolean) => void = serial ? slPub : pub;
+  /** logins since boot: a proof's second counter */
+  var ln = 0;
+  // a paired gun whose broker takes a proof never sends its key again: "g1.<boot>.<n>.<HMAC-SHA256 by the key's hash
+  // over the gun id, the client id, boot and n>" (the hub: hub/src/broker/gun-proof.ts), each newer than the last
+  if (HAS_FIND && c.pf && c.paired) {
+    c.bt = (c.bt || 0) + 1;
+    keepCfg("bt", c.bt);
+  }
+  function login(): string {
+    var m: string;
+    if (!(c.pf && c.paired)) return c.secret;
+    m = c.bt + "." + ++ln;
+    return "g1." + m + "." + mac(sha(c.secret), c.id + "|" + c.table + "-" + c.id + "|" + m);
+  }
   if (!serial)
     mqInit({
       host: c.hub.host,
@@ -67,6 +82,7 @@ function run(c: Cfg) {
       ka: c.ka,
       s: HAS_OTA ? [cueTopic, cmdTopic, otaTopic] : [cueTopic, cmdTopic],
     });
+  if (HAS_FIND) mqProof(login);
   // the hub moved: ask the network for it (find.ts)
   if (HAS_FIND && !serial) find(c);
   var imu: Imu =
@@ -155,6 +171,13 @@ function run(c: Cfg) {
       if (HAS_FIND || LINK_SERIAL) {
         c.paired = 1;
         keepCfg("paired", 1);
+      }
+      // its broker takes a proof from now on (the embedded one): the key crossed the air this once
+      if (HAS_FIND && m.p === 1) {
+        c.pf = 1;
+        c.bt = 1;
+        keepCfg("pf", 1);
+        keepCfg("bt", 1);
       }
       if (serial) slKey(m.k);
       else mqPass(m.k);

@@ -79,6 +79,13 @@ var rx = 0;
 var back = 1000;
 var tmo = 0;
 
+/** boards with "find": the password of each CONNECT, made anew each time (a proof of the key: main.ts) */
+var PW: (() => string) | undefined;
+
+export function mqProof(f: () => string): void {
+  PW = f;
+}
+
 export function mqInit(o: MqttOpts): void {
   O = o;
   setInterval(tick, 1000);
@@ -104,7 +111,7 @@ export function mqConnect(): void {
             ustr(O.wt) +
             ustr(O.wm) +
             ustr(O.user) +
-            ustr(O.pass),
+            ustr(HAS_FIND && PW ? PW() : O.pass),
         ),
       );
     });

@@ -178,7 +178,7 @@ export class GunService {
     const key = this.keyFor.get(gun);
     if (key !== undefined) {
       this.keyFor.delete(gun);
-      void this.command(gun, { c: "key", k: key }).catch(() => {});
+      void this.command(gun, this.keyCommand(key)).catch(() => {});
     }
     // a LiPo gun says its volts: its charge level comes from the cell's curve (shared/protocol/src/battery.ts)
     const info = withCharge(d.value);
@@ -226,6 +226,14 @@ export class GunService {
     }
   }
 
+  /**
+   * The pairing key, and whether the broker takes a proof of it at CONNECT (the embedded one: broker/gun-proof.ts), so
+   * a gun that can make one never sends the key again.
+   */
+  private keyCommand(k: string): CommandBody {
+    return this.mode === "embedded" ? { c: "key", k, p: 1 } : { c: "key", k };
+  }
+
   async command(gun: GunId, body: CommandBody): Promise<void> {
     if (body.c === "rate") this.rates.set(gun, body.hz);
     this.seq = (this.seq + 1) % 4294967296;
@@ -256,7 +264,7 @@ export class GunService {
     this.sessions.paired(gun);
     if (this.mode === "embedded" || this.provision) {
       this.keyFor.set(gun, secret);
-      await this.command(gun, { c: "key", k: secret });
+      await this.command(gun, this.keyCommand(secret));
     }
     if (this.provision) {
       const why = await this.provision.paired(gun, secret).then(

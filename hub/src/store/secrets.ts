@@ -69,6 +69,19 @@ export class SecretStore {
       ?.secret_hash;
   }
 
+  /** The counters of the gun's last login by proof, or null before its first. */
+  gunLogin(id: GunId): { boot: number; n: number } | null {
+    const r = this.db
+      .prepare<[string], { b: number | null; n: number | null }>("SELECT login_boot AS b, login_n AS n FROM guns WHERE id = ?")
+      .get(id);
+    return r && r.b !== null && r.n !== null ? { boot: r.b, n: r.n } : null;
+  }
+
+  /** Keeps the counters of a login by proof: the next must be newer. */
+  setGunLogin(id: GunId, boot: number, n: number): void {
+    this.db.prepare("UPDATE guns SET login_boot = ?, login_n = ? WHERE id = ?").run(boot, n, id);
+  }
+
   /** The gun's key, or its bridge's token (bridgeToken): either logs in as that gun. */
   checkGun(id: GunId, secret: string): boolean {
     const row = this.db
