@@ -23,6 +23,7 @@ import { type Cfg, loadCfg } from "./config";
 import { click, play, quiet } from "./feedback";
 import { find } from "./find";
 import { keepCfg } from "./keep";
+import { mac, sha } from "./mac";
 import { mcmd } from "./mount";
 import { mpu6050 } from "./mpu6050";
 import { mq, mqConnect, mqInit, mqPass, mqProof, pub } from "./mqtt";
@@ -32,7 +33,6 @@ import { puck } from "./puck";
 import { slKey, slPub, slStart } from "./serial";
 import { trigger } from "./trigger";
 import { rssi, wifi } from "./wifi";
-import { mac, sha } from "./mac";
 
 var orient: Orient = { y: 0, p: 0, r: 0, s: 0, t: 0 };
 

@@ -72,7 +72,9 @@ export class SecretStore {
   /** The counters of the gun's last login by proof, or null before its first. */
   gunLogin(id: GunId): { boot: number; n: number } | null {
     const r = this.db
-      .prepare<[string], { b: number | null; n: number | null }>("SELECT login_boot AS b, login_n AS n FROM guns WHERE id = ?")
+      .prepare<[string], { b: number | null; n: number | null }>(
+        "SELECT login_boot AS b, login_n AS n FROM guns WHERE id = ?",
+      )
       .get(id);
     return r && r.b !== null && r.n !== null ? { boot: r.b, n: r.n } : null;
   }
