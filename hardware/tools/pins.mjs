@@ -7,7 +7,10 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** hardware/chips.json: per chip, its flash, input-only, DAC and strapping pins, serial defaults and ADC. */
+/**
+ * hardware/chips.json: per chip, the GPIOs it has, its console, flash, input-only, DAC and strapping pins, the pins its
+ * I2C can drive, serial defaults and ADC.
+ */
 export const CHIPS = JSON.parse(readFileSync(join(here, "..", "chips.json"), "utf8"));
 
 /** NodeMCU / Wemos D1 mini silkscreen labels of the ESP8266 GPIOs (they differ from Espruino's D names). */
@@ -86,6 +89,9 @@ export function pinProblems(b) {
       if (needs !== "adc") out.push(`${what} on A0: A0 is analog input only`);
       continue;
     }
+    if (chip.gpios && !chip.gpios.pins.includes(g)) out.push(`${what} on ${pin}: ${chip.gpios.why}`);
+    if (has(chip.console, g)) out.push(`${what} on ${pin}: ${chip.console.why}`);
+    if (needs === "i2c" && chip.i2c && !chip.i2c.pins.includes(g)) out.push(`${what} on ${pin}: ${chip.i2c.why}`);
     if (has(chip.flash, g)) out.push(`${what} on ${pin}: ${chip.flash.why}`);
     if (has(chip.inputOnly, g) && (OUTPUT.includes(needs) || needs === "in"))
       out.push(`${what} on ${pin}: ${chip.inputOnly.why}`);

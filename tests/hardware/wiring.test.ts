@@ -128,6 +128,22 @@ describe("the chip's own pins (hardware/chips.json), checked as the build checks
     taken({ ...esp8266, imu: { ...esp8266.imu, scl: "D0", sda: "D2" } });
   });
 
+  it("the console's UART, GPIOs an ESP32 does not have, and ESP8266 I2C on GPIO16: refused, with the reason", () => {
+    // ESP32: GPIO1/3 are UART0, the console cng flash and cng check talk to
+    refused({ ...esp32, bz: { pin: "D1" } }, /buzzer on D1: GPIO1 \(TX\) and GPIO3 \(RX\) are UART0/);
+    refused({ ...esp32, trig: { pin: "D3", pressed: 0 } }, /trigger on D3: .*console/);
+    // Espruino names D0-D39, the chip has no GPIO20, 24, 28-31
+    for (const p of ["D20", "D24", "D28", "D29", "D30", "D31"])
+      refused({ ...esp32, bz: { pin: p } }, new RegExp(`buzzer on ${p}: the ESP32 has no GPIO20, 24 or 28-31`));
+    taken({ ...esp32, bz: { pin: "D32" } });
+    // ESP8266: GPIO1/3 (printed TX/RX) are the console too
+    refused({ ...esp8266, trig: { pin: "D3", pressed: 0 } }, /trigger on D3: .*UART0/);
+    refused({ ...esp8266, bz: { pin: "D1", soft: true } }, /buzzer on D1: .*UART0/);
+    // its bit-banged I2C drives GPIO0-15 through the GPIO registers; GPIO16 is the RTC's
+    refused({ ...esp8266, imu: { ...esp8266.imu, sda: "D16" } }, /I2C SDA on D16: .*GPIO0-15 only/);
+    refused({ ...esp8266, imu: { ...esp8266.imu, scl: "D16" } }, /I2C SCL on D16: .*i2c_master\.c/);
+  });
+
   it("the parts list says not WROVER where a profile uses GPIO16/17 (a WROVER's PSRAM)", () => {
     expect(read("hardware/wiring/esp32-bno085.md")).toMatch(
       /ESP32 dev board \|[^\n]*not a WROVER module\*\*: D16, D17/,
