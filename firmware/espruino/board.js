@@ -306,6 +306,11 @@ __b.mpuSense = function () {
 // no MPU on the board: nothing answers on I2C
 __b.AD = __c.imu.kind === "mpu6050" ? __c.imu.addr : undefined;
 __b.mpu = new __chips.Mpu6050(__b.AD, __c.imu.who, __c.imu.axes, __b.n, __b.mpuSense);
+// the low-pass filters the firmware's configuration gave the part, as the part reads its registers
+__b.mpu.onConfig = function (m) {
+  var f = m.filters();
+  __b.rep("I", [f.accel, f.gyro]);
+};
 I2C1 = {
   setup: function () {},
   writeTo: function (a, d) {
