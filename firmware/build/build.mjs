@@ -10,6 +10,7 @@ import { rollup } from "rollup";
 import { minify } from "terser";
 import { adcTransfer } from "../../hardware/tools/adc.mjs";
 import { CHIPS, pinProblems } from "../../hardware/tools/pins.mjs";
+import { powerProblems } from "../../hardware/tools/power.mjs";
 import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -117,7 +118,11 @@ export function profileProblem(b) {
     return `imu.mount ${m} needs "mount" in has (this bundle cannot remap the IMU)`;
   // a pin that cannot do its job on this chip (hardware/chips.json): the gun would be built, and never work
   const pins = pinProblems(b);
-  return pins.length ? pins.join("; ") : undefined;
+  if (pins.length) return pins.join("; ");
+  // a part out of its rating in a power mode its page documents (hardware/parts.json): it would be built, and fail
+  // on the bench, on its battery or on a power bank
+  const power = powerProblems(b);
+  return power.length ? `out of rating: ${power.join("; ")}` : undefined;
 }
 
 /** Optional features a profile may list in `has`; each becomes a build-time constant HAS_<NAME> (dead code elsewhere). */

@@ -48,8 +48,9 @@ export function rolesOf(b) {
   add("buzzer", b.bz.pin, "pwm", "low");
   if (b.led.kind === "neopixel") add("LED", b.led.pin, "out", "open");
   else {
-    // a common anode's leg sits near 3V3 through the LED
-    const lvl = b.led.inv ? "high" : "open";
+    // a common anode's leg sits near 3V3 through the LED; a common cathode's holds the pin at the LED's forward
+    // voltage, ≈ 1.7-2.6 V at a pull-up's fraction of a mA: under the chip's input-high threshold (0.75 × 3.3 V)
+    const lvl = b.led.inv ? "high" : "low";
     add("LED red", b.led.pr, "pwm", lvl);
     add("LED green", b.led.pg, "pwm", lvl);
     add("LED blue", b.led.pb, "pwm", lvl);

@@ -90,7 +90,7 @@ export function checkSnippet(b: BoardProfile): string {
           ? `digitalWrite(${js(p)},0);`
           : v >= 1
             ? `digitalWrite(${js(p)},1);`
-            : `analogWrite(${js(p)},${v});`;
+            : `analogWrite(${js(p)},${v}${b.chip === "ESP8266" ? ",{freq:200}" : ""});`;
       })
       .join("");
   };
