@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { adcCount } from "./adc.mjs";
 import { CHIPS } from "./pins.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -252,4 +253,38 @@ export function powerRows(b) {
           : `nothing (${b.bat.top} is off)`;
     return [MODE_NAMES[m], feed, n.reg(nets.reg), `${Math.round(load.ma)} mA`, led, gauge];
   });
+}
+
+/**
+ * What `cng check` makes of the battery pin's count, the board on USB with its switch off: a sentence naming the
+ * wiring fault, or undefined when the count is one a cell through this profile's divider gives.
+ */
+export function gaugeFault(b, count) {
+  if (!b.bat) return undefined;
+  const adc = CHIPS[b.chip].adc;
+  const [lo, hi] = PARTS.supplies.cell.v;
+  const at = (v) => adcCount(adc, v / b.bat.div);
+  if (count < at(lo) / 2)
+    return (
+      `battery: the divider reads nothing (count ${count}): its top is not on the cell. On USB the switch is off, so a top taken after it reads 0 V: ` +
+      `solder it to the TP4056 board's B+ pad, before the switch (the wiring page). No cell on B+ either? A protected TP4056 board holds 0 V until 5 V has been on its own USB socket once`
+    );
+  if (count >= adc.counts - 1)
+    return `battery: the ADC is at its full scale (count ${count}): more than a cell gives through this divider reaches the pin (its top on 5V or 3V3, or a resistor too small): a full cell gives ${at(hi)}`;
+  if (count > at(hi) * 1.04)
+    return `battery: count ${count} is more than a full cell gives through this divider (${at(hi)}): its top is on 5V or 3V3, not the charger's B+ pad`;
+  return undefined;
+}
+
+/** What a dark LED means during `cng check` (the board on USB, its switch off), from the profile's wiring. */
+export function ledOnUsb(b) {
+  if (b.chip === "NRF52") return undefined;
+  if (b.led.kind === "rgb")
+    return `it lights from its pins (3V3), on USB too: dark in every colour, its common leg is not on ${
+      b.led.inv ? "3V3 (a common anode: led.inv)" : "GND (or it is a common-anode LED: led.inv)"
+    }; one colour dark, that leg's pin or resistor`;
+  const vdd = netsIn(b, "usb")[b.led.vcc];
+  return vdd
+    ? `its VCC (${b.led.vcc}) gives ${vs(vdd)} on USB`
+    : `its VCC is on ${b.led.vcc}, which has no supply on USB with the switch off: it stays dark here whatever it is (the electrical check refuses this wiring)`;
 }

@@ -11,6 +11,7 @@ import { profileProblem } from "../../firmware/build/build.mjs";
 import { magneticMa, modesOf, PARTS, powerProblems, RES } from "../../hardware/tools/power.mjs";
 // @ts-expect-error plain ESM script without types
 import { checkBoard, loadBoards } from "../../hardware/tools/wiring.mjs";
+import { checkSnippet, describeCheck } from "../../hub/src/check/index.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (rel: string) => readFileSync(new URL(rel, root), "utf8");
@@ -198,4 +199,49 @@ describe("the D1 mini's regulator and the charger, as the page tells a builder",
       expect(charger[2]).toMatch(/micro-USB, or USB-C with its two 5\.1 kΩ CC pull-downs/);
     },
   );
+});
+
+describe("cng check names the wiring fault when the gauge or the LED shows nothing", () => {
+  const report = (count: number, volts: number) => ({
+    lines: [`battery X: count ${count} of N, ${volts} V as read`],
+    count,
+    volts,
+    done: true,
+  });
+
+  it("a divider that reads nothing on USB: its top after the switch, not on the charger's B+ pad", () => {
+    // an ESP32 reads 0 counts as 0.28 V (ESP-IDF's 142 mV offset, doubled): no LiPo curve, the fault instead
+    const out = describeCheck(report(0, 0.28), bno);
+    expect(out.at(-1)).toMatch(/^battery: the divider reads nothing \(count 0\): its top is not on the cell/);
+    expect(out.at(-1)).toMatch(/solder it to the TP4056 board's B\+ pad, before the switch/);
+    expect(out.join("\n")).not.toMatch(/on the LiPo curve/);
+    expect(describeCheck(report(3, 0.01), esp8266).at(-1)).toMatch(/the divider reads nothing \(count 3\)/);
+  });
+
+  it("a divider on the USB rail, or clipped: more than a cell gives", () => {
+    // a D1 mini's top on its 5V pin on USB (4.45-4.95 V past its diode): 4.5 V through 4.7:1 is 0.96 V at A0
+    const five = Math.round((4.5 / esp8266.bat.div) * 1024);
+    expect(describeCheck(report(five, 4.5), esp8266).at(-1)).toMatch(
+      /is more than a full cell gives .*its top is on 5V/,
+    );
+    expect(describeCheck(report(4095, 6.9), bno).at(-1)).toMatch(/the ADC is at its full scale \(count 4095\)/);
+  });
+
+  it("a cell read as a cell: its charge on the curve, no fault", () => {
+    const cell = Math.round((3.9 / esp8266.bat.div) * 1024);
+    expect(describeCheck(report(cell, 3.9), esp8266).at(-1)).toMatch(/^battery ≈ 71 % on the LiPo curve/);
+  });
+
+  it("the LED: what dark means with the profile's wiring, said before the colours", () => {
+    for (const b of [esp32, bno, esp8266]) {
+      const s = checkSnippet(b);
+      expect(s).toContain(
+        "led: it lights from its pins (3V3), on USB too: dark in every colour, its common leg is not on GND",
+      );
+      expect(s.indexOf("led: it lights")).toBeLessThan(s.indexOf("led red now"));
+    }
+    // a WS2812B on the switched cell: dark on USB whatever it is, and the check says why
+    const old = { ...esp32, led: { kind: "neopixel", pin: "D27", max: 0.3, vcc: "OUT" } };
+    expect(checkSnippet(old)).toContain("its VCC is on OUT, which has no supply on USB with the switch off");
+  });
 });
