@@ -217,6 +217,17 @@ describe("docs that state numbers the code uses", () => {
     expect(md).toContain(`${FIRMATA_BAUD} baud`);
   });
 
+  it("TABLE_BOX.md's buzzer resistor keeps a 5 V Uno pin within the ATmega328P's current, a magnetic buzzer's too", () => {
+    const md = read("hardware/TABLE_BOX.md");
+    const ohms = Number(/\| piezo \+ \| through (\d+) Ω \|/.exec(md)?.[1]);
+    const parts = JSON.parse(read("hardware/parts.json")).parts;
+    const avr = parts.atmega328p;
+    // a bare disc's charging peak, and a magnetic "passive buzzer" module's ≈ 16 Ω coil on the same resistor
+    expect((5 / ohms) * 1000).toBeLessThanOrEqual(avr.pinMa);
+    expect((5 / (ohms + parts.magnetic.ohms)) * 1000).toBeLessThanOrEqual(avr.pinMa);
+    expect(md).toMatch(/not a magnetic "passive buzzer" module\) \+ \d+ Ω/);
+  });
+
   it("SERIAL.md states the serial gun's baud rate and line limit", async () => {
     const { SERIAL_GUN_BAUD, MAX_LINE } = await import("../../hub/src/serial/index.js");
     const md = read("hardware/SERIAL.md");
