@@ -123,7 +123,8 @@ __b.bv = function (v) {
 };
 global.analogRead = function (p) {
   var b = __c.bat;
-  if (__b.BAT !== undefined && p == __b.BAT) return adcCount(b.adc, (b.v || 3.9) / b.div, b.vref) / b.adc.counts;
+  // (the harness always says the volts: 0 is a pin with nothing on it)
+  if (__b.BAT !== undefined && p == __b.BAT) return adcCount(b.adc, b.v / b.div, b.vref) / b.adc.counts;
   return Math.random() * 0.01;
 };
 Modules.addCached("neopixel", function () {
@@ -306,6 +307,11 @@ __b.mpuSense = function () {
 // no MPU on the board: nothing answers on I2C
 __b.AD = __c.imu.kind === "mpu6050" ? __c.imu.addr : undefined;
 __b.mpu = new __chips.Mpu6050(__b.AD, __c.imu.who, __c.imu.axes, __b.n, __b.mpuSense);
+// the low-pass filters the firmware's configuration gave the part, as the part reads its registers
+__b.mpu.onConfig = function (m) {
+  var f = m.filters();
+  __b.rep("I", [f.accel, f.gyro]);
+};
 I2C1 = {
   setup: function () {},
   writeTo: function (a, d) {

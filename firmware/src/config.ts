@@ -86,7 +86,8 @@ export function loadCfg(): Cfg | string {
   // gun.json's own object becomes the config: no second copy in memory
   c.table = t;
   c.hub = h;
-  c.ser = ser;
+  // (a bundle without the serial link never reads it)
+  if (LINK_SERIAL) c.ser = ser;
   c.hz = hz;
   c.ka = ka;
   c.click = c.click !== false;

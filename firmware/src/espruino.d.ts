@@ -164,6 +164,8 @@ declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
 declare var IMU_KIND: string;
 declare var LED_KIND: string;
+/** The RGB LED is common anode (profile `led.inv`): its legs are driven inverted. A build-time constant. */
+declare var LED_INV: boolean;
 /** The profile's chip ("ESP32", "ESP8266", "NRF52"), a build-time constant: where the chips' Espruino builds differ. */
 declare var CHIP: string;
 /** The board's profile lists the "serial" link: the bundle carries serial.ts (hardware/SERIAL.md). */

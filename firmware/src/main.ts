@@ -121,7 +121,7 @@ function run(c: Cfg) {
         hz,
         HAS_RSSI && !serial ? rssi() : undefined,
         volts(),
-        BAT && c.bat ? c.bat : undefined,
+        (BAT && c.bat) || undefined,
         late || undefined,
       ),
       1,

@@ -56,17 +56,19 @@ export var mq = {
   up: false,
   /** why the last connection failed or ended */
   why: "",
-  /** connects in a row that got no session (boards with "find": find.ts asks for the hub after a few) */
-  fails: 0,
 } as {
   up: boolean;
   why: string;
+  /** connects in a row that got no session (boards with "find": find.ts asks for the hub after a few) */
   fails: number;
   /** message received: topic, payload */
   onmsg: (t: string, m: string) => void;
   /** session up: connected, and subscribed to `s` */
   onup: () => void;
 };
+
+// (only a bundle that looks for its hub counts them: the ESP8266's has no byte to spare)
+if (HAS_FIND) mq.fails = 0;
 
 var O: MqttOpts;
 var S: EspSocket | undefined;

@@ -87,3 +87,25 @@ onInterpreter.concurrent.each(boardNames())("cng check on %s", (board) => {
     expect(g.errors.filter((e) => !/"repl" is not defined/.test(String(e)))).toEqual([]);
   }, 60_000);
 });
+
+// the board on USB with its switch off and the divider's top after the switch: the pin reads 0 V, and the check names
+// that wiring instead of showing a flat cell (an ESP32's count 0 reads as 0.28 V through its typical transfer)
+onInterpreter.concurrent.each(["esp32-bno085", "esp8266-mpu6050"])(
+  "cng check on %s with nothing on its battery pin",
+  (board) => {
+    it("says the divider reads nothing and where its top belongs", async ({ onTestFinished }) => {
+      const b = loadBoard(board);
+      const g = await realGun({ board, config: CONFIG, battery: 0 }, onTestFinished);
+      await sleep(2500);
+      const r = await runCheck(g.usb, b);
+      expect(r.done).toBe(true);
+      expect(r.count).toBe(0);
+      expect(r.lines).toContain(
+        `led: it lights from its pins (3V3), on USB too: dark in every colour, its common leg is not on GND (or it is a common-anode LED: led.inv); one colour dark, that leg's pin or resistor`,
+      );
+      const said = describeCheck(r, b);
+      expect(said.at(-1)).toMatch(/^battery: the divider reads nothing \(count 0\): its top is not on the cell/);
+      expect(said.join("\n")).not.toMatch(/on the LiPo curve/);
+    }, 60_000);
+  },
+);

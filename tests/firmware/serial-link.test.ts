@@ -145,7 +145,7 @@ describe.each<[GunRuntime, string]>(
       JSON.stringify({ v: 1, n: 7, c: "wound", l: [0xff0000, 150, 0, 100], b: [220, 250], rp: 1 }),
       { qos: 1 },
     );
-    // full red at the board's brightness cap (0.3 on the ESP32's NeoPixel, 0.5 on the Puck's own LEDs)
+    // full red at the board's brightness cap (0.5 on the ESP32's RGB LED and on the Puck's own LEDs)
     const red0 = (g.board.led.kind === "neopixel" ? Math.floor : Math.round)(255 * (g.board.led.max ?? 1)) << 16;
     const red = await waitFor(() => g.led.find((e) => e.t >= sent && e.c === red0), 3000, "the red LED");
     expect(red).toBeTruthy();

@@ -2,6 +2,7 @@
 // pin at 3.3 V by the resistor the page gives, what the charger does to the cell the page says to buy, where the parts
 // go in a blaster, how long a Puck's coin cell lasts, and how to get a Puck back and flash it.
 import { readFileSync } from "node:fs";
+import { batFactor, LIPO_FULL_V, lipoPercent } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM build script without types
 import { batTransfer } from "../../firmware/build/build.mjs";
@@ -161,5 +162,27 @@ describe("the battery reading: the bundle's transfer reads back the volts the bo
       const read = (adcCount(adc, v / div) / adc.counts) * baked.a + baked.b;
       expect(Math.abs(read - v), `${v.toFixed(2)} V`).toBeLessThanOrEqual(lsb);
     }
+  });
+});
+
+describe('the gauge after "this gun is full": within 5 points of charge across the cell\'s range', () => {
+  // the divider's parts a couple of percent off either way (the pin's share of the cell), an ESP32's Vref anywhere in
+  // its spread; the host calibrates once at the curve's 100 % (Setup's "full": batFactor), then the cell runs down
+  it.each(esp.filter((b) => b.bat).map((b) => [b.name, b] as const))("%s", (_name, b) => {
+    const adc = loadChip(b.chip).adc!;
+    const baked = batTransfer(b) as { a: number; b: number };
+    const vrefs =
+      adc.kind === "esp32" ? [adc.vrefMv! - adc.vrefSpreadMv!, adc.vrefMv!, adc.vrefMv! + adc.vrefSpreadMv!] : [0];
+    let worst = 0;
+    for (const off of [-0.02, 0, 0.02])
+      for (const vref of vrefs) {
+        const div = b.bat!.div * (1 + off);
+        const read = (v: number) => (adcCount(adc, v / div, vref || undefined) / adc.counts) * baked.a + baked.b;
+        const k = batFactor(LIPO_FULL_V, read(LIPO_FULL_V), 1)!;
+        expect(k, `divider ${off * 100} %, Vref ${vref}`).toBeDefined();
+        for (let v = 3.1; v <= LIPO_FULL_V + 1e-9; v += 0.01)
+          worst = Math.max(worst, Math.abs(lipoPercent(read(v) * k) - lipoPercent(v)));
+      }
+    expect(worst).toBeLessThanOrEqual(5);
   });
 });

@@ -5,7 +5,7 @@
 // A Puck.js gives its console only when started with its button held (hardware/PUCK.md): the check runs there.
 // ES5 for Espruino: the build's checks pass it (tests/espruino/check.test.ts runs it on the interpreter).
 import type { BoardProfile } from "../sim/espruino/board.js";
-import { adcTransfer, loadChip, loadImuIds } from "../sim/espruino/chip.js";
+import { adcTransfer, ledOnUsb, loadChip, loadImuIds } from "../sim/espruino/chip.js";
 
 /** Every line the check prints starts with this. */
 export const CHECK_MARK = "CHECK ";
@@ -90,10 +90,13 @@ export function checkSnippet(b: BoardProfile): string {
           ? `digitalWrite(${js(p)},0);`
           : v >= 1
             ? `digitalWrite(${js(p)},1);`
-            : `analogWrite(${js(p)},${v});`;
+            : `analogWrite(${js(p)},${v}${b.chip === "ESP8266" ? ",{freq:200}" : ""});`;
       })
       .join("");
   };
+  // what a dark LED means with this wiring, said before the colours (the check runs on USB, the switch off)
+  const dark = ledOnUsb(b);
+  if (dark) step(0, `P(${JSON.stringify(`led: ${dark}`)});`);
   for (const [c, name] of CHECK_COLOURS) step(1000, `${show(c)}P("led ${name} now: is it ${name}, and bright?");`);
   step(1000, `${show(0)}P("led off");`);
   // the buzzer, each tone in turn, then quiet

@@ -48,6 +48,12 @@ export interface GunBle {
   readonly security: unknown[];
 }
 
+/** An MPU-6050's low-pass filters, 3 dB bandwidth in Hz, as its registers set them (the part's own tables). */
+export interface GunImuFilters {
+  accel: number;
+  gyro: number;
+}
+
 /** The board's WiFi as the firmware left it. */
 export interface GunWifi {
   connects: { ssid: string; password: string }[];
@@ -101,6 +107,11 @@ export interface Gun {
   tones: ToneEvent[];
   /** pins two things drive at once, as the board found them (a serial port's default TX on the buzzer's pin) */
   pinClash: string[];
+  /**
+   * the MPU-6050's filters as the firmware last wrote its configuration (0x19-0x1d), read the way the part that
+   * answered (`imu.whoAmI`) reads its registers; undefined until then, and on other IMUs
+   */
+  readonly imuFilters: GunImuFilters | undefined;
   /** current LED colour, buzzer frequency */
   ledNow(): number;
   toneNow(): number;

@@ -63,6 +63,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     led: outputs.led,
     tones: outputs.tones,
     pinClash: b.pinClash,
+    get imuFilters() {
+      return b.imu.filters;
+    },
     ledNow: outputs.ledNow,
     toneNow: outputs.toneNow,
     console: serial.lines,
