@@ -10,6 +10,7 @@ import { rollup } from "rollup";
 import { minify } from "terser";
 import { adcTransfer } from "../../hardware/tools/adc.mjs";
 import { CHIPS, pinProblems } from "../../hardware/tools/pins.mjs";
+import { powerProblems } from "../../hardware/tools/power.mjs";
 import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -42,11 +43,12 @@ function fail(msg) {
 
 /** The profile as JS source, keeping only what the firmware reads. */
 export function boardSource(b) {
-  // the kinds are build-time constants (IMU_KIND, LED_KIND), and 0x68 is the driver's own default address
+  // the kinds and a common anode are build-time constants (IMU_KIND, LED_KIND, LED_INV), 0x68 is the driver's own
+  // default address, and the buzzer's `soft` is the page's word only (an ESP8266's PWM is software whatever it says)
   const { kind: _i, ...imu } = b.imu;
-  const { kind: _l, ...led } = b.led;
+  const { kind: _l, inv: _v, vcc: _s, ...led } = b.led;
   if (imu.addr === 0x68) imu.addr = undefined;
-  const keep = { name: b.name, imu, trig: b.trig, led, bz: b.bz };
+  const keep = { name: b.name, imu, trig: b.trig, led, bz: { pin: b.bz.pin } };
   // the serial link's device: Serial1 on the ESP chips, USB on boards that have it, the profile's `con` (Bluetooth)
   if (linksOf(b).includes("serial")) keep.con = conOf(b);
   const lit = (v) => {
@@ -116,7 +118,11 @@ export function profileProblem(b) {
     return `imu.mount ${m} needs "mount" in has (this bundle cannot remap the IMU)`;
   // a pin that cannot do its job on this chip (hardware/chips.json): the gun would be built, and never work
   const pins = pinProblems(b);
-  return pins.length ? pins.join("; ") : undefined;
+  if (pins.length) return pins.join("; ");
+  // a part out of its rating in a power mode its page documents (hardware/parts.json): it would be built, and fail
+  // on the bench, on its battery or on a power bank
+  const power = powerProblems(b);
+  return power.length ? `out of rating: ${power.join("; ")}` : undefined;
 }
 
 /** Optional features a profile may list in `has`; each becomes a build-time constant HAS_<NAME> (dead code elsewhere). */
@@ -169,6 +175,7 @@ export async function compile(bundle, b, version) {
       global_defs: {
         IMU_KIND: b.imu.kind,
         LED_KIND: b.led.kind,
+        LED_INV: !!b.led.inv,
         LINK_SERIAL: linksOf(b).includes("serial"),
         LINK_WIFI: linksOf(b).includes("wifi"),
         CHIP: b.chip,

@@ -123,7 +123,8 @@ __b.bv = function (v) {
 };
 global.analogRead = function (p) {
   var b = __c.bat;
-  if (__b.BAT !== undefined && p == __b.BAT) return adcCount(b.adc, (b.v || 3.9) / b.div, b.vref) / b.adc.counts;
+  // (the harness always says the volts: 0 is a pin with nothing on it)
+  if (__b.BAT !== undefined && p == __b.BAT) return adcCount(b.adc, b.v / b.div, b.vref) / b.adc.counts;
   return Math.random() * 0.01;
 };
 Modules.addCached("neopixel", function () {
@@ -135,6 +136,8 @@ Modules.addCached("neopixel", function () {
 
 // ---- the trigger: a button on a pin (chips/button.mjs)
 __b.btn = new __chips.Button(__b.TRIG, __c.trig.pressed, setTimeout, clearTimeout, getTime);
+// held down as the board starts: the firmware reads it at boot
+if (__c.bh) __b.btn.set(true);
 global.setWatch = function (fn, p, o) {
   return __b.btn.watch(fn, p, o);
 };
@@ -304,6 +307,11 @@ __b.mpuSense = function () {
 // no MPU on the board: nothing answers on I2C
 __b.AD = __c.imu.kind === "mpu6050" ? __c.imu.addr : undefined;
 __b.mpu = new __chips.Mpu6050(__b.AD, __c.imu.who, __c.imu.axes, __b.n, __b.mpuSense);
+// the low-pass filters the firmware's configuration gave the part, as the part reads its registers
+__b.mpu.onConfig = function (m) {
+  var f = m.filters();
+  __b.rep("I", [f.accel, f.gyro]);
+};
 I2C1 = {
   setup: function () {},
   writeTo: function (a, d) {
@@ -499,9 +507,12 @@ __b.usb = {
   },
   setConsole: function (f) {
     USB.setConsole(f);
+    __b.cf = !!f;
     __b.rep("K", "usb");
   },
 };
+/** the console forced where it is (Espruino's jsiIsConsoleDeviceForced): a connection does not take it */
+__b.cf = false;
 if (__c.chip === "ESP32" || __c.chip === "ESP8266") Serial1 = __b.usb;
 // a Puck.js has no USB: its console is Bluetooth (the Nordic UART), here the interpreter's stdin/stdout
 else if (__c.chip === "NRF52") global.Bluetooth = __b.usb;
@@ -509,6 +520,7 @@ __b.LA = LoopbackA;
 LoopbackA = {
   setConsole: function (f) {
     __b.LA.setConsole(f);
+    __b.cf = !!f;
     __b.rep("K", "LoopbackA");
   },
   write: function (d) {
@@ -522,6 +534,49 @@ LoopbackA = {
 LoopbackB.on("data", function (d) {
   __b.rep("C", d);
 });
+
+// ---- a Puck.js's Bluetooth LE (targets/nrf5x/bluetooth.c, libs/bluetooth/jswrap_bluetooth.c): its Nordic UART is
+// the interpreter's USB above, one central at a time, connected from boot (the bridge there before the gun started).
+// A central that connects takes the console unless the firmware forced it where it is (here: back on USB, the
+// interpreter's REPL, where what it types runs); the firmware hears NRF "connect" and "disconnect"; its
+// NRF.setSecurity is reported (pairing and encryption are the radio's: no model here). On a Puck the console goes back
+// to Serial1 when the central goes; here it stays on USB, the harness's own line.
+if (__c.chip === "NRF52") {
+  __b.nh = { connect: [], disconnect: [] };
+  __b.bon = true;
+  NRF = {
+    on: function (ev, fn) {
+      if (__b.nh[ev]) __b.nh[ev].push(fn);
+    },
+    setSecurity: function (o) {
+      if (o !== undefined && typeof o !== "object") throw new Error("Expecting Object or undefined");
+      __b.rep("Q", o === undefined ? null : o);
+    },
+  };
+  __b.bev = function (ev, a) {
+    var h = __b.nh[ev];
+    var i;
+    for (i = 0; i < h.length; i++) h[i](a);
+  };
+  /** A central connects (the one before goes first). */
+  __b.bc = function (addr) {
+    __b.lc = getTime();
+    if (__b.bon) __b.bd();
+    __b.bon = true;
+    if (!__b.cf) {
+      USB.setConsole(false);
+      __b.rep("K", "usb");
+    }
+    __b.bev("connect", addr);
+  };
+  /** The central goes (0x13: the remote user ended the connection). */
+  __b.bd = function () {
+    __b.lc = getTime();
+    if (!__b.bon) return;
+    __b.bon = false;
+    __b.bev("disconnect", 0x13);
+  };
+}
 
 // ---- a reboot: the harness starts the interpreter again on the same flash
 E.reboot = function () {

@@ -19,8 +19,15 @@ export interface Cfg {
   click: boolean;
   /** the battery reading's calibration factor (gun.json `bat`, 1 when not calibrated); 0: not measured */
   bat: number;
-  /** `secret` is the key a hub gave at pairing (boards with "find"): its hub can prove itself with it (find.ts) */
+  /** `secret` is the key a hub gave at pairing (boards with "find", and the serial link): its hub can prove itself
+   * with it (find.ts, serial.ts) */
   paired?: number;
+  /** gun.json `pf`: its broker takes a proof of the key at CONNECT (the hub said so with the key); boards with "find" */
+  pf?: number;
+  /** gun.json `bt`: boots since it was paired, a proof's first counter: each login newer than the last */
+  bt?: number;
+  /** a Puck.js's Bluetooth passkey, 6 digits (serial.ts: NRF.setSecurity) */
+  pk?: string;
 }
 
 function bad(m: string): string {
@@ -59,6 +66,9 @@ export function loadCfg(): Cfg | string {
   if (!isName(t)) return bad("table invalid");
   if (w !== undefined && (typeof w.ssid !== "string" || typeof w.pass !== "string"))
     return bad("wifi needs ssid, pass");
+  // a string, as NRF.setSecurity takes it (a number there is ignored: no passkey, and no word said)
+  if (CHIP === "NRF52" && c.pk !== undefined && (typeof c.pk !== "string" || !/^\d\d\d\d\d\d$/.test(c.pk)))
+    return bad("pk must be 6 digits");
   var hz = inRange(c.hz, 25, 1, 50);
   if (hz < 0) return bad("hz must be 1-50");
   var ka = inRange(c.ka, 15, 5, 300);
@@ -76,7 +86,8 @@ export function loadCfg(): Cfg | string {
   // gun.json's own object becomes the config: no second copy in memory
   c.table = t;
   c.hub = h;
-  c.ser = ser;
+  // (a bundle without the serial link never reads it)
+  if (LINK_SERIAL) c.ser = ser;
   c.hz = hz;
   c.ka = ka;
   c.click = c.click !== false;

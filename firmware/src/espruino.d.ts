@@ -112,6 +112,13 @@ declare var Puck: {
   accelWr(reg: number, v: number): void;
   on(ev: "accel", fn: (e: { acc: PuckXyz; gyro: PuckXyz }) => void): void;
 };
+/** Puck.js (nRF52, libs/bluetooth/jswrap_bluetooth.c): its Bluetooth LE */
+declare var NRF: {
+  /** a central connected (its address) or went (the reason) */
+  on(ev: "connect" | "disconnect", fn: (a: any) => void): void;
+  /** a static 6-digit passkey needs mitm and display; it makes the Nordic UART take only an encrypted, bonded link */
+  setSecurity(o: { passkey?: string; mitm?: number; display?: number }): void;
+};
 /** Espruino's global object */
 declare var global: any;
 declare var process: { memory(): { free: number; total: number }; env: { VERSION?: string } };
@@ -157,6 +164,8 @@ declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
 declare var IMU_KIND: string;
 declare var LED_KIND: string;
+/** The RGB LED is common anode (profile `led.inv`): its legs are driven inverted. A build-time constant. */
+declare var LED_INV: boolean;
 /** The profile's chip ("ESP32", "ESP8266", "NRF52"), a build-time constant: where the chips' Espruino builds differ. */
 declare var CHIP: string;
 /** The board's profile lists the "serial" link: the bundle carries serial.ts (hardware/SERIAL.md). */

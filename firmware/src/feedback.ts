@@ -26,15 +26,19 @@ export function led(c: number): void {
 
 function pwm(p: Pin, v: number) {
   v = v / 255;
-  if (L.inv) v = 1 - v;
-  if (v <= 0) digitalWrite(p, 0);
+  if (LED_INV) v = 1 - v;
+  // an ESP8266's analogWrite is software PWM, at 50 Hz (a visible flicker) unless told; 0 and 1 end it there with the
+  // pin low or high (Espruino's jstPinPWM)
+  if (CHIP === "ESP8266") analogWrite(p, v, { freq: 200 });
+  else if (v <= 0) digitalWrite(p, 0);
   else if (v >= 1) digitalWrite(p, 1);
   else analogWrite(p, v);
 }
 
 /** Buzzer at `f` Hz; 0 = silent. */
 export function tone(f: number): void {
-  if (f > 0) analogWrite(Z.pin, 0.5, Z.soft ? { freq: f, soft: true } : { freq: f });
+  // (an ESP8266's is software PWM whatever the options say: targets/esp8266/jshardware.c, no HARDWARE_PWM)
+  if (f > 0) analogWrite(Z.pin, 0.5, { freq: f });
   else digitalWrite(Z.pin, 0);
 }
 

@@ -9,7 +9,7 @@
 import { DISCOVERY_PORT } from "@cng/protocol";
 import type { Cfg } from "./config";
 import { keepCfg } from "./keep";
-import { mac, sha } from "./mac";
+import { mac, nonce, sha } from "./mac";
 import { mq, mqTo } from "./mqtt";
 
 export function find(c: Cfg): void {
@@ -32,8 +32,7 @@ export function find(c: Cfg): void {
         }
         if (!u) {
           k = sha(c.secret);
-          // unguessable without the key, whatever Espruino's Math.random (a fixed seed at every boot) gives
-          n = sha(k + getTime() + Math.random()).substr(0, 16);
+          n = nonce(k);
           q = "CNG1? " + c.table + " " + c.id + " " + n;
           // biome-ignore lint/style/useNodejsImportProtocol: Espruino's built-in module, not Node's
           u = require("dgram").createSocket("udp4");

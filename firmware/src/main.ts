@@ -23,9 +23,10 @@ import { type Cfg, loadCfg } from "./config";
 import { click, play, quiet } from "./feedback";
 import { find } from "./find";
 import { keepCfg } from "./keep";
+import { mac, sha } from "./mac";
 import { mcmd } from "./mount";
 import { mpu6050 } from "./mpu6050";
-import { mq, mqConnect, mqInit, mqPass, pub } from "./mqtt";
+import { mq, mqConnect, mqInit, mqPass, mqProof, pub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
 import { boot, ota, otaOk } from "./ota";
 import { puck } from "./puck";
@@ -55,6 +56,20 @@ function run(c: Cfg) {
   // the link: USB serial lines (boards built with it) or MQTT over WiFi; same payloads either way
   var serial = LINK_SERIAL && (!LINK_WIFI || c.ser);
   var send: (t: string, m: string, q: number, r: boolean) => void = serial ? slPub : pub;
+  /** logins since boot: a proof's second counter */
+  var ln = 0;
+  // a paired gun whose broker takes a proof never sends its key again: "g1.<boot>.<n>.<HMAC-SHA256 by the key's hash
+  // over the gun id, the client id, boot and n>" (the hub: hub/src/broker/gun-proof.ts), each newer than the last
+  if (HAS_FIND && c.pf && c.paired) {
+    c.bt = (c.bt || 0) + 1;
+    keepCfg("bt", c.bt);
+  }
+  function login(): string {
+    var m: string;
+    if (!(c.pf && c.paired)) return c.secret;
+    m = c.bt + "." + ++ln;
+    return "g1." + m + "." + mac(sha(c.secret), c.id + "|" + c.table + "-" + c.id + "|" + m);
+  }
   if (!serial)
     mqInit({
       host: c.hub.host,
@@ -67,6 +82,7 @@ function run(c: Cfg) {
       ka: c.ka,
       s: HAS_OTA ? [cueTopic, cmdTopic, otaTopic] : [cueTopic, cmdTopic],
     });
+  if (HAS_FIND) mqProof(login);
   // the hub moved: ask the network for it (find.ts)
   if (HAS_FIND && !serial) find(c);
   var imu: Imu =
@@ -105,7 +121,7 @@ function run(c: Cfg) {
         hz,
         HAS_RSSI && !serial ? rssi() : undefined,
         volts(),
-        BAT && c.bat ? c.bat : undefined,
+        (BAT && c.bat) || undefined,
         late || undefined,
       ),
       1,
@@ -151,9 +167,17 @@ function run(c: Cfg) {
       keepCfg("secret", m.k);
       // a key its hub holds the hash of: from now on that hub can prove its answers and updates (find.ts, ota.ts)
       if (HAS_FIND || HAS_OTA) c.secret = m.k;
-      if (HAS_FIND) {
+      // (and on the serial link: from now on its hello names no key, and a link must prove itself: serial.ts)
+      if (HAS_FIND || LINK_SERIAL) {
         c.paired = 1;
         keepCfg("paired", 1);
+      }
+      // its broker takes a proof from now on (the embedded one): the key crossed the air this once
+      if (HAS_FIND && m.p === 1) {
+        c.pf = 1;
+        c.bt = 1;
+        keepCfg("pf", 1);
+        keepCfg("bt", 1);
       }
       if (serial) slKey(m.k);
       else mqPass(m.k);
@@ -226,7 +250,7 @@ function run(c: Cfg) {
     if (ticks % 60 === 0) info();
   }, 1000);
   rate(hz);
-  if (serial) slStart(c.id, c.secret, root);
+  if (serial) slStart(c, root);
   else
     wifi(c.wifi, function () {
       mqConnect();

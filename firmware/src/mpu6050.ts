@@ -1,5 +1,5 @@
 // MPU-6050 over I2C, raw registers: ±2000 °/s gyro (a quick swing must not clip: a clipped turn is a yaw error for
-// good), ±4 g accel, 44 Hz low-pass; still-time gyro bias and the Mahony filter in fuse.ts.
+// good), ±4 g accel, ≈ 44 Hz low-pass on both (on the clones too); still-time gyro bias and the Mahony filter in fuse.ts.
 import { ms } from "./clock";
 import { biasNow, fuse, stillRun } from "./fuse";
 import { euler } from "./mahony";
@@ -63,8 +63,11 @@ export function mpu6050(hz: number): Imu {
         // on all of them (hardware/imus.json)
         if (MPU_IDS.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
         I2C1.writeTo(a, [0x6b, 1]); // wake, PLL on the gyro clock
-        // one burst from 0x19 (the register address counts up): 1 kHz / 10 = 100 Hz, DLPF 44 Hz, ±2000 °/s, ±4 g
-        I2C1.writeTo(a, [0x19, 9, 3, 0x18, 8]);
+        // one burst from 0x19 (the register address counts up): 1 kHz / 10 = 100 Hz, DLPF 44 Hz, ±2000 °/s, ±4 g,
+        // and ACCEL_CONFIG2 (0x1d): the accelerometer's own 41-45 Hz low-pass on the MPU-6500 family and the
+        // ICM-20689, where CONFIG's filters only the gyro (left alone: 218-460 Hz); on an MPU-6050 0x1d is the
+        // free-fall threshold, idle with its interrupt off
+        I2C1.writeTo(a, [0x19, 9, 3, 0x18, 8, 3]);
       } catch (_e) {
         return "mpu6050 not answering";
       }

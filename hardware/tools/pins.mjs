@@ -7,7 +7,10 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** hardware/chips.json: per chip, its flash, input-only, DAC and strapping pins, serial defaults and ADC. */
+/**
+ * hardware/chips.json: per chip, the GPIOs it has, its console, flash, input-only, DAC and strapping pins, the pins its
+ * I2C can drive, serial defaults and ADC.
+ */
 export const CHIPS = JSON.parse(readFileSync(join(here, "..", "chips.json"), "utf8"));
 
 /** NodeMCU / Wemos D1 mini silkscreen labels of the ESP8266 GPIOs (they differ from Espruino's D names). */
@@ -45,8 +48,9 @@ export function rolesOf(b) {
   add("buzzer", b.bz.pin, "pwm", "low");
   if (b.led.kind === "neopixel") add("LED", b.led.pin, "out", "open");
   else {
-    // a common anode's leg sits near 3V3 through the LED
-    const lvl = b.led.inv ? "high" : "open";
+    // a common anode's leg sits near 3V3 through the LED; a common cathode's holds the pin at the LED's forward
+    // voltage, ≈ 1.7-2.6 V at a pull-up's fraction of a mA: under the chip's input-high threshold (0.75 × 3.3 V)
+    const lvl = b.led.inv ? "high" : "low";
     add("LED red", b.led.pr, "pwm", lvl);
     add("LED green", b.led.pg, "pwm", lvl);
     add("LED blue", b.led.pb, "pwm", lvl);
@@ -86,6 +90,9 @@ export function pinProblems(b) {
       if (needs !== "adc") out.push(`${what} on A0: A0 is analog input only`);
       continue;
     }
+    if (chip.gpios && !chip.gpios.pins.includes(g)) out.push(`${what} on ${pin}: ${chip.gpios.why}`);
+    if (has(chip.console, g)) out.push(`${what} on ${pin}: ${chip.console.why}`);
+    if (needs === "i2c" && chip.i2c && !chip.i2c.pins.includes(g)) out.push(`${what} on ${pin}: ${chip.i2c.why}`);
     if (has(chip.flash, g)) out.push(`${what} on ${pin}: ${chip.flash.why}`);
     if (has(chip.inputOnly, g) && (OUTPUT.includes(needs) || needs === "in"))
       out.push(`${what} on ${pin}: ${chip.inputOnly.why}`);

@@ -13,6 +13,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHIPS, gpio, NODEMCU, PUCK, pinProblems, psramPins } from "./pins.mjs";
+import { magneticMa, NETS, PARTS, powerProblems, powerRows, RES } from "./power.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const BOARDS_DIR = join(here, "..", "boards");
@@ -61,10 +62,15 @@ const SHAPE = {
       pb: [false, "pin"],
       inv: [false, "boolean"],
       max: [false, "number"],
+      // a WS2812B's supply: one of the nets (hardware/tools/power.mjs)
+      vcc: [false, NETS],
     },
   ],
   bz: [true, { pin: [true, "pin"], soft: [false, "boolean"] }],
-  bat: [false, { pin: [true, "pin"], div: [true, "number"] }],
+  // the divider's top: the charger's B+ pad (the cell, before the switch), or where a builder put it
+  bat: [false, { pin: [true, "pin"], div: [true, "number"], top: [true, NETS] }],
+  // what feeds the board: its own USB regulator (hardware/parts.json boards) and what the switched cell feeds
+  power: [false, { board: [true, "string"], cell: [true, ["buckboost", "5V"]] }],
   budget: [true, { bytes: [true, "number"], jsvars: [true, "number"] }],
 };
 
@@ -129,6 +135,14 @@ function checkPins(b, file) {
   if (p.length) throw new ProfileError(`${file}: ${p.join("; ")}`);
 }
 
+/** Refuses a profile whose parts are out of their rating in a power mode its page documents (hardware/tools/power.mjs). */
+function checkPower(b, file) {
+  if (b.led.kind === "neopixel" && b.chip !== "NRF52" && !b.led.vcc)
+    throw new ProfileError(`${file}: led.vcc is required for a neopixel LED: the net its VCC is wired to`);
+  const p = powerProblems(b);
+  if (p.length) throw new ProfileError(`${file}: out of rating: ${p.join("; ")}`);
+}
+
 export function loadBoards(dir = BOARDS_DIR) {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith(".json"))
@@ -151,6 +165,7 @@ export function loadBoards(dir = BOARDS_DIR) {
 export function checkBoard(b, file) {
   checkShape(b, SHAPE, "", file);
   checkPins(b, file);
+  checkPower(b, file);
   return b;
 }
 
@@ -186,7 +201,11 @@ const PART = {
   },
   rgb: { part: "LED", module: "5 mm RGB LED, 4 legs, common cathode (common anode: set led.inv)", eur: 0.2 },
   // green and blue legs drop ≈ 2.8-3.2 V, red ≈ 1.9 V: at 3.3 V one value for all three starves green and blue
-  rgbRes: { part: "LED resistors", module: "1 × 220 Ω (red), 2 × 47 Ω (green, blue), 1/4 W", eur: 0.05 },
+  rgbRes: {
+    part: "LED resistors",
+    module: `1 × ${RES.rgb.r} Ω (red), 2 × ${RES.rgb.g} Ω (green, blue), 1/4 W`,
+    eur: 0.05,
+  },
   NRF52: {
     part: "Puck.js v2",
     module: "Puck.js v2 / v2.1 (espruino.com or its resellers): nRF52832, accelerometer + gyro, button, LEDs, CR2032",
@@ -209,7 +228,7 @@ const PART = {
       'bare piezo disc with leads (20-27 mm piezo element, no oscillator inside); not an active buzzer, not a magnetic "passive buzzer" module',
     eur: 0.3,
   },
-  piezoRes: { part: "buzzer resistor", module: "330 Ω, 1/4 W, in series with the piezo", eur: 0.02 },
+  piezoRes: { part: "buzzer resistor", module: `${RES.piezo} Ω, 1/4 W, in series with the piezo`, eur: 0.02 },
   batCap: {
     part: "battery sense capacitor",
     module: "100 nF ceramic, from the battery pin to GND",
@@ -219,16 +238,22 @@ const PART = {
   charger: {
     part: "charger",
     module:
-      "TP4056 USB-C charger board with protection (DW01A, 6 pads: B+ B- OUT+ OUT-); sold set to 1 A (R_PROG 1.2 kΩ): fine for 1000 mAh, for a smaller cell change R_PROG (the current is ≈ 1200 V / R_PROG: 2.4 kΩ → 0.5 A; TP4056 datasheet)",
+      "TP4056 charger board with protection (DW01A, 6 pads: B+ B- OUT+ OUT-), micro-USB, or USB-C with its two 5.1 kΩ CC pull-downs (many USB-C boards leave them out and charge only from a USB-A cable: test it with a C-to-C cable); sold set to 1 A (R_PROG 1.2 kΩ): fine for 1000 mAh, for a smaller cell change R_PROG (the current is ≈ 1200 V / R_PROG: 2.4 kΩ → 0.5 A; TP4056 datasheet)",
     eur: 0.7,
   },
   regulator: {
     part: "3.3 V regulator",
-    module: '3.3 V buck-boost module (Pololu S7V8F3, or a generic "DC-DC buck boost 3.3V")',
+    module: `${PARTS.regulators.buckboost.what}`,
     eur: 3,
   },
   switch: { part: "power switch", module: "slide switch SS12D00", eur: 0.1 },
   cap: { part: "capacitor", module: "470 µF 6.3 V electrolytic across 3V3/GND (WiFi current peaks)", eur: 0.1 },
+  // only for the magnetic buzzer the pages offer instead of the piezo
+  magnetic: {
+    part: "magnetic buzzer (instead of the piezo)",
+    module: `NPN transistor (S8050, 2N2222), 1 kΩ, ${RES.magnetic} Ω, 1N4148 diode`,
+    eur: 0.1,
+  },
   misc: {
     part: "wire, heat-shrink, hot glue",
     module: "26-28 AWG silicone wire, 2-pin JST-PH pair for the battery",
@@ -236,15 +261,24 @@ const PART = {
   },
 };
 
+/** Why the cell goes through the buck-boost module and not the board's own regulator. */
+function regulatorNote(b) {
+  const board = PARTS.boards[b.power.board];
+  const ldo = PARTS.regulators[board.ldo];
+  return b.chip === "ESP8266"
+    ? `never the D1 mini's 5V pin: its own regulator (${ldo.ma} mA, or ${PARTS.regulators.LDO150.ma} mA on many clones) drops out as the cell runs down, the WiFi's peaks then reset the board, and USB's 5 V would reach the cell past the charger`
+    : `never the DevKit's 5V/VIN pin: its ${board.ldo} needs ≈ ${(ldo.out + ldo.dropout[1]).toFixed(1)} V in and browns out as the cell runs down`;
+}
+
 /** Supply current, mA, with where the figure comes from (datasheets; not measured on these builds). */
 const CURRENT = {
   ESP32: [
     125,
-    "ESP32 with WiFi connected, no sleep: ≈ 95-100 mA receiving, 160-240 mA peaks sending (Espressif datasheet)",
+    "ESP32 with WiFi connected, no sleep: ≈ 95-100 mA receiving, up to 240 mA sending (Espressif datasheet; the peaks: Power modes)",
   ],
   ESP8266: [
     80,
-    "ESP8266 with WiFi connected, no sleep: ≈ 56 mA receiving, 120-170 mA peaks sending (Espressif datasheet)",
+    "ESP8266 with WiFi connected, no sleep: ≈ 56 mA receiving, up to 215 mA sending (Espressif datasheet; the peaks: Power modes)",
   ],
   mpu6050: [4, "MPU-6050 gyro + accelerometer: 3.8 mA (InvenSense datasheet) + the GY-521's power LED"],
   bno085: [12, "BNO085 in UART-RVC at 100 Hz: ≈ 10-15 mA (CEVA datasheet, varies with the fusion running)"],
@@ -289,13 +323,11 @@ function bomOf(b) {
     ["piezoRes", 1, `limits its charging peaks to 10 mA${b.chip === "ESP8266" ? " (an ESP8266 pin gives 12 mA)" : ""}`],
     ["lipo", 1, ""],
     ["charger", 1, ""],
-    b.chip === "ESP8266"
-      ? [
-          "regulator",
-          0,
-          "only for a NodeMCU; a D1 mini takes the LiPo on its 5V pin (its ME6211 regulator drops only 0.1 V)",
-        ]
-      : ["regulator", 1, ""],
+    [
+      "regulator",
+      1,
+      `into 3V3 from the switched cell, which it holds at 3.3 V from 4.2 V down to 3.0 V; ${regulatorNote(b)}`,
+    ],
     ["switch", 1, ""],
     ["cap", 1, ""],
   ];
@@ -314,17 +346,27 @@ function fmtEur(x) {
 function divider(b) {
   if (!b.bat) return null;
   const d = b.bat.div;
+  // where its top is soldered: the charger's B+ pad reads the cell in every mode, the switch on or off
+  const from = TOP[b.bat.top];
   if (b.chip === "ESP32") {
     // div = (top + bottom) / bottom, bottom 100 kΩ
     const top = Math.round((d - 1) * 100);
     if (top <= 0) throw new ProfileError(`bat.div ${d}: no divider gives that`);
-    return { text: `${top} kΩ from BAT+ to ${b.bat.pin}, 100 kΩ from ${b.bat.pin} to GND`, top, bottom: 100 };
+    return { text: `${top} kΩ from ${from} to ${b.bat.pin}, 100 kΩ from ${b.bat.pin} to GND`, top, bottom: 100 };
   }
   // D1 mini / NodeMCU have 220 k + 100 k on A0 already (3.2 V full scale); a series resistor stretches it.
   const series = Math.round((d - 3.2) * 100);
   if (series <= 0) throw new ProfileError(`bat.div ${d} needs no extra resistor on a D1 mini`);
-  return { text: `${series} kΩ from BAT+ to A0 (with the board's own 220 k/100 k divider)`, top: series, bottom: 0 };
+  return { text: `${series} kΩ from ${from} to A0 (with the board's own 220 k/100 k divider)`, top: series, bottom: 0 };
 }
+
+/** The nets as a builder finds them on the parts. */
+const TOP = {
+  "B+": "the TP4056 board's B+ pad (the cell itself, before the switch)",
+  OUT: "the switch's far side (OUT+ after the switch)",
+  "5V": "the board's 5V pin",
+  "3V3": "3V3",
+};
 
 /** Why the battery pin has a capacitor: the ADC's sampling draws on it, not on the divider's high resistance. */
 function capNote(b) {
@@ -340,6 +382,49 @@ function batReading(b) {
   return adc.kind === "esp32"
     ? `${b.bat.pin}; volts = (count × ${adc.mvPerCount.toFixed(3)} mV + ${adc.offsetMv} mV) × ${d}: the ESP32 ADC's typical transfer at 11 dB (Espruino reads it uncalibrated; chips spread ± ${Math.round((adc.vrefSpreadMv / adc.vrefMv) * 100)} %), times this gun's calibration (Setup)`
     : `${b.bat.pin}; volts = analogRead × ${adc.fullScaleV} V × ${d}, times this gun's calibration (Setup)`;
+}
+
+/** The page's power section for a LiPo gun: its wiring, the switch and why, the charger's quirks, the board's regulator
+ * (a D1 mini's: how to tell which), each power mode checked (hardware/tools/power.mjs), the magnetic buzzer's circuit. */
+function powerSection(b) {
+  const G = b.chip === "ESP8266" ? "G" : "GND";
+  const board = PARTS.boards[b.power.board];
+  const coil = PARTS.parts.magnetic;
+  const lines = [
+    `LiPo → TP4056 board (B+/B−) → its OUT+ → slide switch → the 3.3 V buck-boost module's VIN → its VOUT → the board's **3V3** pin; OUT−, the module's GND → ${G}. ` +
+      `${regulatorNote(b)[0].toUpperCase()}${regulatorNote(b).slice(1)}. Solder the 470 µF capacitor across 3V3 and ${G} near the board.`,
+    "",
+    b.bat
+      ? `The battery divider's top goes on ${TOP[b.bat.top]}: there it reads the cell whatever the switch says, so \`cng check\` on USB and a serial gun read it too; taken after the switch, it reads nothing whenever the switch is off.`
+      : "",
+    "",
+    "**The switch is off whenever a USB cable is in the board** (flashing, `cng check`, a serial gun): the board's own regulator (from USB) and the buck-boost module (from the cell) would both drive 3V3, and the cell would run down on the bench. " +
+      "Charge through the TP4056's own USB socket with the switch off too: the gun's draw would hide the charge's end from the charger.",
+    "",
+    "A protected TP4056 board (DW01A) holds OUT+ at 0 V after a cell is first soldered to it, until 5 V has been on its USB socket once: plug its charger in once before the first power-up, or the gun looks dead. " +
+      "A USB-C board charges from a C-to-C cable only with its two 5.1 kΩ CC pull-downs fitted (many leave them out: then it charges from a USB-A charger only).",
+    "",
+    ...(b.power.board === "d1mini"
+      ? [
+          `**Which regulator your D1 mini has**: read the marking on the small regulator chip by its USB socket. ${PARTS.regulators.ME6211.what.replace(/^ME6211C33M5G, 5 legs, marked S2RC/, "S2RC is an ME6211, 500 mA")}: good in every mode below. ` +
+            `4B2X or 4A2D is a ${PARTS.regulators.LDO150.ma} mA part many boards sold as D1 mini carry: good on the battery (the buck-boost module feeds 3V3 then, past it), but under the WiFi's transmit peaks on USB (${PARTS.parts.ESP8266.peakMa} mA and more): on USB such a board may reset, and it cannot be a power-bank gun. Flash and check it on USB, play it on its battery, and take a board marked S2RC or a NodeMCU (AMS1117, 1 A) for a power bank.`,
+          "",
+        ]
+      : []),
+    "### Power modes",
+    "",
+    `Each mode this page documents, as \`hardware/tools/power.mjs\` checks it against the parts' ratings (\`hardware/parts.json\`, from their datasheets; the build and this page refuse a profile out of rating): ${board.what}.`,
+    "",
+    table(["mode", "powered by", "3V3 from (rated)", "peak on 3V3", "LED", "battery reading"], powerRows(b)),
+    "",
+    "### A magnetic buzzer instead of the piezo disc",
+    "",
+    `A "passive buzzer" module with a coil (≈ ${coil.ohms} Ω) on the pin, even through 100 Ω, would draw ≈ 28 mA, past what a pin gives (${b.chip} ≈ ${CHIPS[b.chip].pinMa} mA), and its coil kicks back when it stops. ` +
+      `Drive it through an NPN transistor (S8050, 2N2222): 1 kΩ from \`${b.bz.pin}\` to the base, emitter to ${G}, from 3V3 through **${RES.magnetic} Ω** then the buzzer to the collector, and a 1N4148 diode across the buzzer (its band to the buzzer's + side). ` +
+      `The ${RES.magnetic} Ω holds the coil to ≈ ${Math.round(magneticMa())} mA: without it the coil alone pulls ≈ ${Math.round(magneticMa(0))} mA pulses from the 3V3 rail the WiFi runs on. A bare piezo disc needs none of that.`,
+    "",
+  ];
+  return lines.filter((l, i) => l !== "" || lines[i - 1] !== "");
 }
 
 /** Rows of the pin table: [part, part pin, board pin (Espruino name) or supply, note]. */
@@ -400,15 +485,15 @@ function connections(b) {
   );
   if (b.led.kind === "neopixel") {
     rows.push(
-      ["LED (WS2812B)", "DIN", b.led.pin, "through 330 Ω"],
-      ["LED (WS2812B)", "5V / VCC", "BAT (OUT+)", "battery voltage; 3V3 works too, a little dimmer"],
+      ["LED (WS2812B)", "DIN", b.led.pin, `through ${RES.neopixelData} Ω`],
+      ["LED (WS2812B)", "5V / VCC", b.led.vcc, TOP[b.led.vcc]],
       ["LED (WS2812B)", "GND", "GND", ""],
     );
   } else {
     rows.push(
-      ["LED (RGB)", "R", b.led.pr, "through 220 Ω"],
-      ["LED (RGB)", "G", b.led.pg, "through 47 Ω (green and blue drop ≈ 3 V)"],
-      ["LED (RGB)", "B", b.led.pb, "through 47 Ω"],
+      ["LED (RGB)", "R", b.led.pr, `through ${RES.rgb.r} Ω`],
+      ["LED (RGB)", "G", b.led.pg, `through ${RES.rgb.g} Ω (green and blue drop ≈ 3 V)`],
+      ["LED (RGB)", "B", b.led.pb, `through ${RES.rgb.b} Ω`],
       ["LED (RGB)", b.led.inv ? "common anode (long leg)" : "common cathode (long leg)", b.led.inv ? three : "GND", ""],
     );
   }
@@ -417,7 +502,7 @@ function connections(b) {
       "piezo",
       "+",
       b.bz.pin,
-      `through 330 Ω${b.bz.soft ? "; software PWM on the ESP8266" : ""}; a magnetic buzzer instead needs a transistor and a diode (below)`,
+      `through ${RES.piezo} Ω${b.bz.soft ? "; software PWM on the ESP8266" : ""}; a magnetic buzzer instead needs a transistor and a diode (below)`,
     ],
     ["piezo", "−", "GND", ""],
   );
@@ -458,7 +543,7 @@ const SIZE = {
 function runtime(b) {
   const parts = [b.chip, b.imu.kind, b.chip === "NRF52" ? "puckLeds" : b.led.kind, "piezo"];
   const total = parts.reduce((s, p) => s + CURRENT[p][0], 0);
-  const regulatorLoss = b.chip === "ESP32" ? 0.9 : 1;
+  const regulatorLoss = b.power?.cell === "buckboost" ? 0.9 : 1;
   // a CR2032 is rated 225 mAh at 0.2 mA; at several mA it sags below the Puck's 2.2 V after a small part of that
   // (one test at 9 mA: under 2.5 V in half an hour, 1.5 V by 12 h, https://embeddedcomputing.com/technology/open-source/
   // development-kits/cr2032-maximum-current-capacity-datasheet-reality-and-alternatives): about 15 % of it
@@ -478,7 +563,7 @@ export function renderMarkdown(b) {
     if (id === "divider") {
       const d = divider(b);
       const what = d.bottom ? `${d.top} kΩ + ${d.bottom} kΩ resistors` : `${d.top} kΩ resistor`;
-      return ["battery sense", qty, what, note || d.text, fmtEur(0.05)];
+      return ["battery sense", qty, `${what}, 1 %`, note || d.text, fmtEur(0.05)];
     }
     const p = PART[id];
     return [p.part, qty === 0 ? "0-1" : qty, p.module, note, fmtEur(p.eur)];
@@ -520,39 +605,22 @@ export function renderMarkdown(b) {
     "",
     "## Power",
     "",
-    b.chip === "NRF52"
-      ? "A CR2032 coin cell in the Puck's holder: no charger, no switch (take the cell out, or flip it, to switch off; " +
-        "a Puck with its coin cell out is off). The gun talks to the hub over Bluetooth Low Energy: the hub's laptop, or " +
-        "the dashboard in a Chromium browser, bridges its lines (hardware/SERIAL.md) onto the broker."
-      : b.chip === "ESP32"
-        ? "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → 3.3 V buck-boost module → the board's **3V3** pin; OUT− → GND. " +
-          "Do not feed a LiPo into the DevKit's 5V/VIN pin: its AMS1117 regulator needs about 4.4 V in and browns out as the battery runs down. " +
-          "Solder the 470 µF capacitor across 3V3 and GND near the board."
-        : "LiPo → TP4056 (B+/B−) → its OUT+ → slide switch → the D1 mini's **5V** pin; OUT− → G. " +
-          "The D1 mini's ME6211 regulator works down to about 3.4 V. A NodeMCU's AMS1117 does not: on a NodeMCU use the buck-boost module into 3V3. " +
-          "Solder the 470 µF capacitor across 3V3 and GND near the board.",
-    "",
-    b.chip === "NRF52"
-      ? "Flash it over Bluetooth from the Espruino Web IDE (hardware/PUCK.md): a Puck has no USB socket."
-      : "Charge through the TP4056's USB socket with the switch off. Flash through the board's own USB socket (the battery may stay connected, switch off).",
-    "",
     ...(b.chip === "NRF52"
-      ? []
-      : [
-          "### A magnetic buzzer instead of the piezo disc",
+      ? [
+          "A CR2032 coin cell in the Puck's holder: no charger, no switch (take the cell out, or flip it, to switch off; " +
+            "a Puck with its coin cell out is off). The gun talks to the hub over Bluetooth Low Energy: the hub's laptop, or " +
+            "the dashboard in a Chromium browser, bridges its lines (hardware/SERIAL.md) onto the broker.",
           "",
-          `A "passive buzzer" module with a coil (≈ 16 Ω) on the pin through 100 Ω would draw ≈ 28 mA, past what a pin gives (${b.chip} ≈ ${CHIPS[b.chip].pinMa} mA), and its coil kicks back when it stops. ` +
-            `Drive it through an NPN transistor (S8050, 2N2222): 1 kΩ from \`${b.bz.pin}\` to the base, emitter to GND, the buzzer from 3V3 to the collector, and a 1N4148 diode across the buzzer (its band to 3V3). A bare piezo disc needs none of that.`,
+          "Flash it over Bluetooth from the Espruino Web IDE (hardware/PUCK.md): a Puck has no USB socket.",
           "",
-        ]),
+        ]
+      : powerSection(b)),
     "## Fitting it in a blaster",
     "",
     b.chip === "NRF52"
       ? "A Puck.js is 36 mm across and 12.5 mm thick in its case (Espruino's Puck.js page): it goes on the outside of any gun, the game's own solid foam ones too. Tape it where the trigger finger presses it (hardware/PUCK.md)."
       : "The game's own foam guns are solid foam: nothing goes inside them. Buy a hollow plastic toy blaster whose two shell halves are held by screws (most Nerf-style pistols are), and check before buying that its body or grip has room for the parts below, laid side by side or stacked with foam tape between them: " +
-        [b.chip, b.imu.kind, "lipo", "charger", ...(b.chip === "ESP32" ? ["regulator"] : [])]
-          .map((k) => SIZE[k])
-          .join("; ") +
+        [b.chip, b.imu.kind, "lipo", "charger", "regulator"].map((k) => SIZE[k]).join("; ") +
         " (mm). " +
         (b.chip === "ESP32"
           ? "The ESP32 module's antenna is the end of its metal can with the zig-zag trace on the board: put that end at the shell's edge, at least 1 cm from the battery, the wires and any screw or weight, never behind metal or foil (Setup shows each gun's WiFi signal). "
@@ -566,7 +634,7 @@ export function renderMarkdown(b) {
       rt.parts.map((p) => [p, CURRENT[p][0], CURRENT[p][1]]),
     ),
     "",
-    `About ${rt.total} mA in all: ${b.chip === "NRF52" ? `a CR2032 (rated 225 mAh at 0.2 mA; at this drain its voltage sags below the Puck's 2.2 V after about ${Math.round(COIN_USABLE * 100)} % of it: one test at 9 mA saw it under 2.5 V in half an hour; carry spare cells)` : `a 1000 mAh LiPo (85 % usable${b.chip === "ESP32" ? ", 90 % regulator efficiency" : ""})`} lasts **about ${rt.hours.toFixed(
+    `About ${rt.total} mA in all: ${b.chip === "NRF52" ? `a CR2032 (rated 225 mAh at 0.2 mA; at this drain its voltage sags below the Puck's 2.2 V after about ${Math.round(COIN_USABLE * 100)} % of it: one test at 9 mA saw it under 2.5 V in half an hour; carry spare cells)` : `a 1000 mAh LiPo (85 % usable${b.power?.cell === "buckboost" ? ", 90 % regulator efficiency" : ""})`} lasts **about ${rt.hours.toFixed(
       1,
     )} hours** of play. These are datasheet figures, not measurements: ${b.chip === "NRF52" ? "watch" : "check yours with a USB power meter on the board's USB socket, and watch"} the battery column on the dashboard's Setup page.`,
     "",
@@ -680,7 +748,7 @@ export function renderSvg(b) {
     }
   });
   out.push(
-    `<text x="${boardX}" y="${height - 14}" fill="#555">${xml(b.chip === "NRF52" ? "All on the board but the optional piezo. Tape the Puck on rigidly, any way round; the wizard finds how it sits." : "Red 3V3, black GND, orange battery (TP4056 OUT+ after the switch). Mount the IMU flat, X arrow to the muzzle.")}</text>`,
+    `<text x="${boardX}" y="${height - 14}" fill="#555">${xml(b.chip === "NRF52" ? "All on the board but the optional piezo. Tape the Puck on rigidly, any way round; the wizard finds how it sits." : `Red 3V3, black GND${b.bat ? ", the divider from the charger's B+ pad (before the switch)" : ""}. Power: see the page. Mount the IMU flat, X arrow to the muzzle.`)}</text>`,
     "</svg>",
     "",
   );

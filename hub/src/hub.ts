@@ -16,7 +16,7 @@ import { lanUrls, onHttps } from "./net/lan.js";
 import type { PlayService } from "./play/play.js";
 import { type Clock, RealClock } from "./table/clock.js";
 import { startCommands } from "./wiring/commands.js";
-import { addDiscovery, addSerialGuns, addTableBox, gunBrokerOf } from "./wiring/extras.js";
+import { addDiscovery, addSerialGuns, addTableBox, bridgeCredentials, gunBrokerOf } from "./wiring/extras.js";
 import { askPresence, startGuns } from "./wiring/guns.js";
 import { connectBus, followVenue, startBroker, startDynsec } from "./wiring/mqtt.js";
 import { setUpPlay, startPlay } from "./wiring/play.js";
@@ -69,6 +69,11 @@ export interface Hub {
   readonly play: PlayService;
   /** firmware updates over the air */
   readonly ota: OtaService;
+  /**
+   * For a bridge in this process that carries a paired gun (its hello names a nonce, no key): a login of its own and
+   * the answer to the nonce, as the hub's serial bridges take them; null for a gun not paired here
+   */
+  readonly bridge: (gun: string, n: string) => { token: string; m: string } | null;
   close(): Promise<void>;
 }
 
@@ -99,7 +104,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
     const gunParts = await startGuns(w, { bus, broker, store, provisioner, ota }, later);
     const playing = setUpPlay(w, { bus, store, guns: gunParts, engine, timing, clock: time }, later);
     if (tableBox) addTableBox(w, tableBox, playing.play);
-    addSerialGuns(w, serialGuns ?? [], url);
+    addSerialGuns(w, serialGuns ?? [], url, store.secrets);
     await startPlay(playing);
     await startCommands(w, { bus, broker, store, limiter, guns: gunParts, playing, otaBundle });
     const gunBroker = gunBrokerOf(w, broker);
@@ -118,6 +123,7 @@ export async function startHub(options: HubOptions = {}): Promise<Hub> {
       game: playing.game,
       play: playing.play,
       ota: gunParts.ota,
+      bridge: bridgeCredentials(store.secrets),
       close: () => w.closers.closeAll(),
     };
   } catch (e) {

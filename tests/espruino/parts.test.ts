@@ -95,6 +95,24 @@ describe.each(RUNTIMES)("the board model on %s", (runtime) => {
   );
 
   describe.skipIf(skip)("MPU-6050 boards that carry another chip", () => {
+    // the accelerometer's low-pass: CONFIG's on an MPU-6050, ACCEL_CONFIG2's (0x1d) on the others, 218-460 Hz when
+    // left alone, aliased into pitch and roll at a 50-100 Hz poll; the same ≈ 44 Hz on every part the firmware takes
+    it.each([
+      ["esp32-mpu6050", 0x68, { accel: 44, gyro: 42 }],
+      ["esp32-mpu6050", 0x71, { accel: 41, gyro: 41 }],
+      ["esp8266-mpu6050", 0x70, { accel: 41, gyro: 41 }],
+      ["esp8266-mpu6050", 0x73, { accel: 41, gyro: 41 }],
+      ["esp8266-mpu6050", 0x98, { accel: 44.8, gyro: 41 }],
+    ] as const)(
+      "%s with WHO_AM_I %i: both filters near 44 Hz, as the firmware writes them",
+      async (board, who, want) => {
+        const g = await start({ board, config: CONFIG, imu: { whoAmI: who } });
+        await waitFor(() => g.imuFilters !== undefined, 4000, "the IMU configured");
+        await sleep(200);
+        expect(g.imuFilters).toEqual(want);
+      },
+    );
+
     it.each([
       ["esp32-mpu6050", "an MPU-6500", 0x70],
       ["esp32-mpu6050", "a clone", 0x98],

@@ -30,7 +30,7 @@ describe.each(boardNames())("flashed bundle %s", (board) => {
     if (loadBoard(board).chip === "NRF52") expect(links).toEqual(["serial"]);
     else expect(links).toContain("wifi");
     const serial = links.includes("serial");
-    for (const mark of ["LoopbackA", '"hello"', "setConsole"]) expect(code.includes(mark), mark).toBe(serial);
+    for (const mark of ["LoopbackA", '"hello "', "setConsole"]) expect(code.includes(mark), mark).toBe(serial);
     if (board.startsWith("esp8266")) expect(serial).toBe(false);
     else expect(serial).toBe(true);
     expect(Buffer.byteLength(code)).toBeLessThanOrEqual(loadBoard(board).budget.bytes);

@@ -2,12 +2,14 @@
 // opens the serial device by path: so the board here is a fake Espruino console on a
 // pseudo-terminal (fake_espruino_pty.py), and what it stored is compared with the bundle.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunConfigProblem } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
 import { FlashError, flash, planFlash } from "../../hub/src/flash/flash.js";
-import { bundlePathFor, loadBoard } from "../../hub/src/sim/espruino/index.js";
+import { bundlePathFor, createVirtualGun, loadBoard } from "../../hub/src/sim/espruino/index.js";
 import { fakeEspruinoPty, hasPython } from "./fake-espruino-pty.js";
 
 const config = {
@@ -122,4 +124,48 @@ it("cng flash --bat: a factor Setup gave, or none (no divider: not measured); re
   const bad = cli("lots");
   expect(bad.status).toBe(1);
   expect(bad.stderr).toMatch(/cng flash: --bat is the battery reading's calibration/);
+});
+
+it("cng flash on a Puck.js (no USB): its gun.json with a new Bluetooth passkey, shown once, which the gun then sets", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cng-puck-"));
+  try {
+    const out = join(dir, "gun.json");
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, [cng, "flash", "-b", "puckjs", "--id", "g7", ...args], { encoding: "utf8" });
+    const r = cli("--out", out);
+    expect(r.status, r.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(out, "utf8"));
+    expect(written).toEqual({
+      id: "g7",
+      secret: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
+      table: "main",
+      link: "serial",
+      pk: expect.stringMatching(/^\d{6}$/),
+    });
+    // the passkey is said once, here; the secret, which only asks to pair, stays in the file
+    expect(r.stdout).toContain(`passkey    ${written.pk}: type it when the laptop asks to pair`);
+    expect(r.stdout).not.toContain(written.secret);
+    expect(statSync(out).mode & 0o077).toBe(0);
+    // the Puck's firmware, booted on that gun.json, asks its radio for that passkey
+    const g = createVirtualGun({ board: "puckjs", config: readFileSync(out, "utf8"), clock: "manual" });
+    expect(g.console[0]).toBe("CNG gun g7 fw 0.1.0 on puckjs on Bluetooth");
+    expect(g.ble!.security).toEqual([{ passkey: written.pk, mitm: 1, display: 1 }]);
+    g.stop();
+    // one's own, none, or refused; and not on a board with USB
+    expect(JSON.parse(/gun\.json +(\{.*\})/.exec(cli("--passkey", "012345").stdout)![1]!).pk).toBe("012345");
+    expect(JSON.parse(/gun\.json +(\{.*\})/.exec(cli("--passkey", "none").stdout)![1]!).pk).toBeUndefined();
+    expect(cli("--passkey", "12345").stderr).toMatch(/--passkey is 6 digits, or none/);
+    const usb = spawnSync(
+      process.execPath,
+      [cng, "flash", "-b", "esp32-mpu6050", "--id", "g1", "--hub", "h", "--passkey", "123456", "--dry-run"],
+      { encoding: "utf8" },
+    );
+    expect(usb.stderr).toMatch(/--passkey and --out are for a board flashed over Bluetooth/);
+    expect(gunConfigProblem({ id: "g1", secret: "s", link: "serial", pk: "123456" }, loadBoard("esp32-mpu6050"))).toBe(
+      "no-pk",
+    );
+    expect(gunConfigProblem({ id: "g1", secret: "s", link: "serial", pk: "12345" })).toBe("pk");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,6 +1,8 @@
 // The serial gun line protocol: what the hub accepts from a gun, and what it refuses.
+
+import { linkProofText } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
-import { LineSplitter, MAX_LINE, parseGunLine } from "../../hub/src/serial/index.js";
+import { LineSplitter, lineForGun, MAX_LINE, parseGunLine } from "../../hub/src/serial/index.js";
 
 describe("serial gun lines", () => {
   it("takes a hello with the gun's id and secret", () => {
@@ -9,6 +11,23 @@ describe("serial gun lines", () => {
       hello: { id: "g1", k: "s3cret_key-1", fw: "0.3.0" },
     });
     expect(parseGunLine('hello {"v":1,"id":"g1"}')).toEqual({ kind: "hello", hello: { id: "g1" } });
+  });
+
+  it("takes a paired gun's hello: a nonce of 16 hex digits, no key; never both", () => {
+    expect(parseGunLine('hello {"v":1,"id":"g1","n":"0123456789abcdef","fw":"0.3.0"}')).toEqual({
+      kind: "hello",
+      hello: { id: "g1", n: "0123456789abcdef", fw: "0.3.0" },
+    });
+    for (const bad of [
+      'hello {"v":1,"id":"g1","n":"0123456789abcdef","k":"s3cret"}',
+      'hello {"v":1,"id":"g1","n":"0123"}',
+      'hello {"v":1,"id":"g1","n":"0123456789ABCDEF"}',
+      'hello {"v":1,"id":"g1","n":1234567890123456}',
+    ])
+      expect(parseGunLine(bad), bad).toMatchObject({ kind: "bad", code: "field" });
+    // what proves a link over it, as gun and hub make it (HMAC keyed by the key's hash)
+    expect(linkProofText("0123456789abcdef")).toBe("link 0123456789abcdef");
+    expect(lineForGun("auth", '{"v":1,"m":"ab"}')).toBe('auth {"v":1,"m":"ab"}\n');
   });
 
   it("refuses a hello with a bad id, a bad secret or a stray field", () => {

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM build script without types
 import { profileProblem } from "../../firmware/build/build.mjs";
 // @ts-expect-error plain ESM script without types
+import { pinProblems } from "../../hardware/tools/pins.mjs";
+// @ts-expect-error plain ESM script without types
 import { checkBoard, loadBoards, outputs } from "../../hardware/tools/wiring.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -57,6 +59,7 @@ describe("wiring pages and diagrams", () => {
       14: "D5",
       12: "D6",
       13: "D7",
+      15: "D8",
     };
     for (const [, label, gpio] of paired) expect(label, `GPIO${gpio}`).toBe(NODEMCU[gpio]);
   });
@@ -77,7 +80,7 @@ describe("wiring pages and diagrams", () => {
     expect(() => checkBoard({ ...b, bz: { pin: "D34" } }, "x.json")).toThrow(/input only/);
     expect(() => checkBoard({ ...b, trig: { pin: "D36", pressed: 0 } }, "x.json")).toThrow(/no pull-up/);
     expect(() => checkBoard({ ...b, led: { kind: "neopixel", pin: "D7" } }, "x.json")).toThrow(/flash chip/);
-    expect(() => checkBoard({ ...b, bat: { pin: "D26", div: 2 } }, "x.json")).toThrow(/ADC1/);
+    expect(() => checkBoard({ ...b, bat: { pin: "D26", div: 2, top: "B+" } }, "x.json")).toThrow(/ADC1/);
   });
 });
 
@@ -101,8 +104,8 @@ describe("the chip's own pins (hardware/chips.json), checked as the build checks
   it("no PWM or tone on the ESP32's DAC pins D25/D26: the buzzer never sounds, an LED leg gets a DC level", () => {
     refused({ ...esp32, bz: { pin: "D25" } }, /buzzer on D25: .*DAC.*ignores freq/);
     refused({ ...bno, led: { ...bno.led, pg: "D26" } }, /LED green on D26: .*DAC/);
-    // a NeoPixel's data line is a plain digital output: fine there
-    taken({ ...esp32, led: { kind: "neopixel", pin: "D25", max: 0.3 } });
+    // a NeoPixel's data line is a plain digital output: fine there, as far as the pin goes
+    expect(pinProblems({ ...esp32, led: { kind: "neopixel", pin: "D25", max: 0.3 } })).toEqual([]);
   });
 
   it("a serial IMU names its TX pin: Serial2 with only rx drives D4, a buzzer pin", () => {
@@ -126,6 +129,28 @@ describe("the chip's own pins (hardware/chips.json), checked as the build checks
     refused({ ...esp8266, trig: { pin: "D15", pressed: 0 } }, /trigger on D15: .*always reads pressed/);
     // I2C on GPIO0 / GPIO2 (printed D3 / D4): the pull-ups hold what they need
     taken({ ...esp8266, imu: { ...esp8266.imu, scl: "D0", sda: "D2" } });
+    // a common-cathode LED leg clamps its pin near the LED's forward voltage, under the chip's input high: GPIO0 and
+    // GPIO2 read low at reset; GPIO15 and GPIO16 take it
+    refused({ ...esp8266, led: { ...esp8266.led, pg: "D0" } }, /LED green on D0: .*held low.*ROM bootloader/);
+    refused({ ...esp8266, led: { ...esp8266.led, pb: "D2" } }, /LED blue on D2: .*held low.*must be high at reset/);
+    refused({ ...esp32, led: { ...esp32.led, pr: "D0" } }, /LED red on D0: .*held low/);
+    taken({ ...esp32, led: { ...esp32.led, pr: "D2", pg: "D12" } });
+  });
+
+  it("the console's UART, GPIOs an ESP32 does not have, and ESP8266 I2C on GPIO16: refused, with the reason", () => {
+    // ESP32: GPIO1/3 are UART0, the console cng flash and cng check talk to
+    refused({ ...esp32, bz: { pin: "D1" } }, /buzzer on D1: GPIO1 \(TX\) and GPIO3 \(RX\) are UART0/);
+    refused({ ...esp32, trig: { pin: "D3", pressed: 0 } }, /trigger on D3: .*console/);
+    // Espruino names D0-D39, the chip has no GPIO20, 24, 28-31
+    for (const p of ["D20", "D24", "D28", "D29", "D30", "D31"])
+      refused({ ...esp32, bz: { pin: p } }, new RegExp(`buzzer on ${p}: the ESP32 has no GPIO20, 24 or 28-31`));
+    taken({ ...esp32, bz: { pin: "D32" } });
+    // ESP8266: GPIO1/3 (printed TX/RX) are the console too
+    refused({ ...esp8266, trig: { pin: "D3", pressed: 0 } }, /trigger on D3: .*UART0/);
+    refused({ ...esp8266, bz: { pin: "D1", soft: true } }, /buzzer on D1: .*UART0/);
+    // its bit-banged I2C drives GPIO0-15 through the GPIO registers; GPIO16 is the RTC's
+    refused({ ...esp8266, imu: { ...esp8266.imu, sda: "D16" } }, /I2C SDA on D16: .*GPIO0-15 only/);
+    refused({ ...esp8266, imu: { ...esp8266.imu, scl: "D16" } }, /I2C SCL on D16: .*i2c_master\.c/);
   });
 
   it("the parts list says not WROVER where a profile uses GPIO16/17 (a WROVER's PSRAM)", () => {
@@ -168,7 +193,7 @@ describe("docs that state numbers the code uses", () => {
     const para = read("README.md").split("For the primary profile:")[1]!.split("```")[0]!;
     expect(para).toContain(`SDA to ${b.imu.sda}, SCL to ${b.imu.scl}`);
     expect(para).toContain(`a button from ${b.trig.pin}`);
-    expect(para).toContain(`a NeoPixel on ${b.led.pin}`);
+    expect(para).toContain(`an RGB LED on ${b.led.pr}/${b.led.pg}/${b.led.pb}`);
     expect(para).toContain(`a piezo disc on ${b.bz.pin}`);
     expect(para).toContain(`divider on ${b.bat.pin}`);
   });
@@ -190,6 +215,17 @@ describe("docs that state numbers the code uses", () => {
     expect(md).toMatch(new RegExp(`LED blue \\|[^\\n]*\\*\\*D${TABLE_BOX_PINS.blue}\\*\\*`));
     expect(md).toMatch(new RegExp(`piezo \\+ \\|[^\\n]*\\*\\*D${TABLE_BOX_PINS.piezo}\\*\\*`));
     expect(md).toContain(`${FIRMATA_BAUD} baud`);
+  });
+
+  it("TABLE_BOX.md's buzzer resistor keeps a 5 V Uno pin within the ATmega328P's current, a magnetic buzzer's too", () => {
+    const md = read("hardware/TABLE_BOX.md");
+    const ohms = Number(/\| piezo \+ \| through (\d+) Ω \|/.exec(md)?.[1]);
+    const parts = JSON.parse(read("hardware/parts.json")).parts;
+    const avr = parts.atmega328p;
+    // a bare disc's charging peak, and a magnetic "passive buzzer" module's ≈ 16 Ω coil on the same resistor
+    expect((5 / ohms) * 1000).toBeLessThanOrEqual(avr.pinMa);
+    expect((5 / (ohms + parts.magnetic.ohms)) * 1000).toBeLessThanOrEqual(avr.pinMa);
+    expect(md).toMatch(/not a magnetic "passive buzzer" module\) \+ \d+ Ω/);
   });
 
   it("SERIAL.md states the serial gun's baud rate and line limit", async () => {

@@ -99,6 +99,7 @@ describe("the limiter", () => {
       seatToken: () => null,
       now: () => 0,
       freshNonce: () => true,
+      checkGunProof: () => false,
     };
     const wait = { ms: 30_000, scope: "hub" as const };
     expect(authenticate(c, "host", "hd.token", wait)).toEqual({

@@ -10,6 +10,12 @@ export interface Tap {
   heard(): string;
   /** the MQTT packets alone (the pages' own files name every op, so an op's name is looked for here) */
   mqtt(): string;
+  /** each connection's bytes as they crossed, each way */
+  raw(): { up: Buffer; down: Buffer }[];
+  /** forgets what was heard so far (what comes next is listened to alone) */
+  clear(): void;
+  /** drops every connection through it, as the WiFi does (the listener stays) */
+  cut(): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +60,16 @@ export async function tapInFrontOf(port: number): Promise<Tap> {
         .flatMap((s) => [unwrap(Buffer.concat(s.up)), unwrap(Buffer.concat(s.down))])
         .map((b) => b.toString("latin1"))
         .join("\n"),
+    raw: () => streams.map((s) => ({ up: Buffer.concat(s.up), down: Buffer.concat(s.down) })),
+    clear: () => {
+      for (const s of streams) {
+        s.up.length = 0;
+        s.down.length = 0;
+      }
+    },
+    cut: () => {
+      for (const c of sockets) c.destroy();
+    },
     close: () =>
       new Promise<void>((r) => {
         server.close(() => r());

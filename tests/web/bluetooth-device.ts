@@ -127,7 +127,11 @@ export class EmulatedPuck {
     central.on("BluetoothEmulation.gattOperationReceived", (e) => {
       if (e.address !== address) return;
       const ok = e.type !== "connection" || p.inRange;
-      if (e.type === "connection" && ok) p.connections++;
+      if (e.type === "connection" && ok) {
+        p.connections++;
+        // the board hears the central come (it was there from boot for the first one)
+        if (gun.ble && !gun.ble.connected) gun.ble.connect();
+      }
       void central
         .send("BluetoothEmulation.simulateGATTOperationResponse", {
           address,
@@ -242,6 +246,7 @@ export class EmulatedPuck {
     while (this.pumping && Date.now() < end) await sleep(10);
     await sleep(100);
     this.pumping = false;
+    this.gun.ble?.disconnect();
     await this.central.send("BluetoothEmulation.simulateGATTDisconnection", { address: this.address });
     await this.addServices();
   }

@@ -101,7 +101,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         },
         true,
       );
-      // (its first two seconds are Espruino's console on Bluetooth: the page connects once the gun speaks lines)
+      // (it takes its link from Espruino's console as it starts: the page connects once the gun speaks lines)
       await waitFor(() => gun.usb.out.includes("hello "), 6000, "the gun's hello");
       puck = await EmulatedPuck.add(central, gun, "C0:FF:EE:00:00:01", "Puck.js 1a2b");
 
@@ -137,8 +137,16 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
         .not.toBe("factory-secret");
       const stored = JSON.parse((await gun.readFile("gun.json"))!);
       await expect.poll(() => status.get(ID)?.paired && status.get(ID)?.on, { timeout: 15_000 }).toBe(true);
-      // the key went down as a `cmd`, the gun said hello with it, and the page is on the broker with it
+      // the key went down as a `cmd`, once; the gun said hello again with a nonce, never the key; the page asked the
+      // hub to vouch for it (gun.bridge, over the host's sealed session), proved the link, and is on the broker with
+      // its own login
       expect(puck.written).toContain(`"c":"key","k":"${stored.secret}"`);
+      expect(puck.written.split(stored.secret).length - 1).toBe(1);
+      await expect.poll(() => /auth \{"v":1,"m":"[0-9a-f]{64}"\}/.test(puck.written)).toBe(true);
+      const hellos = gun.usb.out.split(/\r?\n/).filter((l) => l.startsWith("hello "));
+      expect(hellos.filter((l) => l.includes(stored.secret))).toEqual([]);
+      expect(JSON.parse(hellos.at(-1)!.slice(6)).n).toMatch(/^[0-9a-f]{16}$/);
+      expect(gun.usb.out).not.toContain(stored.secret);
       await expect.poll(() => row.locator(".ble-state").textContent()).toBe("on the broker");
       await expect.poll(() => status.get(ID)?.info?.b).toBe("puckjs");
       const tr = host.locator(`table.gun-table tr[data-gun="${ID}"]`);
@@ -233,6 +241,7 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       const row = host.locator(`.ble-gun[data-gun="${ID}"]`);
       await expect.poll(() => row.getAttribute("data-state")).toBe("online");
       const connections = puck.connections;
+      const auths = puck.written.split("\nauth ").length;
       await puck.drop();
       await expect.poll(() => row.getAttribute("data-state")).toBe("lost");
       expect(await row.textContent()).toContain("link lost, reconnecting");
@@ -243,6 +252,8 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard as the Bluetoo
       puck.back();
       await expect.poll(() => row.getAttribute("data-state"), { timeout: 15_000 }).toBe("online");
       expect(puck.connections).toBe(connections + 1);
+      // the new link proved itself again (the gun took nothing from it before)
+      expect(puck.written.split("\nauth ").length).toBeGreaterThan(auths);
       await expect.poll(() => status.get(ID)?.on && status.get(ID)?.paired, { timeout: 10_000 }).toBe(true);
       const n = aims.length;
       await waitFor(() => aims.length > n + 3, 5000, "aim again");

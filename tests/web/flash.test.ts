@@ -226,6 +226,10 @@ describe
       await a.report("B");
       const port = new FakePort(a);
       const { page, errors } = await setupPage(port);
+      // a Puck.js is not flashed here: the page says where, and that its console takes the button held as it starts
+      expect(await page.locator("#flash-puck").textContent()).toMatch(
+        /starts with its button held.*cng flash -b puckjs/,
+      );
       // the hub's MQTT port is the default
       expect(await page.inputValue("#flash-hub-port")).toBe(String(hub.ports.mqtt));
       // and the hub's address for guns its first LAN address (none here: the test hub listens on 127.0.0.1 only)

@@ -1,12 +1,37 @@
 // The MPU-6050 on I2C, register level, for both board models (ES5: the real interpreter's board is given this source).
 // WHO_AM_I (0x75) is the part's: 0x68 for an MPU-6050, 0x70 for the MPU-6500 and 0x98 for the clones sold on GY-521
-// boards, same registers otherwise (hardware/imus.json). Asleep at power-on (PWR_MGMT_1 0x6b = 0x40): the samples
-// read 0 until the firmware wakes it.
+// boards, same registers otherwise (hardware/imus.json) but the accelerometer's low-pass filter, which the MPU-6500
+// family and the ICM-20689 take from ACCEL_CONFIG2 (0x1d) and the MPU-6050 from CONFIG (0x1a). Asleep at power-on
+// (PWR_MGMT_1 0x6b = 0x40): the samples read 0 until the firmware wakes it.
 import { toChip } from "./frame.mjs";
 import { accelCount, gyroCount } from "./sensor.mjs";
 
 /** gyro counts per °/s at FS_SEL 0-3, GYRO_CONFIG (0x1b) bits 4:3 (MPU-6000/6050 datasheet, 6.1) */
 export var MPU_GYRO_LSB = [131, 65.5, 32.8, 16.4];
+
+/**
+ * The low-pass filters' 3 dB bandwidth, Hz, by each register's 3-bit setting (the last entry at 7):
+ * - MPU-6050: CONFIG's DLPF_CFG sets both, accelerometer and gyro (MPU-6000/6050 Register Map 4.2, register 26);
+ * - MPU-6500, MPU-9250, MPU-9255: CONFIG's DLPF_CFG the gyro, ACCEL_CONFIG2's A_DLPF_CFG the accelerometer, 1130 Hz
+ *   with its ACCEL_FCHOICE_B bit set (MPU-6500 Register Map 2.1, registers 26 and 29);
+ * - ICM-20689: the same registers, its own figures, 1046 Hz with ACCEL_FCHOICE_B (ICM-20689 datasheet 1.x, registers
+ *   26 and 29).
+ * GYRO_CONFIG's FCHOICE_B (bits 1:0) is 0 as the firmware writes it: the DLPF_CFG column holds.
+ */
+export var MPU_DLPF = {
+  mpu6050: { gyro: [256, 188, 98, 42, 20, 10, 5, 256], accel: [260, 184, 94, 44, 21, 10, 5, 260] },
+  mpu6500: { gyro: [250, 184, 92, 41, 20, 10, 5, 3600], accel: [460, 184, 92, 41, 20, 10, 5, 460], off: 1130 },
+  icm20689: {
+    gyro: [250, 176, 92, 41, 20, 10, 5, 8173],
+    accel: [218.1, 218.1, 99, 44.8, 21.2, 10.2, 5.1, 420],
+    off: 1046,
+  },
+};
+
+/** The filter table of the part that answers `who` (0x68 an MPU-6050, 0x98 the ICM-20689's, the rest the MPU-6500's). */
+export function mpuFamily(who) {
+  return who === 0x68 ? MPU_DLPF.mpu6050 : who === 0x98 ? MPU_DLPF.icm20689 : MPU_DLPF.mpu6500;
+}
 
 /**
  * An MPU-6050 at I2C address `addr` (undefined: none on the bus, every transfer unacknowledged) answering `who`. A
@@ -23,7 +48,17 @@ export function Mpu6050(addr, who, axes, noise, sense) {
   this.regs[0x75] = who;
   this.regs[0x6b] = 0x40;
   this.ptr = 0;
+  /** called with the chip after a write that reaches its configuration (0x19-0x1d): the board reports its filters */
+  this.onConfig = undefined;
 }
+
+/** The accelerometer's and the gyro's low-pass bandwidth, Hz, as the part's registers set them now. */
+Mpu6050.prototype.filters = function () {
+  var r = this.regs;
+  var f = mpuFamily(r[0x75]);
+  var a = f === MPU_DLPF.mpu6050 ? f.accel[r[0x1a] & 7] : r[0x1d] & 8 ? f.off : f.accel[r[0x1d] & 7];
+  return { accel: a, gyro: f.gyro[r[0x1a] & 7] };
+};
 
 /** I2C1.writeTo: the register pointer, then bytes written from there on (the address counts up). */
 Mpu6050.prototype.writeTo = function (a, d) {
@@ -33,6 +68,7 @@ Mpu6050.prototype.writeTo = function (a, d) {
   else {
     this.ptr = d[0] & 0x7f;
     for (i = 1; i < d.length; i++) this.regs[(this.ptr + i - 1) & 0x7f] = d[i] & 255;
+    if (this.onConfig && this.ptr <= 0x1d && this.ptr + d.length - 2 >= 0x19) this.onConfig(this);
   }
 };
 

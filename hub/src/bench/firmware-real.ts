@@ -43,7 +43,9 @@ export async function measureOnInterpreter(board: string, seconds: number): Prom
     imu: { motion: (t) => ({ yaw: 25 * Math.sin(t), pitch: 10 * Math.cos(t / 2), roll: 2 }), gyroNoise: 0.05 },
   });
   // a gun without WiFi (a Puck.js) reaches the hub through the serial bridge on its Bluetooth link
-  const bridge = needsBridge(gun) ? await bridgeGun(gun, { mqttUrl: hub.urls.mqtt, table: hub.table }) : undefined;
+  const bridge = needsBridge(gun)
+    ? await bridgeGun(gun, { mqttUrl: hub.urls.mqtt, table: hub.table, credentials: hub.bridge })
+    : undefined;
   try {
     await until("the pairing request", 10_000, async () => (await hub.guns.pair(id, 0)).ok);
     const aims = () => hub.streams.stats.aim;

@@ -15,6 +15,7 @@ import {
 } from "../seal/index.js";
 import type { DeviceId } from "../store/devices.js";
 import { sameSecret } from "../store/secrets.js";
+import { GUN_PROOF_PREFIX } from "./gun-proof.js";
 import type { Principal } from "./principal.js";
 
 export interface CredentialCheck {
@@ -36,6 +37,8 @@ export interface CredentialCheck {
   now(): number;
   /** true the first time a proof's nonce is seen (a proof heard on the air cannot be sent again) */
   freshNonce(nonce: string): boolean;
+  /** a paired gun's proof of its key at CONNECT, newer than its last (broker/gun-proof.ts) */
+  checkGunProof(gun: GunId, clientId: string, proof: string): boolean;
 }
 
 /**
@@ -91,6 +94,11 @@ export function authenticate(
   }
   if (!isName(username) || RESERVED_USERNAMES.includes(username)) {
     return { ok: false, reason: "username is not a gun id, host, viewer or seat-<n>" };
+  }
+  if (c.isPaired(username) && pw.startsWith(GUN_PROOF_PREFIX)) {
+    return c.checkGunProof(username, clientId, pw)
+      ? { ok: true, principal: { role: "gun", gun: username } }
+      : wrong("wrong or old gun proof");
   }
   if (c.isPaired(username)) {
     return c.checkGun(username, pw)

@@ -1,6 +1,7 @@
 // `cng check`: the builder's check (./snippet.ts) sent to a board's console, and what it prints, read back.
 import { lipoPercent } from "@cng/protocol";
 import type { BoardProfile } from "../sim/espruino/board.js";
+import { gaugeFault } from "../sim/espruino/chip.js";
 import { CHECK_MARK, CHECK_RUN_MS, CHECK_TONES, checkSnippet } from "./snippet.js";
 
 /** A byte stream to the board's console and back: a serial port, or a simulated board's USB. */
@@ -16,6 +17,8 @@ export interface CheckReport {
   whoAmI?: number;
   /** the battery's volts as the gun reads them (with its calibration) */
   volts?: number;
+  /** the battery pin's ADC count */
+  count?: number;
   /** the gun firmware's work per IMU sample, µs, and how many samples that is the mean of */
   us?: number;
   samples?: number;
@@ -29,9 +32,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const CHECK_MS = 1400 + 4000 + (CHECK_TONES.length + 1) * 600 + 300 + CHECK_RUN_MS + 3000;
 
 /**
- * Runs the check on the board behind `link`: takes the console (the `repl` line a serial-link gun gives it back on,
- * Ctrl-C), stops the gun (`reset()`: RAM only, Storage stays), sends the check and reads its lines; the check ends by
- * restarting the gun. `onLine` sees each line as it comes (the builder watches the LED and listens meanwhile).
+ * Runs the check on the board behind `link`: takes the console (the `repl` line a gun on a USB cable gives it back on,
+ * Ctrl-C; a Puck.js on Bluetooth gives it only when started with its button held), stops the gun (`reset()`: RAM only,
+ * Storage stays), sends the check and reads its lines; the check ends by restarting the gun. `onLine` sees each line
+ * as it comes (the builder watches the LED and listens meanwhile).
  */
 export async function runCheck(
   link: ConsoleLink,
@@ -81,6 +85,8 @@ export async function runCheck(
     const v =
       /^battery .* ([0-9.]+) V with gun\.json's calibration/.exec(l) ?? /^battery .*, ([0-9.]+) V as read/.exec(l);
     if (v && r.volts === undefined) r.volts = Number(v[1]);
+    const n = /^battery \w+: count (\d+) of \d+/.exec(l);
+    if (n) r.count = Number(n[1]);
     const us = /^imu work (\d+) us per sample, (\d+) samples/.exec(l);
     if (us) {
       r.us = Number(us[1]);
@@ -90,10 +96,15 @@ export async function runCheck(
   return r;
 }
 
-/** The report in words, with the charge the volts mean on the LiPo curve. */
+/**
+ * The report in words: the charge the volts mean on the LiPo curve, or, when the battery pin reads no cell, the
+ * wiring fault that does it (on USB the switch is off: a divider after it reads nothing).
+ */
 export function describeCheck(r: CheckReport, board: BoardProfile): string[] {
   const out = [...r.lines];
-  if (r.volts !== undefined && board.bat)
+  const fault = board.bat && r.count !== undefined ? gaugeFault(board, r.count) : undefined;
+  if (fault) out.push(fault);
+  else if (r.volts !== undefined && board.bat)
     out.push(
       `battery ≈ ${lipoPercent(r.volts)} % on the LiPo curve (calibrate it once on Setup if the multimeter disagrees)`,
     );

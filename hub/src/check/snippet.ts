@@ -2,9 +2,10 @@
 // `cng check`), made from the board's profile, that prints what no simulator can know of the board in hand — the
 // IMU's WHO_AM_I and its read time, the battery as the ADC reads it, the LED's colours and the buzzer's tones in turn
 // (watch and listen), and the gun firmware's own work per IMU sample on this chip — then restarts the gun (`load()`).
+// A Puck.js gives its console only when started with its button held (hardware/PUCK.md): the check runs there.
 // ES5 for Espruino: the build's checks pass it (tests/espruino/check.test.ts runs it on the interpreter).
 import type { BoardProfile } from "../sim/espruino/board.js";
-import { adcTransfer, loadChip, loadImuIds } from "../sim/espruino/chip.js";
+import { adcTransfer, ledOnUsb, loadChip, loadImuIds } from "../sim/espruino/chip.js";
 
 /** Every line the check prints starts with this. */
 export const CHECK_MARK = "CHECK ";
@@ -89,10 +90,13 @@ export function checkSnippet(b: BoardProfile): string {
           ? `digitalWrite(${js(p)},0);`
           : v >= 1
             ? `digitalWrite(${js(p)},1);`
-            : `analogWrite(${js(p)},${v});`;
+            : `analogWrite(${js(p)},${v}${b.chip === "ESP8266" ? ",{freq:200}" : ""});`;
       })
       .join("");
   };
+  // what a dark LED means with this wiring, said before the colours (the check runs on USB, the switch off)
+  const dark = ledOnUsb(b);
+  if (dark) step(0, `P(${JSON.stringify(`led: ${dark}`)});`);
   for (const [c, name] of CHECK_COLOURS) step(1000, `${show(c)}P("led ${name} now: is it ${name}, and bright?");`);
   step(1000, `${show(0)}P("led off");`);
   // the buzzer, each tone in turn, then quiet
@@ -111,11 +115,17 @@ export function checkSnippet(b: BoardProfile): string {
       : `var o=${imu.kind === "bno085" ? imu.ser : "Puck"},on=o.on;o.on=function(ev,f){return on.call(o,ev,ev==="${
           imu.kind === "bno085" ? "data" : "accel"
         }"?function(d){var t=getTime();f(d);H.n++;H.s+=getTime()-t;}:f);};`;
+  // a gun on Bluetooth takes its link, and the console with it, as it starts, unless its trigger is held: under the
+  // stopwatch it reads it held, so the builder's console stays (the restart after it takes the link as usual)
+  const keep =
+    b.con === "Bluetooth"
+      ? `var dr=digitalRead;global.digitalRead=function(p){return p==${js(b.trig.pin)}?${b.trig.pressed ? 1 : 0}:dr(p);};`
+      : "";
   step(
     300,
     `var S=require("Storage"),c=S.read(".bootcde");` +
       `if(!c||!S.read("gun.json")){P("imu work: not timed (no gun firmware or gun.json here: cng flash it, then check again)");P("done");return;}` +
-      `global.H={n:0,s:0};try{${hook}}catch(e){P("imu work: not timed ("+e+")");P("done");return;}` +
+      `global.H={n:0,s:0};try{${hook}${keep}}catch(e){P("imu work: not timed ("+e+")");P("done");return;}` +
       `setTimeout(c,0);` +
       `setTimeout(function(){P("imu work "+(H.n?Math.round(H.s/H.n*1e6):0)+" us per sample, "+H.n+" samples in ${CHECK_RUN_MS / 1000} s, ${
         imu.kind === "bno085" ? "per UART data event" : `at ${imuHz} Hz`

@@ -3,7 +3,7 @@ import type { OpName } from "@cng/protocol";
 import { gunBattery } from "./ops/battery.js";
 import { devicesEnrol, devicesList, devicesRevoke, loginFinish, loginStart } from "./ops/devices.js";
 import { gameDecide, gameHistory, gameList, gameNew, gameState } from "./ops/game.js";
-import { gunForget, gunSeat, gunsList, pairAccept, pairListen, pairReject } from "./ops/guns.js";
+import { gunBridge, gunForget, gunSeat, gunsList, pairAccept, pairListen, pairReject } from "./ops/guns.js";
 import { calibrateMount } from "./ops/mount.js";
 import { gunsUpdate } from "./ops/ota.js";
 import { seatToken } from "./ops/seats.js";
@@ -31,6 +31,7 @@ export const OPS: { readonly [K in OpName]: Op<K, unknown> } = {
   "pair.listen": pairListen,
   "gun.forget": gunForget,
   "gun.seat": gunSeat,
+  "gun.bridge": gunBridge,
   "guns.update": gunsUpdate,
   "gun.battery": gunBattery,
   "seat.token": seatToken,

@@ -70,7 +70,8 @@ export class GunService {
     readonly registry: GunRegistry,
     private readonly secrets: SecretStore,
     private readonly log: Logger,
-    private readonly mode: BrokerMode,
+    /** embedded: the hub checks every login (secrets.checkGun); external: the broker does */
+    readonly mode: BrokerMode,
     /** the embedded broker's sessions of a gun (none with an external one) */
     private readonly sessions: GunSessions,
     private readonly clock: () => number = Date.now,
@@ -177,7 +178,7 @@ export class GunService {
     const key = this.keyFor.get(gun);
     if (key !== undefined) {
       this.keyFor.delete(gun);
-      void this.command(gun, { c: "key", k: key }).catch(() => {});
+      void this.command(gun, this.keyCommand(key)).catch(() => {});
     }
     // a LiPo gun says its volts: its charge level comes from the cell's curve (shared/protocol/src/battery.ts)
     const info = withCharge(d.value);
@@ -225,6 +226,14 @@ export class GunService {
     }
   }
 
+  /**
+   * The pairing key, and whether the broker takes a proof of it at CONNECT (the embedded one: broker/gun-proof.ts), so
+   * a gun that can make one never sends the key again.
+   */
+  private keyCommand(k: string): CommandBody {
+    return this.mode === "embedded" ? { c: "key", k, p: 1 } : { c: "key", k };
+  }
+
   async command(gun: GunId, body: CommandBody): Promise<void> {
     if (body.c === "rate") this.rates.set(gun, body.hz);
     this.seq = (this.seq + 1) % 4294967296;
@@ -255,7 +264,7 @@ export class GunService {
     this.sessions.paired(gun);
     if (this.mode === "embedded" || this.provision) {
       this.keyFor.set(gun, secret);
-      await this.command(gun, { c: "key", k: secret });
+      await this.command(gun, this.keyCommand(secret));
     }
     if (this.provision) {
       const why = await this.provision.paired(gun, secret).then(

@@ -1,8 +1,19 @@
 // A gun on a USB cable: its lines (hardware/SERIAL.md) are checked and published on the broker
-// as that gun, with its own id and secret, so pairing, rights and presence work exactly as for
-// a WiFi gun. Cues and commands for it come back down the cable. An unplugged gun's will is
-// published, and the port is reopened until the gun is back.
-import { decodeCommand, decodeCue, encWill, type GunOutLeaf, gunTopic, type InfoMsg, isName } from "@cng/protocol";
+// as that gun, so pairing, rights and presence work exactly as for a WiFi gun. Cues and commands for it come back
+// down the cable. An unplugged gun's will is published, and the port is reopened until the gun is back.
+// A gun not yet paired logs in with the secret its hello says (a pairing request); a paired one says no key, only a
+// nonce: the bridge gets a login of its own for it and the answer to the nonce from the hub (`credentials`), proves
+// the link with `auth`, and logs in as the gun with that token.
+import {
+  decodeCommand,
+  decodeCue,
+  encWill,
+  type GunId,
+  type GunOutLeaf,
+  gunTopic,
+  type InfoMsg,
+  isName,
+} from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { SerialPort, type SerialPortMock } from "serialport";
 import { connectMqtt } from "../bus/connect.js";
@@ -27,7 +38,20 @@ export interface SerialGunBridgeOptions {
   idleMs?: number;
   /** reopen the port / reconnect to the broker this often after a failure, ms; 0 = never (default 5000) */
   retryMs?: number;
+  /**
+   * For a paired gun (its hello says a nonce, no key): the bridge's own login and the answer to the nonce, from the
+   * hub (its store in-process: bridgeCredentials; elsewhere the `gun.bridge` op); null when the hub holds no key for
+   * it. Without it, a paired gun is not bridged.
+   */
+  credentials?: BridgeCredentials;
 }
+
+/** A bridge's login for a paired gun, and the answer that proves its link (`m`, for the `auth` line). */
+export interface BridgeLogin {
+  token: string;
+  m: string;
+}
+export type BridgeCredentials = (gun: GunId, n: string) => Promise<BridgeLogin | null> | BridgeLogin | null;
 
 export interface SerialGunBridge {
   /** the gun's id once it said hello */
@@ -69,13 +93,15 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
   const retry = new PortRetry(retryMs, log, () => openPort());
   let hello: Hello | null = null;
   let mqtt: MqttClient | null = null;
-  /** `id:secret` of the MQTT session, to see when a hello changes who we are */
+  /** the login wanted now: the gun's id and password; `sk` names it (a new token keeps a token session) */
+  let want: { id: string; pass: string; sk: string } | null = null;
+  /** `sk` of the MQTT session, to see when a hello changes who we are */
   let session = "";
   let connecting = false;
   let idle: NodeJS.Timeout | null = null;
   let lastWho = 0;
 
-  const toGun = (leaf: "who" | "link" | "cue" | "cmd", json: string) => {
+  const toGun = (leaf: "who" | "auth" | "link" | "cue" | "cmd", json: string) => {
     if (port?.isOpen) port.write(lineForGun(leaf, json));
   };
 
@@ -100,9 +126,15 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
     await c.endAsync().catch(() => {});
   };
 
-  const joinBroker = async (h: Hello) => {
-    const key = `${h.id}:${h.k ?? ""}`;
-    if (key === session && mqtt) return;
+  const joinBroker = async () => {
+    const h = want;
+    if (!h) return;
+    const key = h.sk;
+    if (key === session && mqtt) {
+      // the same session: a new token only replaces the one its reconnects log in with
+      mqtt.options.password = h.pass;
+      return;
+    }
     if (connecting) return;
     connecting = true;
     try {
@@ -113,7 +145,7 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
       const c = await connectMqtt(o.mqttUrl, {
         clientId: h.id,
         username: h.id,
-        password: h.k ?? "",
+        password: h.pass,
         clean: true,
         keepalive: 15,
         reconnectPeriod: retryMs || 1000,
@@ -132,7 +164,10 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
       );
       await c.subscribeAsync([cue, cmd], { qos: 1 });
       toGun("link", '{"v":1,"on":1}');
-      log.info({ gun: h.id, port: path, paired: h.k !== undefined }, `serial gun ${h.id} on ${path} is on the broker`);
+      log.info(
+        { gun: h.id, port: path, bridged: h.sk.endsWith(":t") },
+        `serial gun ${h.id} on ${path} is on the broker`,
+      );
     } catch (e) {
       session = "";
       const m = (e as Error).message;
@@ -141,12 +176,43 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
         `serial gun ${h.id}: the broker at ${o.mqttUrl} refused or did not answer (${m})` +
           (/not authori|bad user|wrong/i.test(m) ? "; its secret is wrong: forget and pair it again" : ""),
       );
-      if (retryMs > 0 && !closed) setTimeout(() => hello && !mqtt && void joinBroker(hello), retryMs).unref();
+      if (retryMs > 0 && !closed) setTimeout(() => want && !mqtt && void joinBroker(), retryMs).unref();
     } finally {
       connecting = false;
     }
-    // a key or a new hello that came while connecting
-    if (!closed && mqtt && hello && `${hello.id}:${hello.k ?? ""}` !== session) void joinBroker(hello);
+    // a new hello or token that came while connecting
+    if (!closed && mqtt && want) {
+      if (want.sk !== session) void joinBroker();
+      else mqtt.options.password = want.pass;
+    }
+  };
+
+  /** A paired gun's hello: the hub's login for its bridge and the answer to its nonce, then `auth`, then the broker. */
+  const prove = async (h: Hello) => {
+    if (!o.credentials) {
+      badLines.warn("nocreds", { gun: h.id }, `serial gun ${h.id} is paired: this bridge cannot ask the hub to vouch`);
+      return;
+    }
+    let c: BridgeLogin | null;
+    try {
+      c = await o.credentials(h.id, h.n!);
+    } catch (e) {
+      badLines.warn("creds", { gun: h.id }, `serial gun ${h.id}: the hub did not vouch (${(e as Error).message})`);
+      if (retryMs > 0 && !closed) setTimeout(() => hello === h && void prove(h), retryMs).unref();
+      return;
+    }
+    // a newer hello (another nonce) came meanwhile: that one is proven instead
+    if (closed || hello !== h) return;
+    if (!c) {
+      log.warn(
+        { gun: h.id, port: path },
+        `serial gun ${h.id} is paired, but not to this hub (forgotten?): it needs a new gun.json (hardware/SERIAL.md)`,
+      );
+      return;
+    }
+    toGun("auth", JSON.stringify({ v: 1, m: c.m }));
+    want = { id: h.id, pass: c.token, sk: `${h.id}:t` };
+    void joinBroker();
   };
 
   /** A cue or command from the hub: checked, then sent down the cable. */
@@ -162,13 +228,8 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
       );
       return;
     }
+    // pairing: the gun stores the key and says hello again, with a nonce; the bridge keeps no key
     toGun(leaf, text);
-    // Pairing: the gun stores the key and says hello again; the bridge takes it at once too.
-    const m = d.value as { c: string; k?: string };
-    if (leaf === "cmd" && m.c === "key" && m.k && hello) {
-      hello = { ...hello, k: m.k };
-      void joinBroker(hello);
-    }
   };
 
   const onLine = (line: string) => {
@@ -185,7 +246,11 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
     if (p.kind === "hello") {
       if (hello && hello.id !== p.hello.id) void leaveBroker(`now says it is ${p.hello.id}`);
       hello = p.hello;
-      void joinBroker(hello);
+      if (hello.n !== undefined) void prove(hello);
+      else {
+        want = { id: hello.id, pass: hello.k ?? "", sk: `${hello.id}:k:${hello.k ?? ""}` };
+        void joinBroker();
+      }
       return;
     }
     if (!hello) {
@@ -198,7 +263,7 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
       return;
     }
     if (!mqtt) {
-      if (!connecting) void joinBroker(hello);
+      if (!connecting && want?.id === hello.id) void joinBroker();
       return;
     }
     const retain = p.leaf === "info";
@@ -230,6 +295,7 @@ export function startSerialGunBridge(o: SerialGunBridgeOptions): SerialGunBridge
     const gun = hello?.id;
     void leaveBroker(why);
     hello = null;
+    want = null;
     if (!closed) failed(why, gun);
   };
 

@@ -1,5 +1,11 @@
 // USB-tethered guns: the line protocol and the bridge onto the broker.
-export { type SerialGunBridge, type SerialGunBridgeOptions, startSerialGunBridge } from "./bridge.js";
+export {
+  type BridgeCredentials,
+  type BridgeLogin,
+  type SerialGunBridge,
+  type SerialGunBridgeOptions,
+  startSerialGunBridge,
+} from "./bridge.js";
 export {
   type GunLine,
   type Hello,

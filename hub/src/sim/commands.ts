@@ -13,6 +13,7 @@ import {
 } from "@cng/protocol";
 import { topicMatches } from "../bus/bus.js";
 import { connectMqtt, type MqttClient } from "../bus/connect.js";
+import type { BridgeCredentials } from "../serial/index.js";
 
 /** A refused request: the hub's error code and message. */
 export class CommandError extends Error {
@@ -145,4 +146,20 @@ export class CommandClient {
     this.closed = true;
     await this.mqtt.endAsync(true);
   }
+}
+
+/**
+ * A bridge's login and proofs for a paired gun (hub/src/serial), asked of the hub as the host (`gun.bridge`), as the
+ * dashboard's Bluetooth bridge asks them; null when the hub holds no key for that gun.
+ */
+export function bridgeCredentialsOf(host: CommandClient): BridgeCredentials {
+  return async (gun, n) => {
+    try {
+      const r = await host.request("gun.bridge", { gun, n });
+      return { token: r.token, m: r.m };
+    } catch (e) {
+      if (e instanceof CommandError && e.code === "unknown-gun") return null;
+      throw e;
+    }
+  };
 }

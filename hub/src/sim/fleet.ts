@@ -8,7 +8,7 @@ import { bearings, roundTable, type SeatLayout } from "../aim/index.js";
 import type { Seat } from "../rules/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
 import { type Clock, RealClock } from "../table/clock.js";
-import { CommandClient } from "./commands.js";
+import { bridgeCredentialsOf, CommandClient } from "./commands.js";
 import { Ears } from "./ears.js";
 import { bridgeGun, createGun, type Gun, type GunRuntime, needsBridge, radioSleeps } from "./espruino/index.js";
 import { Hand, scaledTraits } from "./hand.js";
@@ -217,7 +217,14 @@ export class Fleet {
       });
       made = gun;
       if (station) this.stations.set(id, station);
-      if (needsBridge(gun)) this.bridges.push(await bridgeGun(gun, { mqttUrl: this.o.url, table: this.table }));
+      if (needsBridge(gun))
+        this.bridges.push(
+          await bridgeGun(gun, {
+            mqttUrl: this.o.url,
+            table: this.table,
+            credentials: bridgeCredentialsOf(this.host),
+          }),
+        );
       const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
       const person = people[seat]!;
       if (this.o.imuErrors) this.chipErrors(gun, seed * 337 + seat, centre);

@@ -8,11 +8,16 @@ export type Db = Database.Database;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+-- A paired gun: its key's hash, and its bridge's own login (hashed too: secrets.ts bridgeToken), void at a new pairing;
+-- and the counters of its last login by proof (broker/gun-proof.ts): each must be newer.
 CREATE TABLE IF NOT EXISTS guns (
   id TEXT PRIMARY KEY,
   secret_hash TEXT NOT NULL,
   seat INTEGER,
-  paired_at INTEGER NOT NULL
+  paired_at INTEGER NOT NULL,
+  bridge_hash TEXT,
+  login_boot INTEGER,
+  login_n INTEGER
 );
 -- A console's token, for the player it was made for (null: made before any game, the next game's player takes it).
 CREATE TABLE IF NOT EXISTS seat_tokens (seat INTEGER PRIMARY KEY, token TEXT NOT NULL, player TEXT);
@@ -122,4 +127,10 @@ export function openDb(file: string, opts: { readonly?: boolean; warn?: (msg: st
 function migrate(db: Db): void {
   const cols = db.prepare<[], { name: string }>("PRAGMA table_info(seat_tokens)").all();
   if (!cols.some((c) => c.name === "player")) db.exec("ALTER TABLE seat_tokens ADD COLUMN player TEXT");
+  const gunCols = db.prepare<[], { name: string }>("PRAGMA table_info(guns)").all();
+  if (!gunCols.some((c) => c.name === "bridge_hash")) db.exec("ALTER TABLE guns ADD COLUMN bridge_hash TEXT");
+  if (!gunCols.some((c) => c.name === "login_boot")) {
+    db.exec("ALTER TABLE guns ADD COLUMN login_boot INTEGER");
+    db.exec("ALTER TABLE guns ADD COLUMN login_n INTEGER");
+  }
 }

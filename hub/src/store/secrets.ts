@@ -1,6 +1,6 @@
-// Credentials kept in the database: gun secrets (hashed), seat tokens, the host PIN.
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import type { GunId } from "@cng/protocol";
+// Credentials kept in the database: gun secrets and their bridges' tokens (hashed), seat tokens, the host PIN.
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { type GunId, linkProofText } from "@cng/protocol";
 import type { Seat } from "../rules/index.js";
 import type { Db } from "./db.js";
 
@@ -69,9 +69,54 @@ export class SecretStore {
       ?.secret_hash;
   }
 
+  /** The counters of the gun's last login by proof, or null before its first. */
+  gunLogin(id: GunId): { boot: number; n: number } | null {
+    const r = this.db
+      .prepare<[string], { b: number | null; n: number | null }>(
+        "SELECT login_boot AS b, login_n AS n FROM guns WHERE id = ?",
+      )
+      .get(id);
+    return r && r.b !== null && r.n !== null ? { boot: r.b, n: r.n } : null;
+  }
+
+  /** Keeps the counters of a login by proof: the next must be newer. */
+  setGunLogin(id: GunId, boot: number, n: number): void {
+    this.db.prepare("UPDATE guns SET login_boot = ?, login_n = ? WHERE id = ?").run(boot, n, id);
+  }
+
+  /** The gun's key, or its bridge's token (bridgeToken): either logs in as that gun. */
   checkGun(id: GunId, secret: string): boolean {
-    const row = this.db.prepare<[string], { secret_hash: string }>("SELECT secret_hash FROM guns WHERE id = ?").get(id);
-    return row !== undefined && sameSecret(row.secret_hash, hashSecret(secret));
+    const row = this.db
+      .prepare<[string], { secret_hash: string; bridge_hash: string | null }>(
+        "SELECT secret_hash, bridge_hash FROM guns WHERE id = ?",
+      )
+      .get(id);
+    if (row === undefined) return false;
+    const h = hashSecret(secret);
+    // both compared, whichever matches: no timing says which one a guess was near
+    const key = sameSecret(row.secret_hash, h);
+    const bridge = row.bridge_hash !== null && sameSecret(row.bridge_hash, h);
+    return key || bridge;
+  }
+
+  /**
+   * A new login for the bridge that carries a paired gun over a serial or Bluetooth link (the gun itself never hands
+   * its key out again: firmware/src/serial.ts): random, kept only hashed beside the key, the gun's MQTT password from
+   * now on in place of the one before; void once the gun is forgotten or paired again. Undefined for a gun not paired.
+   */
+  bridgeToken(id: GunId): string | undefined {
+    const token = newSecret();
+    const n = this.db.prepare("UPDATE guns SET bridge_hash = ? WHERE id = ?").run(hashSecret(token), id).changes;
+    return n > 0 ? token : undefined;
+  }
+
+  /**
+   * What proves a link to a paired gun over the nonce of its hello (`n`): HMAC-SHA256 of linkProofText(n) keyed by the
+   * key's hash, hex, as the gun checks it (firmware/src/mac.ts); undefined for a gun not paired.
+   */
+  linkProof(id: GunId, n: string): string | undefined {
+    const k = this.gunKeyHash(id);
+    return k === undefined ? undefined : createHmac("sha256", k).update(linkProofText(n), "latin1").digest("hex");
   }
 
   setGunSeat(id: GunId, seat: Seat | null): void {

@@ -1,9 +1,10 @@
 // What a hub may add: a table box, guns on a USB cable, the answer to guns looking for their hub on the network.
+import type { GunId } from "@cng/protocol";
 import type { EmbeddedBroker } from "../broker/embedded.js";
 import type { GunRegistry } from "../guns/registry.js";
 import { answerDiscovery, type BrokerAddress, brokerAddressOf, type DiscoveryResponder } from "../net/discovery.js";
 import type { PlayService } from "../play/play.js";
-import { startSerialGunBridge } from "../serial/index.js";
+import { type BridgeLogin, startSerialGunBridge } from "../serial/index.js";
 import type { SecretStore } from "../store/secrets.js";
 import { followFeedback, startTableBox } from "../tablebox/index.js";
 import type { Wiring } from "./wiring.js";
@@ -16,14 +17,32 @@ export function addTableBox({ log, closers }: Wiring, port: string, play: PlaySe
   closers.add(play.dispatcher.subscribe(followFeedback(box)));
 }
 
+/**
+ * What the hub's own bridges get for a paired gun, in-process from its store: a login of the bridge's own and the
+ * answer to the gun's nonce (the dashboard's asks the same of the `gun.bridge` op); null for a gun not paired here.
+ */
+export function bridgeCredentials(secrets: SecretStore): (gun: GunId, n: string) => BridgeLogin | null {
+  return (gun, n) => {
+    const m = secrets.linkProof(gun, n);
+    const token = m === undefined ? undefined : secrets.bridgeToken(gun);
+    return m === undefined || token === undefined ? null : { token, m };
+  };
+}
+
 /** Guns on USB cables (`paths`), each bridged onto the broker at `mqttUrl`. */
-export function addSerialGuns({ config, log, closers }: Wiring, paths: readonly string[], mqttUrl: string): void {
+export function addSerialGuns(
+  { config, log, closers }: Wiring,
+  paths: readonly string[],
+  mqttUrl: string,
+  secrets: SecretStore,
+): void {
   for (const path of paths) {
     const bridge = startSerialGunBridge({
       path,
       mqttUrl,
       table: config.table,
       log: log.child({ part: "serial", path }),
+      credentials: bridgeCredentials(secrets),
     });
     closers.add(() => bridge.close());
   }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { SecretLimiter } from "../access/limiter.js";
 import { DynsecControl, DynsecProvisioner, DynsecTable } from "../broker/dynsec.js";
 import { type EmbeddedBroker, startEmbeddedBroker } from "../broker/embedded.js";
+import { checkGunProof } from "../broker/gun-proof.js";
 import { HUB_CLIENT_PREFIX } from "../broker/holders.js";
 import { SeenNonces } from "../broker/nonces.js";
 import { Bus } from "../bus/bus.js";
@@ -44,6 +45,7 @@ export async function startBroker(
       seatToken: (s) => secrets.tokenOf(s),
       now,
       freshNonce: (n) => nonces.fresh(n),
+      checkGunProof: (g, cid, p) => checkGunProof(secrets, g, cid, p),
     },
     events: {
       gunConnected: (g, pending) => later.guns?.connected(g, pending),

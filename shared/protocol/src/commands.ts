@@ -127,6 +127,11 @@ export interface Ops {
   "pair.listen": { args: { seat: Seat | null }; result: { listening: PairListening | null } };
   "gun.forget": { args: { gun: GunId }; result: { gun: GunId } };
   "gun.seat": { args: { gun: GunId; seat: Seat | null }; result: { gun: GunId; seat: Seat | null } };
+  /**
+   * the bridge of a paired gun on a serial or Bluetooth link (its hello names no key): a new login of its own (the gun's
+   * MQTT password from now on, in place of the last one), and `m`, the answer to the nonce `n` of the gun's hello
+   */
+  "gun.bridge": { args: { gun: GunId; n: string }; result: { gun: GunId; token: string; m: string } };
   "guns.update": {
     args: { guns: GunId[] | "all"; board?: string | null; force?: boolean };
     result: { started: OtaStarted[]; refused: OtaRefused[] };

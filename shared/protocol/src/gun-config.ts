@@ -26,6 +26,11 @@ export interface GunConfig {
    * says it for the others), or false when no divider is fitted (a power bank): not measured
    */
   bat?: number | false;
+  /**
+   * a Puck.js's Bluetooth passkey, 6 digits: the gun then takes only a bonded, encrypted link (NRF.setSecurity), and the
+   * laptop asks for it once, at the first pairing (hardware/PUCK.md)
+   */
+  pk?: string;
 }
 
 /** What a board profile (hardware/boards/<name>.json) says about what its firmware can take. */
@@ -40,11 +45,14 @@ export interface GunBoard {
   bat?: unknown;
 }
 
+/** A Bluetooth passkey as the Puck's firmware takes it: 6 digits, in a string. */
+var PASSKEY_RE = /^[0-9][0-9][0-9][0-9][0-9][0-9]$/;
+
 /**
  * What is wrong with a gun.json, first found, or undefined: "id", "secret", "link", "hub" (no hub host on the WiFi
- * link), "hub-port", "table", "hz", "wifi" (no SSID), "mount", "bat"; with a board: "no-usb" (flashed over
- * Bluetooth), "no-serial-link" (its firmware is WiFi only), "no-mount" (its firmware cannot turn the IMU), "no-bat"
- * (no divider on it: a Puck.js gauges its own cell).
+ * link), "hub-port", "table", "hz", "wifi" (no SSID), "mount", "bat", "pk" (not 6 digits); with a board: "no-usb"
+ * (flashed over Bluetooth), "no-serial-link" (its firmware is WiFi only), "no-mount" (its firmware cannot turn the IMU),
+ * "no-bat" (no divider on it: a Puck.js gauges its own cell), "no-pk" (a passkey is Bluetooth's).
  */
 export function gunConfigProblem(c: GunConfig, board?: GunBoard): string | undefined {
   if (!isName(c.id)) return "id";
@@ -57,7 +65,9 @@ export function gunConfigProblem(c: GunConfig, board?: GunBoard): string | undef
   if (c.wifi && !c.wifi.ssid) return "wifi";
   if (c.mount !== undefined && !mountAxes(c.mount)) return "mount";
   if (c.bat !== undefined && c.bat !== false && !(c.bat >= BAT_CAL_K[0] && c.bat <= BAT_CAL_K[1])) return "bat";
+  if (c.pk !== undefined && !PASSKEY_RE.test(c.pk)) return "pk";
   if (!board) return undefined;
+  if (c.pk !== undefined && board.con !== "Bluetooth") return "no-pk";
   if (board.con === "Bluetooth") return "no-usb";
   if (c.link === "serial" && (board.links || ["wifi"]).indexOf("serial") < 0) return "no-serial-link";
   if (c.mount !== undefined && c.mount !== "+x+z" && (board.has || []).indexOf("mount") < 0) return "no-mount";
@@ -65,7 +75,7 @@ export function gunConfigProblem(c: GunConfig, board?: GunBoard): string | undef
   return undefined;
 }
 
-/** The text of gun.json: its fields in one order (id, secret, table, link, hub, wifi, hz, ka, click, mount, bat). */
+/** The text of gun.json: its fields in one order (id, secret, table, link, hub, wifi, hz, ka, click, mount, bat, pk). */
 export function gunConfigText(c: GunConfig): string {
   var o: { [k: string]: unknown } = { id: c.id, secret: c.secret };
   var hub: { [k: string]: unknown };
@@ -82,5 +92,6 @@ export function gunConfigText(c: GunConfig): string {
   if (c.click !== undefined) o.click = c.click;
   if (c.mount !== undefined) o.mount = c.mount;
   if (c.bat !== undefined) o.bat = c.bat;
+  if (c.pk !== undefined) o.pk = c.pk;
   return JSON.stringify(o);
 }

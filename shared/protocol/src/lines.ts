@@ -1,20 +1,33 @@
 // The serial gun line protocol (hardware/SERIAL.md): one message per line, `<leaf> <json>`, for a gun on a USB cable
 // or a Puck.js's Bluetooth UART. Gun → hub: `hello {...}` first, then the gun leaves (aim, trig, info, sync, err) with
-// the same JSON payloads as over MQTT. Hub → gun: `who`, `link`, `cue`, `cmd`. Used by the hub's serial bridge and by
-// the dashboard's Bluetooth bridge (served to the browser from this package's build); the firmware has its own
-// writer (firmware/src/serial.ts).
+// the same JSON payloads as over MQTT. Hub → gun: `who`, `auth`, `link`, `cue`, `cmd`. A paired gun's hello names no
+// key but a nonce `n`, and the gun takes nothing but `who` and `auth` until the link answers `auth {"v":1,"m":…}`
+// with linkProof's HMAC over it, which only its hub can make. Used by the hub's serial bridge and by the dashboard's
+// Bluetooth bridge (served to the browser from this package's build); the firmware has its own writer
+// (firmware/src/serial.ts).
 import { GUN_OUT_LEAVES, type GunOutLeaf, isName } from "./topics.js";
 import { decodeGunMessage, type GunOutMsg } from "./validate.js";
 
 /** Longest line accepted from a gun, bytes; longer ones are dropped. */
 export const MAX_LINE = 1024;
 
-/** `hello {"v":1,"id":"g1","k":"<secret>","fw":"1.0.0"}`: who the gun is and its MQTT password. */
+/**
+ * `hello {"v":1,"id":"g1","k":"<secret>","fw":"1.0.0"}` from a gun not yet paired: who it is and its flashed secret
+ * (which only asks to pair); `hello {"v":1,"id":"g1","n":"<nonce>","fw":"1.0.0"}` from a paired one: the nonce a link
+ * proves itself over (`auth`), and no key.
+ */
 export interface Hello {
   id: string;
-  /** the secret from pairing (gun.json `secret`); absent until paired */
+  /** the gun's flashed secret (gun.json `secret`) while it is not paired; a paired gun never says its key */
   k?: string;
+  /** a paired gun's nonce for this hello: 16 hex digits, new at each hello */
+  n?: string;
   fw?: string;
+}
+
+/** What the link's `auth` proves: HMAC-SHA256 of this text, keyed by the gun's key hash (hex), hex. */
+export function linkProofText(n: string): string {
+  return "link " + n;
 }
 
 export type GunLine =
@@ -24,7 +37,8 @@ export type GunLine =
 
 const LINE_RE = /^([a-z][a-z]+) (\{.*\})$/;
 const SECRET_RE = /^[A-Za-z0-9_-]+$/;
-const HELLO_KEYS = ["v", "id", "k", "fw"];
+const NONCE_RE = /^[0-9a-f]+$/;
+const HELLO_KEYS = ["v", "id", "k", "n", "fw"];
 
 function bad(code: string, why: string): GunLine {
   return { kind: "bad", code, why };
@@ -48,9 +62,14 @@ function parseHello(json: string): GunLine {
   if (h.k !== undefined && (typeof h.k !== "string" || h.k.length > 64 || !SECRET_RE.test(h.k))) {
     return bad("field", "hello k must be the gun's secret: 1-64 of A-Z a-z 0-9 _ -");
   }
+  if (h.n !== undefined && (typeof h.n !== "string" || h.n.length !== 16 || !NONCE_RE.test(h.n))) {
+    return bad("field", "hello n must be the gun's nonce: 16 hex digits");
+  }
+  if (h.k !== undefined && h.n !== undefined) return bad("field", "hello has k and n: a paired gun names no key");
   if (h.fw !== undefined && (typeof h.fw !== "string" || h.fw.length > 24)) return bad("field", "hello fw too long");
   const hello: Hello = { id: h.id };
   if (h.k !== undefined) hello.k = h.k as string;
+  if (h.n !== undefined) hello.n = h.n as string;
   if (h.fw !== undefined) hello.fw = h.fw as string;
   return { kind: "hello", hello };
 }
@@ -71,7 +90,7 @@ export function parseGunLine(line: string): GunLine {
 }
 
 /** A line for the gun: `<leaf> <json>\n`. */
-export function lineForGun(leaf: "who" | "link" | "cue" | "cmd", json: string): string {
+export function lineForGun(leaf: "who" | "auth" | "link" | "cue" | "cmd", json: string): string {
   return `${leaf} ${json}\n`;
 }
 

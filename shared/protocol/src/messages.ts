@@ -123,8 +123,12 @@ export type CommandMsg =
   | { v: Version; n: number; c: "info" }
   | { v: Version; n: number; c: "still" }
   | { v: Version; n: number; c: "reboot" }
-  /** pairing accepted: store `k` as the gun's MQTT password (`secret` in gun.json) and reconnect with it */
-  | { v: Version; n: number; c: "key"; k: string }
+  /**
+   * pairing accepted: store `k` as the gun's key (`secret` in gun.json) and reconnect with it; `p`: the broker takes a
+   * proof of the key instead of the key (the embedded broker: hub/src/broker/gun-proof.ts), so a gun that can make one
+   * never sends its key again
+   */
+  | { v: Version; n: number; c: "key"; k: string; p?: 1 }
   /** measure gravity in the IMU chip's own frame (≈ 0.5 s held still): the answer comes on `imu` with `g`, `sd` */
   | { v: Version; n: number; c: "grav" }
   /** the IMU mounting (mount.ts: "+x+z" …): stored as `mount` in gun.json and used at once; answered on `imu` */

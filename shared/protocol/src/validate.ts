@@ -117,7 +117,12 @@ const CMD: { [c: string]: Schema } = {
   info: { n: [true, SEQ], c: [true, oneOf(["info"])] },
   still: { n: [true, SEQ], c: [true, oneOf(["still"])] },
   reboot: { n: [true, SEQ], c: [true, oneOf(["reboot"])] },
-  key: { n: [true, SEQ], c: [true, oneOf(["key"])], k: [true, str(64, /^[A-Za-z0-9_-]+$/, 16)] },
+  key: {
+    n: [true, SEQ],
+    c: [true, oneOf(["key"])],
+    k: [true, str(64, /^[A-Za-z0-9_-]+$/, 16)],
+    p: [false, int(1, 1)],
+  },
   grav: { n: [true, SEQ], c: [true, oneOf(["grav"])] },
   mount: { n: [true, SEQ], c: [true, oneOf(["mount"])], m: [true, { t: "mount" }] },
   bat: { n: [true, SEQ], c: [true, oneOf(["bat"])], k: [true, num(BAT_CAL_K[0], BAT_CAL_K[1])] },

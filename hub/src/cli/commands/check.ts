@@ -24,7 +24,11 @@ export function registerCheck(program: Command): void {
     .requiredOption("-b, --board <board>", `board profile (${boardNames().join(", ")})`)
     .option("-p, --port <path>", "serial port, e.g. /dev/ttyUSB0 (without it: list the ports)")
     .option("--baud <n>", "serial baud rate (default: the board's, 115200)", int)
-    .option("--print", "print the check's JavaScript, to paste into the Espruino Web IDE's console (a Puck.js)", false)
+    .option(
+      "--print",
+      "print the check's JavaScript, to paste into the Espruino Web IDE's console (a Puck.js, started with its button held)",
+      false,
+    )
     .action(async (o: CheckOpts) => {
       try {
         process.exitCode = await run(o);
@@ -38,6 +42,13 @@ export function registerCheck(program: Command): void {
 async function run(o: CheckOpts): Promise<number> {
   const board = loadBoard(o.board);
   if (o.print) {
+    // (on stderr: stdout is the snippet alone, to paste)
+    if (board.con === "Bluetooth")
+      process.stderr.write(
+        `the ${board.name} gives its console only when it starts with its button held: take the cell out and put it ` +
+          "back with the button held until all three LEDs light, let go, connect the Espruino Web IDE, then paste " +
+          "this into its console (hardware/PUCK.md)\n",
+      );
     process.stdout.write(`${checkSnippet(board)}\n`);
     return 0;
   }

@@ -1,8 +1,10 @@
 // `cng flash`: put the firmware and a gun's config on an Espruino board over USB serial.
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { gunConfigText } from "@cng/protocol";
 import { type Command, InvalidArgumentError } from "commander";
-import { FlashError, flash, type GunConfig, listPorts, planFlash } from "../../flash/flash.js";
-import { boardNames } from "../../sim/espruino/board.js";
+import { checkConfig, FlashError, flash, type GunConfig, listPorts, planFlash } from "../../flash/flash.js";
+import { boardNames, loadBoard } from "../../sim/espruino/board.js";
 import { warnVisible } from "./visible.js";
 
 function int(value: string): number {
@@ -26,6 +28,8 @@ interface FlashOpts {
   mount?: string;
   bat?: number | false;
   baud?: number;
+  passkey?: string;
+  out?: string;
   dryRun: boolean;
   verbose: boolean;
 }
@@ -38,7 +42,10 @@ function batOption(v: string): number | false {
 export function registerFlash(program: Command): void {
   program
     .command("flash")
-    .description("flash a gun: upload the board's firmware bundle and the gun's config (gun.json) over serial")
+    .description(
+      "flash a gun: upload the board's firmware bundle and the gun's config (gun.json) over serial; a Puck.js: make its " +
+        "gun.json (with a Bluetooth passkey) to upload with the Espruino Web IDE",
+    )
     .requiredOption("-b, --board <board>", `board profile (${boardNames().join(", ")})`)
     .option("-p, --port <path>", "serial port, e.g. /dev/ttyUSB0 (without it: list the ports)")
     .option("--id <id>", "gun id, e.g. g1")
@@ -57,6 +64,11 @@ export function registerFlash(program: Command): void {
       batOption,
     )
     .option("--baud <n>", "serial baud rate (default: the board's, 115200)", int)
+    .option(
+      "--passkey <digits>",
+      "a Puck.js: its Bluetooth passkey, 6 digits (default: new random ones, printed once), or none",
+    )
+    .option("--out <file>", "a Puck.js (no USB): write its gun.json there, to upload with the Espruino Web IDE")
     .option("--dry-run", "print what would be sent, send nothing", false)
     .option("--verbose", "show EspruinoTools' own messages", false)
     .action(async (o: FlashOpts) => {
@@ -71,7 +83,42 @@ export function registerFlash(program: Command): void {
     });
 }
 
+/**
+ * A board without USB (a Puck.js): nothing to flash from here. Its gun.json, with a new secret and a new Bluetooth
+ * passkey (shown here once; the gun keeps it in gun.json), to upload with the Espruino Web IDE (hardware/PUCK.md).
+ */
+function bluetoothConfig(o: FlashOpts): void {
+  if (!o.id) throw new FlashError("config", "--id is required");
+  if (o.passkey !== undefined && o.passkey !== "none" && !/^\d{6}$/.test(o.passkey))
+    throw new FlashError("config", "--passkey is 6 digits, or none");
+  if (o.secret !== undefined) warnVisible("--secret", "CNG_GUN_SECRET");
+  const config: GunConfig = {
+    id: o.id,
+    secret: o.secret ?? process.env.CNG_GUN_SECRET ?? randomBytes(12).toString("base64url"),
+    table: o.table,
+    // its only link, whatever gun.json says: said so, as the config check asks of a gun without a hub address
+    link: "serial",
+  };
+  if (o.hz) config.hz = o.hz;
+  if (o.mount) config.mount = o.mount;
+  if (o.passkey !== "none") config.pk = o.passkey ?? String(randomInt(0, 1_000_000)).padStart(6, "0");
+  checkConfig(config);
+  const text = gunConfigText(config);
+  const board = loadBoard(o.board);
+  console.log(`board      ${board.name} (${board.chip}): no USB, so nothing is flashed from here (hardware/PUCK.md)`);
+  if (o.out) {
+    writeFileSync(o.out, text, { mode: 0o600 });
+    console.log(`gun.json   written to ${o.out}: upload it as gun.json with the Espruino Web IDE, beside gun.js`);
+  } else console.log(`gun.json   ${text}`);
+  if (config.pk) {
+    console.log(`passkey    ${config.pk}: type it when the laptop asks to pair with the Puck (shown here once)`);
+  } else console.log("passkey    none: any central in range may connect to its Bluetooth (it still proves its bridge)");
+}
+
 async function run(o: FlashOpts): Promise<void> {
+  if (loadBoard(o.board).con === "Bluetooth") return bluetoothConfig(o);
+  if (o.passkey !== undefined || o.out !== undefined)
+    throw new FlashError("config", "--passkey and --out are for a board flashed over Bluetooth (a Puck.js)");
   if (!o.port && !o.dryRun) {
     const ports = await listPorts();
     if (!ports.length) console.log("no serial ports found: plug the board in (and check the USB cable carries data)");

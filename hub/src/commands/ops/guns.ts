@@ -1,5 +1,5 @@
-// Ops on guns: list, pairing, forgetting.
-import { ok, type Result } from "@cng/protocol";
+// Ops on guns: list, pairing, forgetting, the bridges of guns on a serial or Bluetooth link.
+import { ok, type Result, refuse } from "@cng/protocol";
 import { badArgs, gunId, none, seatOrNull } from "../args.js";
 import type { Op } from "../types.js";
 
@@ -82,4 +82,31 @@ export const pairListen: Op<"pair.listen"> = {
     return s.ok ? ok({ seat: s.value }) : s;
   },
   run: (ctx, _c, args) => ctx.play.pairListen(args.seat),
+};
+
+/** `{gun, n}`: a gun id and the nonce of its hello (16 hex digits, as the firmware makes it). */
+function parseBridge(a: Record<string, unknown>): Result<{ gun: string; n: string }> {
+  const g = gunId(a);
+  if (!g.ok) return g;
+  return typeof a.n === "string" && /^[0-9a-f]{16}$/.test(a.n)
+    ? ok({ gun: g.value, n: a.n })
+    : badArgs("n must be the nonce of the gun's hello: 16 hex digits");
+}
+
+export const gunBridge: Op<"gun.bridge"> = {
+  name: "gun.bridge",
+  need: "host",
+  summary:
+    "for the bridge of a paired gun on a serial or Bluetooth link: a login of its own, and the answer to its hello's nonce",
+  args: ["gun", "n"],
+  parse: parseBridge,
+  run(ctx, _c, args) {
+    // an external broker checks its own passwords: it knows the gun's key (dynamic security), not a token made here
+    if (ctx.guns.mode !== "embedded")
+      return refuse("external-broker", "a bridge token logs in on the hub's embedded broker only");
+    const token = ctx.secrets.bridgeToken(args.gun);
+    const m = ctx.secrets.linkProof(args.gun, args.n);
+    if (token === undefined || m === undefined) return refuse("unknown-gun", `${args.gun} is not paired`);
+    return ok({ gun: args.gun, token, m });
+  },
 };

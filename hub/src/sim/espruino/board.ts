@@ -29,10 +29,25 @@ export interface BoardProfile {
     mount?: string;
   };
   trig: { pin: string; pressed: 0 | 1 };
-  led: { kind: "neopixel" | "rgb"; pin?: string; pr?: string; pg?: string; pb?: string; inv?: boolean; max?: number };
+  led: {
+    kind: "neopixel" | "rgb";
+    pin?: string;
+    pr?: string;
+    pg?: string;
+    pb?: string;
+    inv?: boolean;
+    max?: number;
+    /** a WS2812B's supply: the net its VCC is wired to (hardware/tools/power.mjs NETS) */
+    vcc?: string;
+  };
   bz: { pin: string; soft?: boolean };
-  /** the LiPo on `pin` through a divider of ratio `div` (battery volts per pin volt) */
-  bat?: { pin: string; div: number };
+  /**
+   * the LiPo on `pin` through a divider of ratio `div` (battery volts per pin volt), its top soldered to `top`: the
+   * charger's B+ pad, before the switch
+   */
+  bat?: { pin: string; div: number; top?: string };
+  /** what feeds the board (hardware/parts.json boards) and what the switched cell feeds: "buckboost" into 3V3 */
+  power?: { board: string; cell: "buckboost" | "5V" };
   budget: { bytes: number; jsvars: number };
   /** optional firmware features (firmware/build/build.mjs FEATURES) */
   has?: ("ota" | "find" | "mount" | "rssi" | "batcal")[];

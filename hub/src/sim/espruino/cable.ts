@@ -5,7 +5,7 @@
 import { SerialPortMock } from "serialport";
 import type { Logger } from "../../log.js";
 import { silentLogger } from "../../log.js";
-import { type SerialGunBridge, startSerialGunBridge } from "../../serial/index.js";
+import { type BridgeCredentials, type SerialGunBridge, startSerialGunBridge } from "../../serial/index.js";
 import type { Gun } from "./gun.js";
 
 /** What the bridge's mock device is to us: bytes in (emitData), bytes out (write). */
@@ -32,8 +32,14 @@ export function plug(g: Gun, port: MockPort): void {
   };
 }
 
-/** The gun's serial link bridged onto the broker at `mqttUrl` as the gun itself; resolves once the cable is in. */
-export async function bridgeGun(g: Gun, o: { mqttUrl: string; table: string; log?: Logger }): Promise<SerialGunBridge> {
+/**
+ * The gun's serial link bridged onto the broker at `mqttUrl` as the gun itself; resolves once the cable is in. Once the
+ * gun is paired, `credentials` (the hub's) give the bridge its login and the answers that prove the link.
+ */
+export async function bridgeGun(
+  g: Gun,
+  o: { mqttUrl: string; table: string; log?: Logger; credentials?: BridgeCredentials },
+): Promise<SerialGunBridge> {
   const path = `/dev/cng-sim-${process.pid}-${++n}`;
   MockBinding.createPort(path, { echo: false, record: false });
   const b = startSerialGunBridge({
@@ -43,6 +49,7 @@ export async function bridgeGun(g: Gun, o: { mqttUrl: string; table: string; log
     log: o.log ?? silentLogger(),
     openPort: (p, baudRate) => new SerialPortMock({ path: p, baudRate, autoOpen: false }),
     retryMs: 0,
+    ...(o.credentials ? { credentials: o.credentials } : {}),
   });
   const end = Date.now() + 3000;
   while (!b.port?.isOpen) {

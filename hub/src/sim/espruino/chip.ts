@@ -6,6 +6,7 @@ import { type BoardProfile, projectRoot } from "./board.js";
 
 export { dacLed, LED_VF } from "../../../../firmware/espruino/chips/pins.mjs";
 export { adcCount, adcTransfer, type ChipAdc } from "../../../../hardware/tools/adc.mjs";
+export { gaugeFault, ledOnUsb } from "../../../../hardware/tools/power.mjs";
 
 interface PinSet {
   pins: number[];

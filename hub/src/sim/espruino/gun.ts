@@ -33,6 +33,27 @@ export interface VirtualUsbSerial {
   readonly out: string;
 }
 
+/**
+ * A Puck.js's Bluetooth (nRF52 boards): the central at the other end of its Nordic UART (the board's link device),
+ * coming and going, and what the firmware asked of the radio's security.
+ */
+export interface GunBle {
+  /** a central is connected (one is from boot: the bridge may be there before the gun starts) */
+  readonly connected: boolean;
+  /** a central connects (another one goes first): Espruino gives it the console unless the firmware forced it away */
+  connect(addr?: string): void;
+  /** the central goes */
+  disconnect(): void;
+  /** each NRF.setSecurity the firmware made, its options as given */
+  readonly security: unknown[];
+}
+
+/** An MPU-6050's low-pass filters, 3 dB bandwidth in Hz, as its registers set them (the part's own tables). */
+export interface GunImuFilters {
+  accel: number;
+  gyro: number;
+}
+
 /** The board's WiFi as the firmware left it. */
 export interface GunWifi {
   connects: { ssid: string; password: string }[];
@@ -63,6 +84,13 @@ export interface GunOptions {
   rssi?: number;
   /** each console line of the gun */
   onConsole?: (line: string) => void;
+  /**
+   * the trigger is down as the board starts (on the real interpreter at each start, a reset() too, until a test lets
+   * go with `button.release()`): what the firmware reads at boot. (A Puck.js
+   * powered up with its button down runs no saved code at all, Espruino's own targets/nrf5x/main.c; the models run
+   * the firmware and its own check, what a restart by load() with the button down does.)
+   */
+  held?: boolean;
 }
 
 export interface Gun {
@@ -83,6 +111,11 @@ export interface Gun {
   onLed(fn: (e: LedEvent) => void): () => void;
   /** pins two things drive at once, as the board found them (a serial port's default TX on the buzzer's pin) */
   pinClash: string[];
+  /**
+   * the MPU-6050's filters as the firmware last wrote its configuration (0x19-0x1d), read the way the part that
+   * answered (`imu.whoAmI`) reads its registers; undefined until then, and on other IMUs
+   */
+  readonly imuFilters: GunImuFilters | undefined;
   /** current LED colour, buzzer frequency */
   ledNow(): number;
   toneNow(): number;
@@ -92,6 +125,8 @@ export interface Gun {
   errors: unknown[];
   wifi: GunWifi;
   usb: VirtualUsbSerial;
+  /** a Puck.js's Bluetooth; undefined on a board without it */
+  ble?: GunBle;
   /** the battery's volts from now on (a discharge); a real gun's reboot goes back to `battery` */
   setBattery(volts: number): void;
   /** drop every open socket without a goodbye (a WiFi loss) */

@@ -12,7 +12,7 @@ import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { type BoardProfile, bundlePathFor, loadBoard } from "./board.js";
 import { loadChip } from "./chip.js";
-import type { Gun, GunOptions } from "./gun.js";
+import type { Gun, GunBle, GunOptions } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { findInterpreter } from "./interpreter.js";
 import { LEAD_MS, MotionFeed } from "./real-feed.js";
@@ -106,6 +106,7 @@ class RealGunImpl extends ReportedGun implements RealGun {
   private t0 = 0;
   private boardVars = 0;
   private down = false;
+  private central = true;
   private readonly link: BoardLink;
   private readonly feed: MotionFeed;
   private acks = 0;
@@ -123,6 +124,7 @@ class RealGunImpl extends ReportedGun implements RealGun {
     private readonly telnet: number | undefined,
   ) {
     super(board, o.onConsole, (text) => this.write(text));
+    this.down = !!o.held;
     this.link = new BoardLink(this);
     this.feed = new MotionFeed(
       imu,
@@ -146,6 +148,26 @@ class RealGunImpl extends ReportedGun implements RealGun {
     return Date.now() - this.t0;
   }
 
+  /** a Puck.js's Bluetooth: the central on its Nordic UART (the interpreter's stdin/stdout) comes and goes */
+  get ble(): GunBle | undefined {
+    if (this.board.chip !== "NRF52") return undefined;
+    const self = this;
+    return {
+      get connected() {
+        return self.central;
+      },
+      connect: (addr = "c0:ff:ee:00:00:02 public") => {
+        this.central = true;
+        this.cmd(`__b.bc(${JSON.stringify(addr)})`);
+      },
+      disconnect: () => {
+        this.central = false;
+        this.cmd("__b.bd()");
+      },
+      security: this.security,
+    };
+  }
+
   get button() {
     return {
       press: () => {
@@ -165,6 +187,7 @@ class RealGunImpl extends ReportedGun implements RealGun {
     const p = spawnInterpreter(this.bin, this.dir, this.telnet);
     this.proc = p;
     this.usb.console = this.usb.device;
+    this.central = true;
     p.stdout!.on("data", (d: Buffer) => this.link.parse(d.toString("latin1")));
     p.on("exit", (code, signal) => this.exited(p, signal ?? `exit ${code}`));
     return new Promise((resolve, reject) => {

@@ -36,6 +36,10 @@ export interface Reports {
   M: { u: number; pk: number; f: number; t: number };
   /** timer `n` ran at gun ms */
   Z: [number, number];
+  /** a Puck.js's firmware called NRF.setSecurity with these options */
+  Q: unknown;
+  /** the MPU-6050's low-pass filters as the firmware configured them: accelerometer, gyro, Hz */
+  I: [number, number];
 }
 export type ReportKind = keyof Reports;
 

@@ -1,7 +1,7 @@
 // What the real interpreter's board reports of the gun (real-link.ts), kept as the Gun interface shows it: the LED and
 // the buzzer over time, the WiFi and TCP connects, the console wherever it is, pin clashes and errors.
 import { type BoardProfile, consoleDevice } from "./board.js";
-import type { GunWifi, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
+import type { GunImuFilters, GunWifi, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { apAtBoot, powersaveAtBoot } from "./radio.js";
 import { ConsoleLines } from "./real-console.js";
 import type { LinkListener, Report } from "./real-link.js";
@@ -40,6 +40,10 @@ export class ReportedGun implements LinkListener {
   readonly usb: RealUsb;
   /** host:port of each TCP connect the firmware made */
   readonly connects: string[] = [];
+  /** each NRF.setSecurity a Puck.js's firmware made */
+  readonly security: unknown[] = [];
+  /** the MPU-6050's filters as the firmware last configured them */
+  imuFilters: GunImuFilters | undefined;
   /** the board asked for a reboot (E.reboot): its process ends next */
   protected rebooting = false;
   private readonly heard = new Set<(e: ToneEvent) => void>();
@@ -120,6 +124,12 @@ export class ReportedGun implements LinkListener {
         break;
       case "X":
         this.pinClash.push(r.v);
+        break;
+      case "Q":
+        this.security.push(r.v);
+        break;
+      case "I":
+        this.imuFilters = { accel: r.v[0], gyro: r.v[1] };
         break;
     }
   }

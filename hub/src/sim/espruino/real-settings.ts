@@ -36,6 +36,8 @@ export interface BoardSettings {
   prof: boolean;
   /** s without a word from the harness before the board stops */
   wd: number;
+  /** the trigger is down as the board starts */
+  bh: boolean;
 }
 
 /** The options boardSettings reads. */
@@ -72,6 +74,7 @@ export function boardSettings(board: BoardProfile, o: SettingsOptions, pose: Pos
     rs: o.rssi ?? -58,
     prof: !!o.profile,
     wd: 5,
+    bh: !!o.held,
   };
 }
 

@@ -17,6 +17,7 @@ import { type ClockMode, VirtualClock } from "./clock.js";
 import type { Gun, GunOptions } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { PUCK_PINS, type VmPuck, vmPuck } from "./puck.js";
+import { type VmBle, vmBle } from "./vm-ble.js";
 import { espruinoContext, pinName, pins } from "./vm-context.js";
 import { type VmDgram, vmDgram } from "./vm-dgram.js";
 import { type VmImu, vmImu } from "./vm-imu.js";
@@ -46,6 +47,7 @@ export interface VirtualGun extends Gun {
 export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
   const b = vmBoard(o);
   const { clock, outputs, serial, net, state } = b;
+  if (o.held) b.trigger.button.press();
   runFirmware(b, o.code ?? readFileSync(o.bundlePath ?? bundlePathFor(b.board.name), "utf8"));
   // the interpreter idles after the boot code: the telnet console opens then, if the firmware left it on
   b.telnet?.booted();
@@ -63,6 +65,9 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     onTone: outputs.onTone,
     onLed: outputs.onLed,
     pinClash: b.pinClash,
+    get imuFilters() {
+      return b.imu.filters;
+    },
     ledNow: outputs.ledNow,
     toneNow: outputs.toneNow,
     console: serial.lines,
@@ -81,6 +86,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
       state.batteryV = v;
     },
     telnetPort: async () => (b.telnet ? b.telnet.port : undefined),
+    ...(b.ble ? { ble: b.ble } : {}),
     stop() {
       clock.stop();
       b.telnet?.close();
@@ -106,6 +112,8 @@ interface VmBoard {
   udp: VmDgram;
   /** Espruino's telnet console (ESP32, ESP8266: vm-telnet.ts) */
   telnet: VmTelnet | undefined;
+  /** a Puck.js's Bluetooth: its centrals, NRF (vm-ble.ts) */
+  ble: VmBle | undefined;
   puck: VmPuck | undefined;
   /** pins two things drive at once, as the board found them */
   pinClash: string[];
@@ -161,6 +169,7 @@ function vmBoard(o: VirtualGunOptions): VmBoard {
     // UDP (finding the hub, firmware/src/find.ts): Node's, shaped as Espruino's
     udp: vmDgram(guard),
     telnet: undefined,
+    ble: undefined,
     // a Puck.js: its own IMU through the Puck object, its LEDs and button by name, its coin cell
     puck: board.chip === "NRF52" ? vmPuck(inputs, imu.sense, clock, () => state.batteryV) : undefined,
     pinClash,
@@ -181,6 +190,14 @@ function sha256(m: unknown): ArrayBuffer {
 function runFirmware(b: VmBoard, code: string): void {
   const run = (js: string): unknown => vm.runInContext(js, ctx);
   if (b.chip.telnet) b.telnet = vmTelnet(run, b.serial);
+  if (b.puck)
+    b.ble = vmBle(b.serial, run, (fn) => {
+      try {
+        fn();
+      } catch (e) {
+        b.clock.onError(e);
+      }
+    });
   const ctx: vm.Context = espruinoContext(boardGlobals(b, code.length, run));
   try {
     vm.runInContext(code, ctx, { filename: `${b.board.name}/gun.js` });
@@ -202,8 +219,9 @@ function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => unkno
     neopixel: outputs.neopixel,
     dgram: b.udp.module,
     ...(b.telnet ? { TelnetServer: b.telnet.module } : {}),
-    // Espruino's ESP32 build has SHA-256 (boards/ESP32.py: CRYPTO, SHA256), the ESP8266's SHA-1 only
-    ...(board.chip === "ESP32" ? { crypto: { SHA256: sha256 } } : {}),
+    // Espruino's ESP32 and Puck.js builds have SHA-256 (boards/ESP32.py, PUCKJS.py: CRYPTO, SHA256), the ESP8266's
+    // SHA-1 only
+    ...(board.chip === "ESP32" || board.chip === "NRF52" ? { crypto: { SHA256: sha256 } } : {}),
   };
   const P = pins();
   const puckPins = puck ? Object.fromEntries(Object.entries(PUCK_PINS).map(([k, g]) => [k, P[`D${g}`]])) : {};
@@ -211,6 +229,7 @@ function boardGlobals(b: VmBoard, codeLength: number, run: (js: string) => unkno
     ...P,
     ...serial.devices,
     ...(puck ? { Puck: puck.Puck, ...puckPins } : {}),
+    ...(b.ble ? { NRF: b.ble.NRF } : {}),
     I2C1: b.imu.I2C1,
     getTime: () => clock.now() / 1000,
     // Espruino also takes code as a string, run in the global scope (firmware/src/ota.ts does)

@@ -3,7 +3,7 @@
 // mode sends its frames on the profile's serial port once the firmware sets it up; a Puck.js's LSM6DS3 is read
 // through its Puck object (puck.ts).
 import { Bno085Rvc, RVC_MS } from "../../../../firmware/espruino/chips/bno085-rvc.mjs";
-import { Mpu6050 } from "../../../../firmware/espruino/chips/mpu6050.mjs";
+import { Mpu6050, type MpuFilters } from "../../../../firmware/espruino/chips/mpu6050.mjs";
 import type { Sense } from "../../../../firmware/espruino/chips/sensor.mjs";
 import type { BoardProfile } from "./board.js";
 import type { VirtualClock } from "./clock.js";
@@ -18,6 +18,8 @@ export interface VmImu {
     writeTo(addr: number, data: number | number[]): void;
     readFrom(addr: number, n: number): Uint8Array;
   };
+  /** the MPU-6050's filters as the firmware last configured them (undefined: not yet, or another IMU) */
+  readonly filters: MpuFilters | undefined;
   /** serial port `name` set up: the BNO085 on it starts sending its frames to `receive` */
   serialSetup(name: string, receive: (d: string) => void): void;
 }
@@ -39,9 +41,16 @@ export function vmImu(imu: BoardProfile["imu"], inputs: ImuInputs, clock: Virtua
   // no MPU on the board: nothing answers on I2C
   const addr = imu.kind === "mpu6050" ? (imu.addr ?? 0x68) : undefined;
   const mpu = new Mpu6050(addr, inputs.whoAmI, inputs.axes, inputs, sense);
+  let filters: MpuFilters | undefined;
+  mpu.onConfig = (m) => {
+    filters = m.filters();
+  };
   let sending = false;
   return {
     sense,
+    get filters() {
+      return filters;
+    },
     I2C1: {
       setup() {},
       writeTo: (a, d) => mpu.writeTo(a, d),

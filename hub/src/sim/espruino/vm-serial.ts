@@ -35,6 +35,16 @@ export interface VmSerial {
   movable(): boolean;
   /** the console taken by a connection (`to` gets what it prints), or given back (undefined) */
   away(to: ((text: string) => void) | undefined): void;
+  /**
+   * A connection on the USB device itself (a Puck.js's Bluetooth central): Espruino moves the console to it unless the
+   * firmware forced it where it is (`on`), and back to `to` when it goes, if it is still there and not forced.
+   */
+  moveTo(device: string, on: boolean): void;
+  /**
+   * Runs what the PC sends while the console is on the USB device: each line in the firmware's scope, its value back as
+   * Espruino's REPL prints it (a board whose link is a radio: whoever connects types there). Echo only without it.
+   */
+  repl(run: ((js: string) => string) | undefined): void;
 }
 
 export interface VmSerialOptions {
@@ -54,6 +64,8 @@ export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
   let forced = false;
   /** a connection holding the console (telnet): where console output goes meanwhile */
   let taken: ((text: string) => void) | undefined;
+  let run: ((js: string) => string) | undefined;
+  let typed = "";
   let out = "";
   const listeners: ((text: string) => void)[] = [];
   const lines: string[] = [];
@@ -84,9 +96,31 @@ export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
       return consoleOn;
     },
     send(text: string) {
-      // the REPL echoes what it gets; what it makes of it does not matter here
-      if (consoleOn === usbDevice) toPc(text.replace(/\r?\n/g, "\r\n"));
-      else o.guard(() => usbEvents.emit("data", text));
+      if (consoleOn !== usbDevice) {
+        o.guard(() => usbEvents.emit("data", text));
+        return;
+      }
+      // the REPL echoes what it gets (and runs it, where the board says so)
+      toPc(text.replace(/\r?\n/g, "\r\n"));
+      if (!run) return;
+      typed += text;
+      for (let i = typed.indexOf("\n"); i >= 0; i = typed.indexOf("\n")) {
+        const js = typed.slice(0, i).replace(/\r$/, "");
+        typed = typed.slice(i + 1);
+        // Espruino's own prefix for a line it runs without echoing it (\x10), and Ctrl-C (it clears the line)
+        let k = 0;
+        while (js.charCodeAt(k) === 3 || js.charCodeAt(k) === 16) k++;
+        const code = js.slice(k);
+        const r = run;
+        if (code) o.guard(() => toPc(`${r(code)}\r\n>`));
+        if (consoleOn !== usbDevice) {
+          // the console moved away (the firmware took it): the rest of the bytes are the firmware's
+          const rest = typed;
+          typed = "";
+          if (rest) o.guard(() => usbEvents.emit("data", rest));
+          return;
+        }
+      }
     },
     onData(fn) {
       listeners.push(fn);
@@ -109,6 +143,14 @@ export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
     movable: () => !forced,
     away(to) {
       taken = to;
+    },
+    moveTo(device, on) {
+      if (forced || (!on && consoleOn !== usbDevice)) return;
+      consoleOn = device;
+      typed = "";
+    },
+    repl(fn) {
+      run = fn;
     },
   };
 }

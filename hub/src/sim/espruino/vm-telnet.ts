@@ -31,7 +31,7 @@ export function freePort(): Promise<number> {
 }
 
 /** How Espruino's REPL prints a value. */
-function shown(v: unknown): string {
+export function shown(v: unknown): string {
   if (typeof v === "string") return JSON.stringify(v);
   if (v !== null && typeof v === "object") {
     try {

@@ -1,9 +1,11 @@
 // The dashboard as the Bluetooth bridge: a Puck.js gun speaks the serial line protocol (hardware/SERIAL.md) over
 // Bluetooth's Nordic UART (Web Bluetooth, through espruino-link.js), and this page puts its lines on the hub's broker
-// over MQTT/WebSocket AS that gun — its own id and secret as the MQTT login (no secret: a pairing request) — so
-// pairing, topic rights, presence and the will work as for a WiFi gun. The same behaviour as the hub's serial bridge
-// (hub/src/serial/bridge.ts), with the same line checks and strict decoders: shared/protocol's own (lines.ts,
-// validate.ts), from its build served at /protocol/. No DOM here: setup.js draws the list.
+// over MQTT/WebSocket AS that gun, so pairing, topic rights, presence and the will work as for a WiFi gun. A gun not
+// yet paired logs in with the flashed secret its hello says (a pairing request). A paired one says no key, only a
+// nonce: the page asks the hub, over the host's sealed session, for a login of its own for that gun and the answer
+// to the nonce (`gun.bridge`), proves the link with `auth`, and logs in with that token. The same behaviour as the
+// hub's serial bridge (hub/src/serial/bridge.ts), with the same line checks and strict decoders: shared/protocol's
+// own (lines.ts, validate.ts), from its build served at /protocol/. No DOM here: setup.js draws the list.
 //
 // The guns live as long as the page (changing views keeps them): the page is their link to the hub.
 
@@ -60,9 +62,12 @@ export class BluetoothGun {
    * @param {BluetoothGuns} guns
    * @param {{table: string, ws: string}} facts the hub's /api/hub
    * @param {import("./espruino-link.js").BoardLink} link
+   * @param {{request: (op: "gun.bridge", a: {gun: string, n: string}) => Promise<any>}} hub the host's session
+   *   (mqtt-link.js Link): what the hub vouches for a paired gun with
    */
-  constructor(guns, facts, link) {
+  constructor(guns, facts, link, hub) {
     this.guns = guns;
+    this.hub = hub;
     this.table = facts.table;
     this.url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${facts.ws}`;
     /** @type {BridgeState} */ this.state = "connecting";
@@ -75,7 +80,9 @@ export class BluetoothGun {
     this.link = null;
     this.hello = null;
     this.mqtt = null;
-    /** `id:secret` of the MQTT session, to see when a hello changes who we are */
+    /** @type {{id: string, pass: string, sk: string} | null} the login wanted now; `sk` names it */
+    this.want = null;
+    /** `sk` of the MQTT session, to see when a hello changes who we are */
     this.session = "";
     this.joining = false;
     this.closed = false;
@@ -142,9 +149,16 @@ export class BluetoothGun {
     await c.endAsync().catch(() => {});
   }
 
-  async joinBroker(h) {
-    const key = `${h.id}:${h.k ?? ""}`;
-    if ((key === this.session && this.mqtt) || this.joining) return;
+  async joinBroker() {
+    const h = this.want;
+    if (!h) return;
+    const key = h.sk;
+    if (key === this.session && this.mqtt) {
+      // the same session: a new token only replaces the one its reconnects log in with
+      this.mqtt.options.password = h.pass;
+      return;
+    }
+    if (this.joining) return;
     this.joining = true;
     try {
       await this.leaveBroker(null);
@@ -154,7 +168,7 @@ export class BluetoothGun {
       const c = await connectMqtt(this.url, {
         clientId: h.id,
         username: h.id,
-        password: h.k ?? "",
+        password: h.pass,
         protocolVersion: 4,
         clean: true,
         keepalive: 15,
@@ -192,13 +206,41 @@ export class BluetoothGun {
         `the broker refused or did not answer (${m})` +
           (/not authori|bad user|wrong/i.test(m) ? "; its secret is wrong: forget and pair it again" : ""),
       );
-      if (!this.closed) setTimeout(() => this.hello && !this.mqtt && this.joinBroker(this.hello), BROKER_RETRY_MS);
+      if (!this.closed) setTimeout(() => this.want && !this.mqtt && this.joinBroker(), BROKER_RETRY_MS);
     } finally {
       this.joining = false;
     }
-    // a key or a new hello that came while connecting
-    const h2 = this.hello;
-    if (!this.closed && this.mqtt && h2 && `${h2.id}:${h2.k ?? ""}` !== this.session) this.joinBroker(h2);
+    // a new hello or token that came while connecting
+    const w = this.want;
+    if (!this.closed && this.mqtt && w) {
+      if (w.sk !== this.session) this.joinBroker();
+      else this.mqtt.options.password = w.pass;
+    }
+  }
+
+  /**
+   * A paired gun's hello (a nonce, no key): the hub's login for this bridge and its answer to the nonce, asked over
+   * the host's session (sealed end to end: the token crosses no air readable), then `auth`, then the broker.
+   */
+  async prove(h) {
+    const r = await this.hub.request("gun.bridge", { gun: h.id, n: h.n });
+    // a newer hello (another nonce) came meanwhile, or the gun went: that one is proven instead
+    if (this.closed || this.hello !== h) return;
+    if (!r.ok) {
+      if (r.e.code === "unknown-gun") {
+        this.warn(
+          "unpaired",
+          "it is paired, but not to this hub (forgotten?): it needs a new gun.json (hardware/PUCK.md)",
+        );
+        return;
+      }
+      this.warn(`vouch:${r.e.code}`, `the hub did not vouch for it (${r.e.msg})`);
+      setTimeout(() => this.hello === h && !this.closed && this.prove(h), BROKER_RETRY_MS);
+      return;
+    }
+    this.toGun("auth", JSON.stringify({ v: 1, m: r.r.m }));
+    this.want = { id: h.id, pass: r.r.token, sk: `${h.id}:t` };
+    this.joinBroker();
   }
 
   setState(s) {
@@ -215,12 +257,8 @@ export class BluetoothGun {
       this.warn(`hub:${leaf}:${d.error.code}`, `not sending a bad ${leaf}: ${d.error.message}`);
       return;
     }
+    // pairing: the gun stores the key and says hello again, with a nonce; the page keeps no key
     this.toGun(leaf, text);
-    // pairing: the gun stores the key and says hello again; the bridge takes it at once too
-    if (leaf === "cmd" && d.value.c === "key" && d.value.k && this.hello) {
-      this.hello = { ...this.hello, k: d.value.k };
-      this.joinBroker(this.hello);
-    }
   }
 
   onLine(line) {
@@ -241,10 +279,15 @@ export class BluetoothGun {
       // the same Puck picked again after its link was lost for good: this entry takes over
       if (other) this.guns.remove(other);
       if (this.hello && this.hello.id !== p.hello.id) this.leaveBroker(`now says it is ${p.hello.id}`);
-      this.hello = p.hello;
-      this.id = p.hello.id;
+      const h = p.hello;
+      this.hello = h;
+      this.id = h.id;
       this.changed();
-      this.joinBroker(this.hello);
+      if (h.n !== undefined) this.prove(h);
+      else {
+        this.want = { id: h.id, pass: h.k ?? "", sk: `${h.id}:k:${h.k ?? ""}` };
+        this.joinBroker();
+      }
       return;
     }
     if (!this.hello) {
@@ -252,7 +295,7 @@ export class BluetoothGun {
       return;
     }
     if (!this.mqtt) {
-      if (!this.joining) this.joinBroker(this.hello);
+      if (!this.joining && this.want?.id === this.hello.id) this.joinBroker();
       return;
     }
     this.mqtt.publish(gunTopic(this.table, this.hello.id, p.leaf), p.payload, {
@@ -280,6 +323,7 @@ export class BluetoothGun {
     clearTimeout(this.idle);
     this.leaveBroker("its Bluetooth link dropped");
     this.hello = null;
+    this.want = null;
     if (this.closed) return;
     this.state = "lost";
     this.needsClick = !link.reopen;
@@ -342,10 +386,11 @@ export class BluetoothGuns extends EventTarget {
    * Pairs one more gun: opens the browser's Bluetooth chooser, so call it inside a click (after preloadLink).
    * Rejects when nothing was chosen or the gun did not connect.
    * @param {{table: string, ws: string}} facts the hub's /api/hub
+   * @param {BluetoothGun["hub"]} hub the host's session, which asks the hub to vouch for paired guns
    */
-  async connect(facts) {
+  async connect(facts, hub) {
     const link = await openLink("bluetooth");
-    const g = new BluetoothGun(this, facts, link);
+    const g = new BluetoothGun(this, facts, link, hub);
     this.list.push(g);
     this.changed();
     return g;

@@ -69,7 +69,7 @@ export function bluetoothSection() {
                 draw();
                 flash(msg, t("ble.choosing"));
                 try {
-                  await guns.connect(link.facts);
+                  await guns.connect(link.facts, link);
                   flash(msg, t("ble.connected"), "ok");
                 } catch (e) {
                   flash(msg, t("ble.notConnected", { why: e?.message ?? String(e) }), "error");

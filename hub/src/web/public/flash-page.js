@@ -295,6 +295,8 @@ async function buildForm(box, link, setBusy) {
   box.replaceChildren(
     h("h3", {}, t("flash.title")),
     h("p", { class: "note" }, t("flash.why")),
+    // a board without USB: where it is flashed instead, and the physical step its console takes
+    boards.length > usb.length ? h("p", { class: "note", id: "flash-puck" }, t("flash.puck")) : null,
     blocker
       ? h(
           "p",

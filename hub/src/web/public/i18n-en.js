@@ -366,6 +366,8 @@ export default {
   "flash.title": "Flash a gun over USB",
   "flash.why":
     "Plug the gun's board into this computer by USB: the page writes its firmware and gun.json, reads both back and restarts it, as cng flash does. Espruino must already be on the board (hardware/FLASHING.md).",
+  "flash.puck":
+    "A Puck.js has no USB: it is flashed from the Espruino Web IDE, over Bluetooth. Its console answers only when it starts with its button held (the cell out, then back in with the button held until all three LEDs light); cng flash -b puckjs --id … makes its gun.json, with a Bluetooth passkey it shows once (hardware/PUCK.md).",
   "flash.hostOnly": "the host flashes guns here, on the hub's own computer",
   "flash.loading": "loading the boards…",
   "flash.cannotLoad": "cannot load the flasher: {why}",

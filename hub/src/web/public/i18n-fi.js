@@ -368,6 +368,8 @@ export default {
   "flash.title": "Flashaa ase USB:n kautta",
   "flash.why":
     "Kytke aseen piirilevy tähän tietokoneeseen USB:llä: sivu kirjoittaa sen laiteohjelmiston ja gun.json-tiedoston, lukee molemmat takaisin ja käynnistää sen uudelleen, kuten cng flash. Espruinon pitää olla jo levyllä (hardware/FLASHING.md).",
+  "flash.puck":
+    "Puck.js:ssä ei ole USB:tä: se flashataan Espruino Web IDE:stä Bluetoothilla. Sen konsoli vastaa vain, kun se käynnistyy painike pohjassa (paristo irti ja takaisin painike pohjassa, kunnes kaikki kolme LEDiä syttyvät); cng flash -b puckjs --id … tekee sen gun.json-tiedoston ja Bluetooth-pääsykoodin, joka näytetään vain kerran (hardware/PUCK.md).",
   "flash.hostOnly": "isäntä flashaa aseet täällä, hubin omalla tietokoneella",
   "flash.loading": "ladataan levyjä…",
   "flash.cannotLoad": "flashaustyökalua ei voi ladata: {why}",

@@ -401,6 +401,8 @@ export default {
   "flash.title": "Flasher un pistolet par USB",
   "flash.why":
     "Branchez la carte du pistolet sur cet ordinateur en USB : la page écrit son micrologiciel et gun.json, relit les deux et la redémarre, comme cng flash. Espruino doit déjà être sur la carte (hardware/FLASHING.md).",
+  "flash.puck":
+    "Un Puck.js n'a pas d'USB : il se flashe depuis l'IDE Web d'Espruino, par Bluetooth. Sa console ne répond que s'il démarre bouton enfoncé (pile retirée, puis remise en tenant le bouton jusqu'à ce que les trois LED s'allument) ; cng flash -b puckjs --id … prépare son gun.json, avec un code d'appairage Bluetooth affiché une seule fois (hardware/PUCK.md).",
   "flash.hostOnly": "l'hôte flashe les pistolets ici, sur l'ordinateur du hub",
   "flash.loading": "chargement des cartes…",
   "flash.cannotLoad": "impossible de charger le flasheur : {why}",
