@@ -497,7 +497,8 @@ export const accuracy: Bench = {
         deadline,
       );
       rows.push(row);
-      if (!o.json) process.stderr.write(`${table([row]).split("\n")[1]}\n`);
+      // progress on stderr, --json or not: a whole run takes minutes
+      process.stderr.write(`${i + 1}/${configs.length} ${table([row]).split("\n")[1]}\n`);
     }
     if (o.json) process.stdout.write(`${JSON.stringify({ bench: "accuracy", rows }, null, 2)}\n`);
     else process.stdout.write(`${table(rows)}\n`);
