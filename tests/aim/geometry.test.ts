@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  angleDiff,
   angleDist,
   bearing,
   bearings,
   customTable,
+  ranges,
   rectangularTable,
   roundTable,
   tightPairs,
@@ -70,5 +72,23 @@ describe("seat geometry", () => {
     expect(tight).toContainEqual(expect.objectContaining({ shooter: 0, a: 1, b: 2 }));
     // a round table of 8 has no tight pair at 8° (every gap is 22.5°)
     expect(tightPairs(roundTable(8), 8)).toEqual([]);
+  });
+
+  it("the ray starts at the gun, 10 cm before the seat: 8 seats on a 0.8 m circle see their neighbours ≈ 9° further out", () => {
+    const layout = roundTable(8);
+    const fromSeat = bearings(layout);
+    const fromGun = bearings(layout, 0.1);
+    const out = (j: number) => Math.abs(angleDiff(fromGun[0]![j]!, fromSeat[0]![j]!));
+    expect(out(1)).toBeCloseTo(9.2, 0);
+    expect(out(7)).toBeCloseTo(9.2, 0);
+    expect(out(2)).toBeCloseTo(3.8, 0);
+    expect(out(4)).toBeCloseTo(0, 6);
+    // the neighbours' gap as the gun sees it is wider than 22.5°
+    expect(Math.abs(angleDiff(fromGun[0]![1]!, fromGun[0]![2]!))).toBeGreaterThan(27);
+    const r = ranges(layout, 0.1);
+    expect(r[0]![4]).toBeCloseTo(1.5, 6);
+    expect(r[0]![1]).toBeGreaterThan(0.5);
+    expect(r[0]![1]).toBeLessThan(0.61);
+    expect(r[0]![0]).toBeNaN();
   });
 });

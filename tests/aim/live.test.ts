@@ -27,4 +27,18 @@ describe("live aiming-at", () => {
     const fresh = fill(new AimWindow(), { from: 0, to: 100, yaw: b[0][2] });
     expect(liveAim(fresh, 100, 0, b[0], 0, null, opts).seat).toBe(2);
   });
+
+  it("between two seats it names the nearer and the other one too: the gun blinks both, its player moves off the border", () => {
+    const towards4 = Math.sign(b[0][4] - b[0][3]);
+    // 2° past the half-way line towards 4: the LED's seat is 4, but a hold-up would not name it there
+    const border = liveAim(steady((b[0][3] + b[0][4]) / 2 + towards4 * 2), 1000, 0, b[0], 0, null, opts);
+    expect(border).toMatchObject({ seat: 4, between: 3 });
+    // well on seat 3: no blink
+    expect(liveAim(steady(b[0][3] + towards4 * 2), 1000, 0, b[0], 0, null, opts)).toMatchObject({
+      seat: 3,
+      between: null,
+    });
+    // nothing shown, nothing between
+    expect(liveAim(steady(b[0][3], 1000, { pitch: -70 }), 1000, 0, b[0], 0, null, opts).between).toBeNull();
+  });
 });

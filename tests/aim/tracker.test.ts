@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   AimWindow,
   aimOptions,
+  angleDiff,
   angleDist,
   bearings,
+  biasedRow,
+  biasOf,
   inDoubt,
   learnFromSnapshot,
   offsetAt,
@@ -289,5 +292,39 @@ describe("offset tracking", () => {
         why,
       ).toBe(true);
     }
+  });
+
+  it("learns a person's bias in one direction from the hold-ups at that seat, and keeps it out of the gun's offset", () => {
+    // the player points 7° past seat 3 (towards 4) every time, true elsewhere; a steady 0.05 °/s drift
+    const b = bearings(roundTable(8));
+    const towards4 = Math.sign(angleDiff(b[0]![4]!, b[0]![3]!));
+    const truth = (t: number) => 30 - (0.05 * t) / 1000;
+    const targets = [3, 1, 3, 5, 3, 7, 3, 2, 3, 6, 3, 3];
+    const play = (o: typeof opts) => {
+      let track = startTrack(30, 0, o, 3);
+      for (const [k, target] of targets.entries()) {
+        const t = (k + 1) * 60_000;
+        const raw = wrapDeg(b[0]![target]! + (target === 3 ? 7 * towards4 : 0) - truth(t));
+        const win = fill(new AimWindow(), { from: t - 1000, to: t, yaw: raw });
+        const r = resolveTarget(win, t, offsetAt(track, t), biasedRow(track, b[0]!), 0, o);
+        expect(r, `round ${k + 1}`).toMatchObject({ kind: "target", seat: target });
+        track = learnFromSnapshot(track, t, r, b[0]!, o).track;
+      }
+      return track;
+    };
+    const learnt = play(opts);
+    const blind = play({ ...opts, directionSigmaDeg: 0 });
+    // part of the 7° is learnt for seat 3 (the prior holds a direction seen a few times near zero), none elsewhere
+    expect(biasOf(learnt, 0, 3) * towards4).toBeGreaterThan(1.5);
+    expect(Math.abs(biasOf(learnt, 0, 5))).toBeLessThan(1);
+    expect(biasOf(blind, 0, 3)).toBe(0);
+    // and the gun's offset is pulled less by it: the other seats are read nearer their bearings
+    const t = 13 * 60_000;
+    const off = (tr: typeof learnt) => angleDist(offsetAt(tr, t), truth(t));
+    expect(off(learnt)).toBeLessThan(off(blind) - 0.5);
+    // the aim at seat 3, 7° past it, sits nearer the seat's bearing as the person points along it
+    const at3 = wrapDeg(b[0]![3]! + 7 * towards4 - truth(t));
+    const err = (tr: typeof learnt) => angleDist(at3 + offsetAt(tr, t), biasedRow(tr, b[0]!)[3]!);
+    expect(err(learnt)).toBeLessThan(err(blind));
   });
 });

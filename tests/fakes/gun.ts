@@ -5,7 +5,7 @@
 // battery calibration and answers the IMU mounting commands, as the firmware does; without, it answers nothing.
 import { encAim, encSync, encTrig, gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
-import { bearing, type SeatLayout } from "../../hub/src/aim/index.js";
+import { aimOptions, bearings, type SeatLayout } from "../../hub/src/aim/index.js";
 import { connect, request, sleep } from "../hub/helpers.js";
 import { realTime, type TestTime } from "../play/test-time.js";
 
@@ -202,9 +202,11 @@ export class TestGun implements PlayedGun {
   sample(): void {
     if (!this.client?.connected || this.seat === null) return;
     const L = this.layout.seats.length;
-    const across = bearing(this.layout, this.seat, (this.seat + Math.floor(L / 2)) % L);
+    // the player points from the gun, held before the seat, as the hub's geometry has it
+    const row = bearings(this.layout, aimOptions().gunForwardM)[this.seat]!;
+    const across = row[(this.seat + Math.floor(L / 2)) % L]!;
     const p = this.pose;
-    const yaw = (p.kind === "aim" ? bearing(this.layout, this.seat, p.target) : across + 180) - this.rawOffset;
+    const yaw = (p.kind === "aim" ? row[p.target]! : across + 180) - this.rawOffset;
     const wrapped = ((((yaw + 180) % 360) + 360) % 360) - 180;
     const pitch = p.kind === "lowered" ? -70 : 2;
     this.client.publish(gunTopic(this.table, this.id, "aim"), encAim(this.gunNow(), wrapped, pitch, 0, false), {

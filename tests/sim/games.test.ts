@@ -9,6 +9,7 @@ import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { describe, expect, it } from "vitest";
 import { angleDiff } from "../../hub/src/aim/index.js";
+import { weatherGame } from "../../hub/src/bench/weather-game.js";
 import { type DemoOptions, runDemo } from "../../hub/src/sim/demo.js";
 import { connect, tempDir } from "../hub/helpers.js";
 import { DrivenTime } from "../play/test-time.js";
@@ -130,5 +131,30 @@ describe("full games with simulated guns and bots", () => {
       host?.end(true);
       t.remove();
     }
+  }, 180_000);
+
+  it('8 players who play as the box says (`table` people: most draw at "3"), never the pose (driven time): no wrong target, nobody steady in time read as too slow', async () => {
+    // the bench's whole game: BNO085 guns with σ 3° on their yaw and the chip's own slow error, the real firmware
+    const f = await weatherGame({
+      weather: "clean",
+      players: 8,
+      seed: 1,
+      board: "esp32-bno085",
+      yawNoise: 3,
+      recentre: "none",
+      probes: 0,
+      people: "table",
+      imuErrors: true,
+    });
+    const v = f.verdicts;
+    expect(v.meant).toBeGreaterThan(50);
+    expect(v.misses.filter((m) => m.includes("took"))).toEqual([]);
+    expect(v.wrong).toBe(0);
+    // steady by the end of the count's window: read (a slow player alone may be too slow)
+    expect(v.nobody).toBe(0);
+    expect(v.right).toBeGreaterThanOrEqual(v.meant - 2);
+    // lying down at "3" is read as lying down
+    expect(v.courage).toBeGreaterThan(50);
+    expect(v.courageDiffers).toBe(0);
   }, 180_000);
 });

@@ -21,6 +21,13 @@ describe("cue patterns", () => {
     expect(cuePattern("lock", seatColour(3)).b).toBeUndefined();
   });
 
+  it("lock between two seats blinks the other seat's colour with the nearer one's, and ends on the nearer", () => {
+    const p = cuePattern("lock", seatColour(3), undefined, seatColour(4));
+    expect(p.l).toEqual([seatColour(4), 150, seatColour(3), 150]);
+    expect(p.rp).toBeGreaterThanOrEqual(10);
+    expect(p.b).toBeUndefined();
+  });
+
   it("eight seat colours, all different and none dark", () => {
     expect(new Set(SEAT_COLOURS).size).toBe(8);
     // bright enough to read on an LED: at least one channel past 60%
@@ -49,6 +56,30 @@ describe("the synchronized count", () => {
     const pace = rig.table.timing.countPaceMs;
     expect([b! - a!, go! - a!]).toEqual([pace, 2 * pace]);
     expect(a!).toBeGreaterThan(count[0]!.at); // scheduled ahead, so every gun has it in time
+  });
+
+  it("a gun aimed between two seats during a count blinks both colours; its colour is shown again after each beat", () => {
+    const scenario = randomScenario("classic", 6, 61, { style: { aimNobody: 0 } });
+    const seat = 1;
+    const rig = new Rig(scenario, { secrets: "console" });
+    rig.skew.set(seat, "between");
+    rig.table.begin();
+    rig.run({ until: () => rig.cues.some((c) => c.name === "go") && rig.table.status.activity?.kind === "count" });
+    const go = rig.cues.find((c) => c.name === "go")!.opts!.at!;
+    rig.run({ until: () => rig.clock.now() > go + 600 });
+    const locks = rig.cues.filter((c) => c.to === seat && c.name === "lock");
+    const blinks = locks.filter((c) => c.opts?.blink !== undefined);
+    expect(blinks.length).toBeGreaterThan(0);
+    expect(new Set(blinks.flatMap((c) => [c.opts!.colour, c.opts!.blink])).size).toBe(2);
+    // each beat's white flash leaves the LED dark: a lock follows every flash
+    const flashEnds = rig.cues
+      .filter((c) => c.to === "all" && (c.name === "beat" || c.name === "go"))
+      .map((c) => c.opts!.at! + (c.name === "go" ? 200 : 80));
+    for (const end of flashEnds)
+      expect(
+        locks.some((c) => c.at >= end && c.at < end + 200),
+        `after ${end}`,
+      ).toBe(true);
   });
 
   it("a gun's clock offset is the fastest sample's (hub receive − gun time)", () => {

@@ -1,7 +1,8 @@
 // A small table on a manual clock for power scenes: guns are scripted per slot (the seat a gun is paired to),
-// so a taken gun can aim from its new owner's seat. Raw yaw is `bearing − bias` (bias 0: no calibration).
+// so a taken gun can aim from its new owner's seat. Raw yaw is `bearing − bias` (bias 0: no calibration), the bearing
+// from the gun held before the seat, as the table's geometry has it.
 import type { CueName } from "@cng/protocol";
-import { bearing, roundTable, type SeatLayout } from "../../hub/src/aim/index.js";
+import { aimOptions, type Bearings, bearings, roundTable, type SeatLayout } from "../../hub/src/aim/index.js";
 import type { CueOptions, CueTarget } from "../../hub/src/feedback/index.js";
 import { rulesEngine } from "../../hub/src/game/engine.js";
 import { apply, type Decision, type GameEvent, type State } from "../../hub/src/rules/index.js";
@@ -27,6 +28,8 @@ export class PowerRig {
   readonly clock = new ManualClock();
   readonly table: Table;
   readonly layout: SeatLayout;
+  /** where each seat's gun points to aim at each seat: from the gun, before the seat (the table's own geometry) */
+  private readonly rows: Bearings;
   readonly decisions: Decision[] = [];
   readonly events: GameEvent[] = [];
   readonly cues: Cue[] = [];
@@ -39,6 +42,7 @@ export class PowerRig {
   constructor(state: State, secrets: SecretSource[], extra: Partial<TableConfig> = {}) {
     const n = state.players.length;
     this.layout = roundTable(n);
+    this.rows = bearings(this.layout, aimOptions().gunForwardM);
     this.poses = state.players.map(() => ({ kind: "away" }));
     this.bias = state.players.map(() => 0);
     this.trigN = state.players.map(() => 0);
@@ -79,7 +83,7 @@ export class PowerRig {
   private sample(): void {
     const now = this.clock.now();
     this.poses.forEach((pose, slot) => {
-      const yaw = pose.kind === "aim" ? bearing(this.layout, pose.from, pose.target) : 135;
+      const yaw = pose.kind === "aim" ? this.rows[pose.from]![pose.target]! : 135;
       const raw = ((((yaw - this.bias[slot]! + 180) % 360) + 360) % 360) - 180;
       const pitch = pose.kind === "lowered" ? -70 : 2;
       const t = now - 10 - this.gunDelta(slot);

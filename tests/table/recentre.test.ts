@@ -15,9 +15,9 @@ describe("recentre: pose", () => {
     const rig = new PowerRig(g.state, secrets, { recentre: "pose" });
     const gf = g.state.godfather;
     const opts = aimOptions();
-    // every gun's offset was calibrated as 0 but has drifted 20° since: snapshots alone would read a neighbour
+    // every gun's offset was calibrated as 0 but has drifted 30° since: snapshots alone would not read the seat meant
     for (let slot = 0; slot < 4; slot++) {
-      rig.bias[slot] = 20;
+      rig.bias[slot] = 30;
       rig.table.calibrate(slot, startTrack(0, rig.clock.now() - rig.gunDelta(slot), opts, 2));
     }
     rig.table.begin();

@@ -2,7 +2,7 @@
 // own latency, and its player follows a scenario (aims at the count, lowers the gun at the courage count,
 // pulls in the reveal window). Scenarios come from seeded random bot games, so nothing here is hard-coded.
 import type { CueName } from "@cng/protocol";
-import { bearing, roundTable, type SeatLayout } from "../../hub/src/aim/index.js";
+import { aimOptions, type Bearings, bearings, roundTable, type SeatLayout } from "../../hub/src/aim/index.js";
 import type { CueOptions, CueTarget } from "../../hub/src/feedback/index.js";
 import { rulesEngine } from "../../hub/src/game/engine.js";
 import {
@@ -177,8 +177,10 @@ export class Rig {
   private stalls = 0;
   /** hub ms the late player moves at */
   private lateAt = -1;
-  /** degrees added to a seat's aim (a hand between two targets) */
-  readonly skew = new Map<number, number>();
+  /** degrees added to a seat's aim, or "between": halfway to the next target clockwise (a hand between two) */
+  readonly skew = new Map<number, number | "between">();
+  /** where each seat's gun points to aim at each seat: from the gun, before the seat (the table's own geometry) */
+  private readonly rows: Bearings;
 
   constructor(
     readonly scenario: Scenario,
@@ -187,6 +189,7 @@ export class Rig {
     this.names = scenario.players;
     const n = this.names.length;
     this.layout = roundTable(n);
+    this.rows = bearings(this.layout, aimOptions().gunForwardM);
     this.poses = this.names.map(() => ({ kind: "away" }));
     this.online = this.names.map(() => true);
     this.trigN = this.names.map(() => 0);
@@ -354,15 +357,27 @@ export class Rig {
     }
   }
 
+  private skewOf(seat: number, pose: Pose): number {
+    const k = this.skew.get(seat) ?? 0;
+    if (k !== "between") return k;
+    if (pose.kind !== "aim") return 0;
+    const n = this.names.length;
+    let next = (pose.target + n - 1) % n;
+    if (next === seat) next = (next + n - 1) % n;
+    const row = this.rows[seat]!;
+    const d = ((((row[next]! - row[pose.target]!) % 360) + 540) % 360) - 180;
+    return d / 2;
+  }
+
   /** Every online gun sends a sample of its pose (as it was `latency` ago). */
   private sample(): void {
     const now = this.clock.now();
     for (let seat = 0; seat < this.names.length; seat++) {
       if (!this.online[seat]) continue;
       const pose = this.poses[seat]!;
-      const centre = bearing(this.layout, seat, (seat + Math.floor(this.names.length / 2)) % this.names.length);
-      const yaw =
-        (pose.kind === "aim" ? bearing(this.layout, seat, pose.target) : centre + 180) + (this.skew.get(seat) ?? 0);
+      const row = this.rows[seat]!;
+      const centre = row[(seat + Math.floor(this.names.length / 2)) % this.names.length]!;
+      const yaw = (pose.kind === "aim" ? row[pose.target]! : centre + 180) + this.skewOf(seat, pose);
       const wrapped = ((((yaw + 180) % 360) + 360) % 360) - 180;
       const pitch = pose.kind === "lowered" ? -70 : 2;
       const t = now - this.latency(seat) - this.gunDelta(seat);

@@ -46,11 +46,10 @@ describe("a gun that drops mid-countdown", () => {
 describe("an aim between two players", () => {
   const scenario = randomScenario("classic", 6, 61, { style: { aimNobody: 0 } });
   const seat = 1;
-  const gapHalf = 180 / 6 / 2; // neighbouring targets are 180°/N apart from any seat
 
   it("blinks `ambig` and is counted again; the steadied aim is taken", () => {
     const rig = new Rig(scenario, { secrets: "console" });
-    rig.skew.set(seat, gapHalf);
+    rig.skew.set(seat, "between");
     rig.table.begin();
     rig.run({ until: () => rig.cues.some((c) => c.to === seat && c.name === "ambig") });
     rig.skew.delete(seat);
@@ -62,7 +61,7 @@ describe("an aim between two players", () => {
 
   it("never guesses: still ambiguous after the re-count budget = nobody", () => {
     const rig = new Rig(scenario, { secrets: "console" });
-    rig.skew.set(seat, gapHalf);
+    rig.skew.set(seat, "between");
     rig.table.begin();
     rig.run({ until: () => aimRecords(rig, 1).some((a) => a.seat === seat) });
     expect(rig.cues.filter((c) => c.to === seat && c.name === "ambig")).toHaveLength(rig.table.timing.maxRecounts);

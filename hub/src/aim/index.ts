@@ -1,6 +1,7 @@
 // The aim layer: seat geometry, calibration, target resolution, lie-down. Pure: no MQTT, no clock, no I/O.
 export * from "./angles.js";
 export * from "./calibration.js";
+export * from "./draw.js";
 export * from "./gun-clock.js";
 export * from "./liedown.js";
 export * from "./live.js";

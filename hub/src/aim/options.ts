@@ -29,6 +29,12 @@ export interface SnapshotOptions {
   /** robust scatter (75th-percentile deviation as a σ) above this → nobody ("unstable"): a shaking gun. */
   maxScatterDeg: Deg;
   /**
+   * a count's reading over its reaction window (draw.ts): a hold whose heading, or its newest part's, moves further
+   * than this from where the hold began has been left (a switch, a correction). Above the drift of a 250 ms median
+   * at σ 5° per sample (≈ 2°) and the sway, below a nudge of a third of a seat's gap at 8 seats.
+   */
+  departDeg: Deg;
+  /**
    * median pitch below this at a hold-up snapshot → nobody ("lowered"). Aiming across a table at a seated
    * person is within ±15° of level; a gun still held down at −30° has not been raised yet (a slow player),
    * and its yaw would name whoever happens to sit where it points.
@@ -36,6 +42,14 @@ export interface SnapshotOptions {
   minAimPitchDeg: Deg;
   /** median pitch above this → nobody ("raised"): pointing at the ceiling. */
   maxAimPitchDeg: Deg;
+}
+
+export interface GeometryOptions {
+  /**
+   * the gun is held this far in front of the seat point (metres, towards the table): the ray a player points along
+   * starts there (seats.ts bearings). People hold a gun before their chest; docs/human-model.md.
+   */
+  gunForwardM: number;
 }
 
 export interface PickOptions {
@@ -85,6 +99,12 @@ export interface TrackerOptions {
   poseSigmaDeg: Deg;
   /** how well a hold-up snapshot hits its target (σ): hurried, so worse than a pose. */
   snapshotSigmaDeg: Deg;
+  /**
+   * and on top of that σ (and the pose's), how far about the body aimed at a hold lands, sideways, cm: an angle that
+   * grows near the shooter (5 cm is ≈ 5° at a neighbour 0.55 m from the gun, ≈ 2° across an 8-seat table), so a
+   * neighbour's mark weighs less. docs/human-model.md.
+   */
+  aimScatterCm: number;
   /** a re-centre pose further than this many σ from the prediction restarts the fit (a bumped gun). */
   gateSigmas: number;
   /**
@@ -110,9 +130,17 @@ export interface TrackerOptions {
    * many through.
    */
   doubtCost: number;
+  /**
+   * σ of a person's bias per direction the offset fit assumes (offset-fit.ts): the prior that holds each learned one
+   * near zero. People point with a bias per person and direction (Mayer et al. 2015, docs/human-model.md). The bench
+   * (`table` people, drawn with σ 3°) gains as much at 1.5° as at 3°, and at 3° a gun with a few marks can be read so
+   * many ways that it is asked for the pose half as often again.
+   */
+  directionSigmaDeg: Deg;
 }
 
 export type AimOptions = SnapshotOptions &
+  GeometryOptions &
   PickOptions &
   LieDownOptions &
   LiveOptions &
@@ -126,7 +154,9 @@ export const DEFAULT_AIM_OPTIONS: Readonly<AimOptions> = Object.freeze({
   maxMotionDeg: 12,
   tailFraction: 0.34,
   maxScatterDeg: 15,
+  departDeg: 6,
   minAimPitchDeg: -25,
+  gunForwardM: 0.1,
   maxAimPitchDeg: 40,
   acceptFraction: 0.8,
   minMarginDeg: 4,
@@ -142,6 +172,7 @@ export const DEFAULT_AIM_OPTIONS: Readonly<AimOptions> = Object.freeze({
   minPoseSeparationDeg: 60,
   poseSigmaDeg: 1.5,
   snapshotSigmaDeg: 2.5,
+  aimScatterCm: 5,
   gateSigmas: 3,
   rateSigmaDegPerS: 0.05,
   offsetWalkDegPerSqrtS: 0.05,
@@ -150,6 +181,7 @@ export const DEFAULT_AIM_OPTIONS: Readonly<AimOptions> = Object.freeze({
   fitCapSigmas: 3,
   doubtApartDeg: 6,
   doubtCost: 9,
+  directionSigmaDeg: 1.5,
 });
 
 /** Defaults with the caller's overrides on top. */

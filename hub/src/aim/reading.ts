@@ -19,7 +19,9 @@ export type NobodyReason =
   /** no seat in that direction */
   | "no-seat"
   /** still turning at the snapshot: the window's newest part points at another seat than the whole window */
-  | "settling";
+  | "settling"
+  /** no steady aim by the end of the count's reaction window after "3": too slow (draw.ts) */
+  | "slow";
 
 export interface Reading {
   /** median raw yaw over the window (add the gun's offset for a table bearing) */

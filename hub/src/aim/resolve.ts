@@ -2,7 +2,7 @@
 import { type Deg, wrapDeg } from "./angles.js";
 import type { PickOptions, SnapshotOptions } from "./options.js";
 import { type PickResult, pickTarget } from "./pick.js";
-import { type NobodyReason, readWindow } from "./reading.js";
+import { type NobodyReason, type ReadingResult, readWindow } from "./reading.js";
 import type { SeatId } from "./seats.js";
 import type { AimWindow, GunMs } from "./window.js";
 
@@ -32,7 +32,18 @@ export function resolveTarget(
   opts: SnapshotOptions & PickOptions,
   eligible?: (seat: SeatId) => boolean,
 ): TargetResult {
-  const r = readWindow(win, t, opts);
+  return resolveReading(readWindow(win, t, opts), offsetDeg, bearingRow, shooter, opts, eligible);
+}
+
+/** The same from a window's reading already made. */
+export function resolveReading(
+  r: ReadingResult,
+  offsetDeg: Deg,
+  bearingRow: readonly Deg[],
+  shooter: SeatId,
+  opts: SnapshotOptions & PickOptions,
+  eligible?: (seat: SeatId) => boolean,
+): TargetResult {
   if (r.kind === "nobody") return r;
   const seen: Seen = {
     headingDeg: wrapDeg(r.rawHeadingDeg + offsetDeg),

@@ -4,7 +4,7 @@
 // and explicit re-centre poses ("point at the Godfather"). Learning the rate means the next round's offset is
 // predicted, not just a round behind.
 import { angleDiff, type Deg, wrapDeg } from "./angles.js";
-import { fitOffset, type OffsetFit, type OffsetMark } from "./offset-fit.js";
+import { biasKey, fitOffset, type OffsetFit, type OffsetMark } from "./offset-fit.js";
 import type { TrackerOptions } from "./options.js";
 import type { NobodyReason } from "./reading.js";
 import type { TargetResult } from "./resolve.js";
@@ -66,6 +66,22 @@ export function trusted(track: OffsetTrack | null, r: TargetResult): TargetResul
   return { kind: "ambiguous", best: { seat, errorDeg }, second: null, gapDeg, headingDeg, rawHeadingDeg, pitchDeg };
 }
 
+/** The person's bias the track learned for the direction from seat `from` to seat `seat` (0: none). */
+export function biasOf(track: OffsetTrack | null, from: number, seat: number): Deg {
+  return track?.bias?.[biasKey(from, seat)] ?? 0;
+}
+
+/**
+ * A shooter's bearing row as the person points along it: each seat's bearing moved by the bias the track learned for
+ * that direction (the row itself when none is learned).
+ */
+export function biasedRow(track: OffsetTrack | null, row: readonly Deg[]): readonly Deg[] {
+  if (!track?.bias) return row;
+  const from = row.findIndex((b) => Number.isNaN(b));
+  if (from < 0) return row;
+  return row.map((b, seat) => (Number.isNaN(b) ? b : wrapDeg(b + biasOf(track, from, seat))));
+}
+
 /** The offset to use at gun time `t`. */
 export function offsetAt(track: OffsetTrack, t: GunMs): Deg {
   return wrapDeg(track.offsetDeg + (track.rateDegPerS * (t - track.tMs)) / 1000);
@@ -94,6 +110,12 @@ export interface Observed {
   innovationDeg: Deg;
 }
 
+/** A mark's σ at a seat `rangeM` from the gun: the hold's σ and the person's scatter at the body, as an angle there. */
+function markSigma(sigmaDeg: Deg, rangeM: number, opts: TrackerOptions): Deg {
+  if (!(rangeM > 0)) return sigmaDeg;
+  return Math.hypot(sigmaDeg, (Math.atan(opts.aimScatterCm / 100 / rangeM) * 180) / Math.PI);
+}
+
 /** A steady heading pointing past the seats, or one settling onto a seat, still measures the offset. */
 const teaches = (reason: NobodyReason) => reason === "no-seat" || reason === "settling";
 
@@ -110,14 +132,30 @@ export function learnFromSnapshot(
   result: TargetResult,
   bearingRow: readonly Deg[],
   opts: TrackerOptions,
+  /** how far each seat is from the gun (seats.ts ranges): a near seat's mark is looser */
+  rangeRow?: readonly number[],
 ): Observed {
   const seen = result.kind === "nobody" ? (teaches(result.reason) ? result.seen : undefined) : result;
   if (seen === undefined) return { track, used: false, innovationDeg: 0 };
   const offs: Deg[] = [];
-  for (const b of bearingRow) if (!Number.isNaN(b)) offs.push(wrapDeg(b - seen.rawHeadingDeg));
+  const seats: number[] = [];
+  bearingRow.forEach((b, seat) => {
+    if (Number.isNaN(b)) return;
+    offs.push(wrapDeg(b - seen.rawHeadingDeg));
+    seats.push(seat);
+  });
   if (offs.length === 0) return { track, used: false, innovationDeg: 0 };
   const predicted = offsetAt(track, t);
-  const next = withMark(track, { t, offs, sigmaDeg: opts.snapshotSigmaDeg }, opts);
+  // the shooter's own seat is the row's gap
+  const from = bearingRow.findIndex((b) => Number.isNaN(b));
+  const mark: OffsetMark = {
+    t,
+    offs,
+    sigmaDeg: opts.snapshotSigmaDeg,
+    ...(rangeRow ? { sigmas: seats.map((j) => markSigma(opts.snapshotSigmaDeg, rangeRow[j]!, opts)) } : {}),
+    ...(from >= 0 ? { seats, from } : {}),
+  };
+  const next = withMark(track, mark, opts);
   // until a pose settles it (the gun may be the Godfather's, who does not pose, this round)
   if (track.offSeats || (result.kind === "nobody" && result.reason === "no-seat")) next.offSeats = true;
   return { track: next, used: true, innovationDeg: angleDiff(offsetAt(next, t), predicted) };
@@ -135,14 +173,27 @@ export function recentreFromPose(
   bearingDeg: Deg,
   rawYawDeg: Deg,
   opts: TrackerOptions,
+  /**
+   * the seat aimed at, the one the gun was held at and how far apart they are: the pose then shows the person's bias in
+   * that direction, and a near seat's pose is looser
+   */
+  seat?: { target: number; from: number; rangeM?: number },
 ): Observed {
   const measured = wrapDeg(bearingDeg - rawYawDeg);
   const p = predictTrack(track, t, opts);
-  const innovationDeg = angleDiff(measured, p.offsetDeg);
-  const inGate = Math.abs(innovationDeg) <= opts.gateSigmas * Math.sqrt(p.pOO + opts.poseSigmaDeg ** 2);
-  const mark = { t, offs: [measured], sigmaDeg: opts.poseSigmaDeg };
+  // the pose's heading sits past the seat by the person's bias there: bearing − raw is the offset less that bias
+  const bias = biasOf(track, seat?.from ?? -1, seat?.target ?? -1);
+  const innovationDeg = angleDiff(measured, p.offsetDeg - bias);
+  const sigmaDeg = seat?.rangeM ? markSigma(opts.poseSigmaDeg, seat.rangeM, opts) : opts.poseSigmaDeg;
+  const inGate = Math.abs(innovationDeg) <= opts.gateSigmas * Math.sqrt(p.pOO + sigmaDeg ** 2);
+  const mark: OffsetMark = {
+    t,
+    offs: [measured],
+    sigmaDeg,
+    ...(seat ? { seats: [seat.target], from: seat.from } : {}),
+  };
   if (inGate) return { track: withMark(track, mark, opts), used: true, innovationDeg };
   // the fit starts again from the pose, its rate kept as the start
-  const again = withMark({ ...p, offsetDeg: measured }, mark, opts, true);
+  const again = withMark({ ...p, offsetDeg: wrapDeg(measured + bias) }, mark, opts, true);
   return { track: again, used: true, innovationDeg };
 }

@@ -1,9 +1,14 @@
 // `cng bench accuracy`: how often a hold-up names the target the player meant. Many simulated games on
 // round tables of 4, 6 and 8 seats, per-sample yaw noise σ = 1°, 3°, 5°, gyro bias 0.05 °/s, people from
-// sim/human.ts (the table's own figures, and the hard end of the literature's ranges: docs/human-model.md); calibration by the 3-pose wizard, then each gun's offset fitted through its snapshots, with the
-// re-centre pose asked of every gun each round ("pose"), of a gun in doubt only ("snapshots", the table's default)
-// or never ("none"). Side by side: plain nearest-seat on the same samples (the last
-// sample, the wizard's offset only) and nearest-seat on our median heading and tracked offset.
+// sim/human.ts, each set sourced in docs/human-model.md: the bench's own (`ours`, who draw on "1"), the hard end of
+// their ranges (`pessimistic`), and a table that plays as the box says (`table`: most draw at "3", each with a bias of
+// their own per direction, 5 cm at the body, the gun in front of the chest) and its hard end (`hard`). Those who
+// watch the gun's colour correct a wrong one (rows with and without that reaction). Calibration by the 3-pose wizard,
+// then each gun's offset fitted through its snapshots, with the re-centre pose asked of every gun each round
+// ("pose"), of a gun in doubt only ("snapshots", the table's default) or never ("none"). Side by side: plain
+// nearest-seat on the same samples (the last sample, the wizard's offset only) and nearest-seat on our median heading
+// and tracked offset.
+import type { SeatPoint } from "@cng/protocol";
 import {
   type AimOptions,
   AimWindow,
@@ -11,29 +16,45 @@ import {
   angleDist,
   type Bearings,
   bearings,
+  biasedRow,
   calibrate,
   inDoubt,
   learnFromSnapshot,
+  liveAim,
+  type OffsetTrack,
   offsetAt,
+  ranges,
+  readDraw,
   readWindow,
   recentreFromPose,
-  resolveTarget,
   roundTable,
+  type SeatId,
   startTrack,
+  type TargetResult,
   trusted,
   wrapDeg,
 } from "../aim/index.js";
 import {
-  DEFAULT_HUMAN,
+  aimBearing,
+  drawImuErrors,
+  drawTable,
   type HumanTraits,
-  type MovePlan,
-  PESSIMISTIC_HUMAN,
+  IMU_ERRORS,
+  PEOPLE,
+  PEOPLE_SETS,
+  type People,
+  type Person,
   planMove,
   poseAt,
+  type SensorTraits,
   sense,
 } from "../sim/human.js";
 import { type Random, seededRandom, uniform } from "../sim/prng.js";
+import { DEFAULT_TIMING } from "../table/timing.js";
+import { playHoldUp, type Shown } from "./holdup.js";
 import type { Bench, BenchOptions } from "./index.js";
+
+export type { People } from "../sim/human.js";
 
 export interface AccuracyConfig {
   seats: number;
@@ -49,15 +70,21 @@ export interface AccuracyConfig {
    * gun whose history is in doubt (the table's default); "none" = learning only, never a pose.
    */
   recentre: "pose" | "snapshots" | "none";
+  /** the people who watch their gun's colour correct a wrong one (default: nobody reacts) */
+  feedback?: boolean;
+  /**
+   * the IMU's heading error beyond the white noise and a steady drift: none ("white", default), or each chip's
+   * (`chips`: guns MPU-6050 and BNO085 in turn, their scale factor, warm-up drift and slowly varying error)
+   */
+  imu?: "white" | "chips";
 }
-
-/** who plays: the bench's own people, or the hard end of every range in docs/human-model.md */
-export type People = "ours" | "pessimistic";
-const PEOPLE: Record<People, HumanTraits> = { ours: DEFAULT_HUMAN, pessimistic: PESSIMISTIC_HUMAN };
 
 export interface AccuracyRow {
   recentre: AccuracyConfig["recentre"];
   people: People;
+  /** the people who look reacted to the colour */
+  feedback: boolean;
+  imu: "white" | "chips";
   biasDegPerS: number;
   seats: number;
   noiseDeg: number;
@@ -67,6 +94,8 @@ export interface AccuracyRow {
   reaim: number;
   nobody: number;
   wrong: number;
+  /** aims meant at a player read as nobody or re-aim (a slow player's too) */
+  missed: number;
   /** the player's own miss: the hand pointed nearer another seat than the one meant */
   ownMiss: number;
   /** wrong though the hand pointed nearest the seat meant: the hub's own mistakes */
@@ -77,6 +106,8 @@ export interface AccuracyRow {
   slow: number;
   /** re-centre poses asked, percent of hold-ups */
   poses: number;
+  /** corrections people made after seeing the colour, percent of hold-ups */
+  corrections: number;
   /** plain nearest seat on the newest sample with the wizard's offset only */
   naiveCorrect: number;
   naiveWrong: number;
@@ -88,14 +119,28 @@ export interface AccuracyRow {
 }
 
 const SAMPLE_MS = 20; // 50 Hz during a count
-const COUNT_MS = 1400; // "1", "2", "3": 700 ms apart
-const GRACE_MS = 250;
+const PACE_MS = DEFAULT_TIMING.countPaceMs; // "1", "2", "3"
+/** a cue from the hub to the LED: the network's few ms and the firmware's turn */
+const LED_LATENCY_MS = 30;
+
+/** What the bench's hub does with a gun: its bearings, live reading and the count's verdict. */
+interface HubSide {
+  /** the bearings it reads a shooter's gun against, with the person's biases it learned */
+  row(): readonly number[];
+  /** the verdict of the count whose "3" is at gun ms `go`, and the instant its reading ended */
+  verdict(win: AimWindow, go: number, offset: number): { result: TargetResult; at: number };
+  /** the count's samples run this long after "3" */
+  readsUntilMs: number;
+}
 
 /** A person aims at `seat` from `shooter` and holds; returns the raw yaw the wizard would record. */
 function calibrationPose(
   random: Random,
-  human: HumanTraits,
-  sensor: Parameters<typeof sense>[1],
+  personal: Random,
+  person: Person,
+  seats: readonly SeatPoint[],
+  leans: readonly number[],
+  sensor: SensorTraits,
   b: Bearings,
   shooter: number,
   seat: number,
@@ -106,27 +151,23 @@ function calibrationPose(
   // the wizard waits for a steady gun, then the pull: take the window 2.5 s after the prompt
   const plan = planMove(
     random,
-    { ...human, slowProb: 0 },
+    { ...person.traits, slowProb: 0 },
     {
       kind: "aim",
       cueMs,
       from: { yaw: b[shooter][seat] + uniform(random, -60, 60), pitch: -30, roll: 0 },
-      targetBearingDeg: b[shooter][seat],
+      targetBearingDeg: aimBearing(personal, person, seats, shooter, seat, leans[seat] ?? 0),
     },
   );
   const at = cueMs + 2500;
-  fillWindow(random, plan, sensor, win, at);
-  const r = readWindow(win, at, opts);
-  return r.kind === "reading" ? r.rawHeadingDeg : null;
-}
-
-function fillWindow(random: Random, plan: MovePlan, sensor: Parameters<typeof sense>[1], win: AimWindow, at: number) {
   win.clear();
   const phase = random() * SAMPLE_MS;
   for (let t = at - 600 + phase; t <= at; t += SAMPLE_MS) {
     const s = sense(random, sensor, poseAt(plan, t), t);
     win.push(s.t, s.yaw, s.pitch, s.roll, s.still);
   }
+  const r = readWindow(win, at, opts);
+  return r.kind === "reading" ? r.rawHeadingDeg : null;
 }
 
 function nearestSeat(heading: number, row: readonly number[], shooter: number): number {
@@ -143,6 +184,33 @@ function nearestSeat(heading: number, row: readonly number[], shooter: number): 
   return best;
 }
 
+/** The hub as it reads a gun: the seats' bearings, the LED's live reading, the count's verdict over its window. */
+function hubSide(b: Bearings, shooter: SeatId, track: () => OffsetTrack, opts: AimOptions): HubSide {
+  const row = b[shooter]!;
+  const w = DEFAULT_TIMING;
+  return {
+    row: () => biasedRow(track(), row),
+    // the longest a reading can need: to the count's close
+    readsUntilMs: w.closeMs + 20,
+    verdict: (win, go, offset) => {
+      const seen = biasedRow(track(), row);
+      const v = readDraw(win, go, go + w.closeMs + 20, w, offset, seen, shooter, opts);
+      if (v.kind === "wait") throw new Error("the bench gave the count its whole window");
+      return { result: trusted(track(), v.result), at: v.kind === "read" ? v.t : go + w.drawMs };
+    },
+  };
+}
+
+/** The LED's colour as the hub would send it, sample by sample (its hysteresis needs the previous seat). */
+function liveShown(win: AimWindow, offset: number, row: readonly number[], shooter: SeatId, opts: AimOptions) {
+  let previous: SeatId | null = null;
+  return (t: number): Shown => {
+    const live = liveAim(win, t, offset, row, shooter, previous, opts);
+    previous = live.seat;
+    return { seat: live.seat, between: live.between };
+  };
+}
+
 /**
  * Plays `cfg.games` games and counts outcomes. `deadline` (ms since epoch, optional) cuts it short; `human`
  * replaces the people's traits (to try one figure at a time).
@@ -155,9 +223,16 @@ export function measureAccuracy(
   human: HumanTraits = PEOPLE[people],
 ): AccuracyRow {
   const random = seededRandom(cfg.seed);
+  // the people's own draws and the chips' errors: apart, so today's people draw their moves and samples as before
+  const personal = seededRandom(cfg.seed * 7919 + 17);
+  const imu = cfg.imu ?? "white";
+  const feedback = cfg.feedback === true;
   const n = cfg.seats;
-  const b = bearings(roundTable(n));
-  const win = new AimWindow();
+  const layout = roundTable(n);
+  const seats = layout.seats;
+  const b = bearings(layout, opts.gunForwardM);
+  const far = ranges(layout, opts.gunForwardM);
+  const win = new AimWindow(256);
   let holdUps = 0;
   let correct = 0;
   let reaim = 0;
@@ -168,75 +243,110 @@ export function measureAccuracy(
   let correctUnhurried = 0;
   let slow = 0;
   let poses = 0;
+  let corrections = 0;
   let naiveCorrect = 0;
   let naiveWrong = 0;
   let nearestCorrect = 0;
   let nearestWrong = 0;
   let offsetErrSum = 0;
   for (let g = 0; g < cfg.games && Date.now() < deadline; g++) {
+    const table = drawTable(personal, human, n);
+    const leans = table.map((p) => p.leanM);
     for (let s = 0; s < n; s++) {
-      const sensor = {
+      const person = table[s]!;
+      const centre = b[s][(s + Math.floor(n / 2)) % n]!;
+      const sensor: SensorTraits = {
         offsetDeg: uniform(random, -180, 180),
         biasDegPerS: random() < 0.5 ? cfg.biasDegPerS : -cfg.biasDegPerS,
         noiseDeg: cfg.noiseDeg,
         tiltNoiseDeg: 0.5,
+        ...(imu === "chips" ? drawImuErrors(personal, IMU_ERRORS[s % 2 === 0 ? "mpu6050" : "bno085"], centre) : {}),
       };
       const trueOffsetAt = (t: number) => wrapDeg(sensor.offsetDeg - (sensor.biasDegPerS * t) / 1000);
+      const pose = (seat: number, cueMs: number) =>
+        calibrationPose(random, personal, person, seats, leans, sensor, b, s, seat, cueMs, opts, win);
       // the wizard: three seats spread round the table (first, middle and last target from this seat)
       const poseSeats = [(s + 1) % n, (s + Math.floor(n / 2)) % n, (s + n - 1) % n];
       let t = 5000;
       let calOffset = 0;
       for (let attempt = 0; attempt < 3; attempt++) {
-        const poses = [];
+        const made = [];
         for (const seat of poseSeats) {
-          const raw = calibrationPose(random, human, sensor, b, s, seat, t, opts, win);
+          const raw = pose(seat, t);
           t += 4000;
-          if (raw !== null) poses.push({ seat, rawYawDeg: raw });
+          if (raw !== null) made.push({ seat, rawYawDeg: raw });
         }
-        const cal = calibrate(poses, b[s], s, opts);
+        const cal = calibrate(made, b[s], s, opts);
         calOffset = cal.offsetDeg;
         if (cal.verdict === "ok") break;
       }
       let track = startTrack(calOffset, t, opts, poseSeats.length);
+      const hub = hubSide(b, s, () => track, opts);
 
       for (let r = 0; r < cfg.rounds; r++) {
         t += uniform(random, 40_000, 80_000);
         const godfather = r % n;
-        const pose = cfg.recentre === "pose" || (cfg.recentre === "snapshots" && inDoubt(track, opts));
-        if (pose && godfather !== s) {
+        const asked = cfg.recentre === "pose" || (cfg.recentre === "snapshots" && inDoubt(track, opts));
+        if (asked && godfather !== s) {
           poses++;
           const poseTime = t - uniform(random, 15_000, 30_000);
-          const raw = calibrationPose(random, human, sensor, b, s, godfather, poseTime - 2500, opts, win);
-          if (raw !== null) track = recentreFromPose(track, poseTime, b[s][godfather], raw, opts).track;
+          const raw = pose(godfather, poseTime - 2500);
+          if (raw !== null)
+            track = recentreFromPose(track, poseTime, b[s][godfather], raw, opts, {
+              target: godfather,
+              from: s,
+              rangeM: far[s]![godfather]!,
+            }).track;
         }
         const intended = (s + 1 + Math.floor(random() * (n - 1))) % n;
-        const plan = planMove(random, human, {
-          kind: "aim",
-          cueMs: t,
-          from: { yaw: uniform(random, -180, 180), pitch: uniform(random, -70, -30), roll: 0 },
-          targetBearingDeg: b[s][intended],
+        // held low between counts, about the table's centre as far as the people say (today's: anywhere)
+        const from = {
+          yaw: ((u) => (human.holdSpreadDeg >= 180 ? u : wrapDeg(centre + (u * human.holdSpreadDeg) / 180)))(
+            uniform(random, -180, 180),
+          ),
+          pitch: uniform(random, -70, -30),
+          roll: 0,
+        };
+        const go = t + 2 * PACE_MS;
+        const offset = offsetAt(track, go);
+        const played = playHoldUp({
+          random,
+          personal,
+          person,
+          sensor,
+          seats,
+          leans,
+          shooter: s,
+          intended,
+          oneMs: t,
+          paceMs: PACE_MS,
+          from,
+          win,
+          endMs: go + hub.readsUntilMs,
+          feedback,
+          live: liveShown(win, offset, hub.row(), s, opts),
+          lockIntervalMs: DEFAULT_TIMING.lockIntervalMs,
+          latencyMs: LED_LATENCY_MS,
         });
-        if (plan.slow) slow++;
-        const at = t + COUNT_MS + GRACE_MS;
-        fillWindow(random, plan, sensor, win, at);
+        if (played.slow) slow++;
+        corrections += played.corrections;
         holdUps++;
-        const offset = offsetAt(track, at);
+        const { result, at } = hub.verdict(win, go, offset);
         offsetErrSum += angleDist(offset, trueOffsetAt(at));
-        const result = trusted(track, resolveTarget(win, at, offset, b[s], s, opts));
-        const own = nearestSeat(plan.to.yaw, b[s], s) !== intended;
-        if (own) ownMiss++;
+        if (played.ownMiss) ownMiss++;
         if (result.kind === "target") {
           if (result.seat === intended) {
             correct++;
-            if (!plan.slow) correctUnhurried++;
+            if (!played.slow) correctUnhurried++;
           } else {
             wrong++;
-            if (!own) wrongOurs++;
+            if (!played.ownMiss) wrongOurs++;
           }
         } else if (result.kind === "ambiguous") reaim++;
         else nobody++;
 
-        const naive = nearestSeat(wrapDeg(win.yaw(0) + calOffset), b[s], s);
+        const newest = win.newestAtOrBefore(at);
+        const naive = newest < 0 ? -1 : nearestSeat(wrapDeg(win.yaw(newest) + calOffset), b[s], s);
         if (naive === intended) naiveCorrect++;
         else naiveWrong++;
         const reading = readWindow(win, at, opts, false);
@@ -245,7 +355,8 @@ export function measureAccuracy(
           if (nearest === intended) nearestCorrect++;
           else nearestWrong++;
         }
-        track = learnFromSnapshot(track, at, result, b[s], opts).track;
+        track = learnFromSnapshot(track, at, result, b[s], opts, far[s]).track;
+        t = go + hub.readsUntilMs;
       }
     }
   }
@@ -253,6 +364,8 @@ export function measureAccuracy(
   return {
     recentre: cfg.recentre,
     people,
+    feedback,
+    imu,
     biasDegPerS: cfg.biasDegPerS,
     seats: n,
     noiseDeg: cfg.noiseDeg,
@@ -261,11 +374,13 @@ export function measureAccuracy(
     reaim: pct(reaim),
     nobody: pct(nobody),
     wrong: pct(wrong),
+    missed: pct(reaim + nobody),
     ownMiss: pct(ownMiss),
     wrongOurs: pct(wrongOurs),
     correctUnhurried: holdUps > slow ? (100 * correctUnhurried) / (holdUps - slow) : 0,
     slow: pct(slow),
     poses: pct(poses),
+    corrections: pct(corrections),
     naiveCorrect: pct(naiveCorrect),
     naiveWrong: pct(naiveWrong),
     nearestCorrect: pct(nearestCorrect),
@@ -285,34 +400,80 @@ const PESSIMISTIC_DRIFT = 0.2;
 function table(rows: AccuracyRow[]): string {
   const f = (x: number, d = 2) => x.toFixed(d).padStart(7);
   const head =
-    "re-centre  people       drift°/s  seats  σ°  hold-ups | correct  re-aim  nobody   wrong |  slow unhurried ok | own miss  wrong ours |  poses | naive ok  wrong | nearest ok  wrong | offset err°";
+    "re-centre  people       react  imu    drift°/s  seats  σ°  hold-ups | correct  re-aim  nobody   wrong  missed |  slow unhurried ok | own miss  wrong ours |  poses  fixes | naive ok  wrong | nearest ok  wrong | offset err°";
   const lines = rows.map(
     (r) =>
-      `${r.recentre.padEnd(9)}  ${r.people.padEnd(11)}  ${r.biasDegPerS.toFixed(2).padStart(8)}  ${String(r.seats).padStart(5)} ${String(r.noiseDeg).padStart(3)} ${String(r.holdUps).padStart(9)} |` +
-      `${f(r.correct)} ${f(r.reaim)} ${f(r.nobody)} ${f(r.wrong, 3)} |${f(r.slow)}      ${f(r.correctUnhurried)} |` +
-      `  ${f(r.ownMiss, 3)}    ${f(r.wrongOurs, 3)} |${f(r.poses)} |` +
+      `${r.recentre.padEnd(9)}  ${r.people.padEnd(11)}  ${(r.feedback ? "yes" : "no").padEnd(5)}  ${r.imu.padEnd(5)}  ${r.biasDegPerS.toFixed(2).padStart(8)}  ${String(r.seats).padStart(5)} ${String(r.noiseDeg).padStart(3)} ${String(r.holdUps).padStart(9)} |` +
+      `${f(r.correct)} ${f(r.reaim)} ${f(r.nobody)} ${f(r.wrong, 3)} ${f(r.missed)} |${f(r.slow)}      ${f(r.correctUnhurried)} |` +
+      `  ${f(r.ownMiss, 3)}    ${f(r.wrongOurs, 3)} |${f(r.poses)}${f(r.corrections)} |` +
       ` ${f(r.naiveCorrect)} ${f(r.naiveWrong)} |    ${f(r.nearestCorrect)} ${f(r.nearestWrong)} | ${r.meanOffsetErrorDeg.toFixed(2)}`,
   );
   return [
     head,
     ...lines,
-    "(percent of hold-ups; unhurried ok = correct among players not drawn slow; own miss = the hand pointed nearer " +
-      "another seat; wrong ours = wrong though the hand pointed nearest the seat meant; poses = re-centre poses " +
-      "asked; naive = newest sample + wizard offset only; nearest = our heading, no margins)",
+    "(percent of hold-ups; react = the people who watch the gun's colour correct a wrong one; imu = white noise only, " +
+      "or each chip's errors too; missed = re-aim + nobody; unhurried ok = correct among players not drawn slow; own " +
+      "miss = the hand pointed nearer another seat; wrong ours = wrong though the hand pointed nearest the seat meant; " +
+      "poses = re-centre poses asked; fixes = corrections after seeing the colour; naive = newest sample + wizard " +
+      "offset only; nearest = our heading, no margins)",
   ].join("\n");
+}
+
+type Row = Pick<AccuracyConfig, "seats" | "noiseDeg" | "recentre" | "feedback" | "imu"> & {
+  people?: People;
+  bias?: number;
+};
+
+/**
+ * The rows: the main grid re-centres with a Godfather pose each round; then, at 8 seats, the table's default
+ * (snapshots, the pose for a gun in doubt) and learning from snapshots alone (never a pose); the table's default with
+ * the hard end of the people's ranges, and of the gyro's drift too. Then the people who play as the box says
+ * (`table`, `hard`) on guns with each chip's errors, at 8 seats, each with and without their reaction to the colour.
+ */
+export function accuracyRows(people: readonly People[] = PEOPLE_SETS): Row[] {
+  const rows: Row[] = [
+    ...SEAT_COUNTS.flatMap((seats) => NOISES_DEG.map((noiseDeg) => ({ seats, noiseDeg, recentre: "pose" as const }))),
+    ...NOISES_DEG.map((noiseDeg) => ({ seats: 8, noiseDeg, recentre: "snapshots" as const })),
+    ...NOISES_DEG.map((noiseDeg) => ({ seats: 8, noiseDeg, recentre: "none" as const })),
+    ...[0.05, PESSIMISTIC_DRIFT].flatMap((bias) =>
+      [3, 5].map((noiseDeg) => ({
+        seats: 8,
+        noiseDeg,
+        recentre: "snapshots" as const,
+        people: "pessimistic" as const,
+        bias,
+      })),
+    ),
+    ...(["table", "hard"] as const).flatMap((who) =>
+      (["snapshots", "none", "pose"] as const).flatMap((recentre) =>
+        [true, false].map((feedback) => ({
+          seats: 8,
+          noiseDeg: 3,
+          recentre,
+          people: who,
+          feedback,
+          imu: "chips" as const,
+        })),
+      ),
+    ),
+  ];
+  return rows.filter((r) => people.includes(r.people ?? "ours"));
 }
 
 export const accuracy: Bench = {
   name: "accuracy",
-  summary: "hold-up target accuracy: % correct / re-aim / wrong on 4–8 seat tables, σ 1–5°, vs plain nearest-seat",
+  summary:
+    "hold-up target accuracy: % correct / re-aim / wrong on 4–8 seat tables, σ 1–5°, per people set, vs plain nearest-seat",
   async run(o: BenchOptions): Promise<void> {
     const f = o.flags ?? {};
+    const people = (o.lists?.people as People[] | undefined) ?? [...PEOPLE_SETS];
     if (f.games !== undefined) {
       const { runAccuracyGames, gamesTable } = await import("./accuracy-games.js");
       const rows = await runAccuracyGames({
         seeds: f.games,
         workers: f.workers ?? 2,
         espruino: f.espruino ?? 1,
+        people,
         say: (s) => process.stderr.write(`${s}\n`),
       });
       process.stdout.write(
@@ -320,38 +481,24 @@ export const accuracy: Bench = {
       );
       return;
     }
-    // The main grid re-centres with a Godfather pose each round; then, at 8 seats, the table's default (snapshots,
-    // the pose for a gun in doubt) and learning from snapshots alone (never a pose); last, the table's default with
-    // the hard end of the people's ranges, and of the gyro's drift too.
-    type Row = Pick<AccuracyConfig, "seats" | "noiseDeg" | "recentre"> & { people?: People; bias?: number };
-    const configs: Row[] = [
-      ...SEAT_COUNTS.flatMap((seats) => NOISES_DEG.map((noiseDeg) => ({ seats, noiseDeg, recentre: "pose" as const }))),
-      ...NOISES_DEG.map((noiseDeg) => ({ seats: 8, noiseDeg, recentre: "snapshots" as const })),
-      ...NOISES_DEG.map((noiseDeg) => ({ seats: 8, noiseDeg, recentre: "none" as const })),
-      ...[0.05, PESSIMISTIC_DRIFT].flatMap((bias) =>
-        [3, 5].map((noiseDeg) => ({
-          seats: 8,
-          noiseDeg,
-          recentre: "snapshots" as const,
-          people: "pessimistic" as const,
-          bias,
-        })),
-      ),
-    ];
+    const configs = accuracyRows(people);
     const start = Date.now();
     const rows: AccuracyRow[] = [];
+    // --holdups sizes the rows by their hold-ups at 8 seats (a 4-seat row gets half as many)
+    const games = f.holdups !== undefined ? Math.max(1, Math.round(f.holdups / (8 * ROUNDS))) : DEFAULT_GAMES;
     for (const [i, c] of configs.entries()) {
       const deadline = o.seconds ? start + (o.seconds * 1000 * (i + 1)) / configs.length : Number.POSITIVE_INFINITY;
-      const { people = "ours", bias = 0.05, ...cfg } = c;
+      const { people: who = "ours", bias = 0.05, ...cfg } = c;
       const seed = 1000 * c.seats + c.noiseDeg;
-      rows.push(
-        measureAccuracy(
-          { ...cfg, biasDegPerS: bias, games: DEFAULT_GAMES, rounds: ROUNDS, seed },
-          aimOptions(),
-          people,
-          deadline,
-        ),
+      const row = measureAccuracy(
+        { ...cfg, biasDegPerS: bias, games, rounds: ROUNDS, seed },
+        aimOptions(),
+        who,
+        deadline,
       );
+      rows.push(row);
+      // progress on stderr, --json or not: a whole run takes minutes
+      process.stderr.write(`${i + 1}/${configs.length} ${table([row]).split("\n")[1]}\n`);
     }
     if (o.json) process.stdout.write(`${JSON.stringify({ bench: "accuracy", rows }, null, 2)}\n`);
     else process.stdout.write(`${table(rows)}\n`);

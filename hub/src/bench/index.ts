@@ -1,3 +1,4 @@
+import { PEOPLE_SETS } from "../sim/human.js";
 import { WEATHER_NAMES } from "../sim/weather/profiles.js";
 import { FLOODS } from "./flood-kinds.js";
 
@@ -52,6 +53,12 @@ export const benches: { name: string; summary: string; flags?: BenchFlag[]; load
         description:
           "with --games: games on the real interpreter, σ 5° in party weather, in real time (default 1; 0: none)",
         zero: true,
+      },
+      { name: "holdups", description: "hold-ups per row at 8 seats (default 96,000)" },
+      {
+        name: "people",
+        description: "only the rows of these people (docs/human-model.md; default all)",
+        choices: PEOPLE_SETS,
       },
     ],
     load: async () => (await import("./accuracy.js")).accuracy,

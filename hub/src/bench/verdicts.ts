@@ -67,9 +67,9 @@ export interface Verdicts {
   /** hold-up aims at a player, as the bots meant them */
   meant: number;
   right: number;
-  /** meant a player and was steady on it by "3", the table read nobody: the table's fault (or the network's) */
+  /** meant a player and was steady on it in time, the table read nobody: the table's fault (or the network's) */
   nobody: number;
-  /** meant a player but was still moving at "3" (a slow player), the table read nobody: rightly too slow */
+  /** meant a player but was still moving when the count's window closed (a slow player): rightly too slow */
   slow: number;
   /** a player other than the one meant (or one when nobody was meant) */
   wrong: number;
@@ -77,6 +77,8 @@ export interface Verdicts {
   courage: number;
   courageDiffers: number;
   courageLate: number;
+  /** re-aims the table asked for (an aim between seats, counted again): the guns' `ambig` cues */
+  reaims: number;
   /** one line per miss, for people looking into them */
   misses: string[];
 }
@@ -91,6 +93,7 @@ export function emptyVerdicts(): Verdicts {
     courage: 0,
     courageDiffers: 0,
     courageLate: 0,
+    reaims: 0,
     misses: [],
   };
 }
@@ -105,6 +108,7 @@ export function addVerdicts(a: Verdicts, b: Verdicts): Verdicts {
     courage: a.courage + b.courage,
     courageDiffers: a.courageDiffers + b.courageDiffers,
     courageLate: a.courageLate + b.courageLate,
+    reaims: a.reaims + b.reaims,
     misses: [...a.misses, ...b.misses],
   };
 }
@@ -119,6 +123,10 @@ export interface Tally {
   nobodyPct: number;
   latePct: number;
   wrongPct: number;
+  /** re-aims asked, percent of the aims meant */
+  reaimPct: number;
+  /** read as nobody (in time or late) or asked to re-aim, percent of the aims meant */
+  missedPct: number;
   misses: string[];
 }
 
@@ -135,13 +143,16 @@ export function tally(all: readonly ({ verdicts: Verdicts } | Error)[]): Tally {
     nobodyPct: pct(v.nobody),
     latePct: pct(v.slow),
     wrongPct: pct(v.wrong),
+    reaimPct: pct(v.reaims),
+    missedPct: pct(v.nobody + v.slow + v.reaims),
     misses,
   };
 }
 
-/** The player's gun had settled by "3" (what the human model drew: a slow player had not). */
+/** The player's gun had settled by "3", or within the count's reaction window after it (a slow player had not). */
 function inTime(i: Intent): boolean {
-  return i.goAt === undefined || i.readyAt === undefined || i.readyAt <= i.goAt;
+  const due = i.dueAt ?? i.goAt;
+  return due === undefined || i.readyAt === undefined || i.readyAt <= due;
 }
 
 /**

@@ -9,6 +9,7 @@ import { runDemo, type Speed } from "../sim/demo.js";
 import { DrivenTime } from "../sim/driven-time.js";
 import type { GunRuntime } from "../sim/espruino/index.js";
 import type { Fleet, SimGun } from "../sim/fleet.js";
+import { PEOPLE, type People } from "../sim/human.js";
 import type { TableState } from "../sim/table-view.js";
 import { type WeatherName, weatherNamed } from "../sim/weather/profiles.js";
 import type { Recentre } from "../table/recentre.js";
@@ -29,6 +30,12 @@ export interface WeatherGameOptions {
   yawNoise?: number;
   /** the table's re-centre (default: the pose for a gun in doubt) */
   recentre?: Recentre;
+  /** who plays (sim/human.ts; default the simulator's own, `ours`) */
+  people?: People;
+  /** the people who watch their gun's colour react to it (default true) */
+  feedback?: boolean;
+  /** each chip's heading error beyond its model's noise */
+  imuErrors?: boolean;
 }
 
 export interface WeatherGameFigures {
@@ -62,6 +69,24 @@ interface Beat {
 const BEAT_HZ = cuePattern("beat").b![0]!;
 const GO_HZ = cuePattern("go").b![0]!;
 const IDENT_HZ = cuePattern("ident").b![0]!;
+const AMBIG_HZ = cuePattern("ambig").b![0]!;
+/** an `ambig` cue beeps thrice within this */
+const AMBIG_MS = 800;
+
+/** The `ambig` cues (re-aim) the guns played from hub ms `since` (the game's first count): each one's first beep. */
+export function reaimsPlayed(guns: readonly SimGun[], since: number): number {
+  let n = 0;
+  for (const g of guns) {
+    let last = Number.NEGATIVE_INFINITY;
+    const toHub = g.hand.hubMs(0);
+    for (const e of g.gun.tones)
+      if (e.f === AMBIG_HZ && e.t + toHub >= since) {
+        if (e.t - last > AMBIG_MS) n++;
+        last = e.t;
+      }
+  }
+  return n;
+}
 
 /** The beats each count asked for, from the table's state: "1" and "2" at 880 Hz, "3" at 1760. */
 function beatsOf(states: TableState[]): Beat[] {
@@ -161,6 +186,9 @@ export async function weatherGame(o: WeatherGameOptions): Promise<WeatherGameFig
       ...(o.board ? { board: o.board } : {}),
       ...(o.yawNoise ? { yawNoise: o.yawNoise } : {}),
       ...(o.recentre ? { recentre: o.recentre } : {}),
+      ...(o.people ? { traits: PEOPLE[o.people] } : {}),
+      ...(o.feedback === false ? { feedback: false } : {}),
+      ...(o.imuErrors ? { imuErrors: true } : {}),
       hub: { mqttPort: 0, httpPort: 0, bind: "127.0.0.1", data, voice: "off", discovery: "off" },
       ...(driven ? { clock: driven.clock } : {}),
       onState: (s) => states.push(s),
@@ -181,7 +209,10 @@ export async function weatherGame(o: WeatherGameOptions): Promise<WeatherGameFig
       for (const x of s.delays.down) down.push(x);
     }
     return {
-      verdicts: verdicts(log.records, r.players),
+      verdicts: {
+        ...verdicts(log.records, r.players),
+        reaims: reaimsPlayed(fleet.guns, (beatsOf(states)[0]?.at ?? Number.POSITIVE_INFINITY) - 100),
+      },
       ...beats,
       trigToCue,
       gameMs: r.ms,

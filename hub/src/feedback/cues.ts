@@ -16,11 +16,16 @@ const WHITE: Rgb = 0xffffff;
 const RED: Rgb = 0xff0000;
 const AMBER: Rgb = 0xffa000;
 
+/** a between-seats lock blinks this long in each colour, and this many times (a newer lock replaces it) */
+const BLINK_MS = 150;
+const BLINKS = 20;
+
 /**
  * The pattern for a cue. `colour` is the seat colour for `lock`, `turn`, `ident` and `win` (white otherwise);
- * `times`, for `ident`: blink that many times, quickly and silently (a seat number, told without colour).
+ * `times`, for `ident`: blink that many times, quickly and silently (a seat number, told without colour); `blink`, for
+ * `lock`: the other seat's colour when the gun points between two seats, blinked with `colour` (ending on it).
  */
-export function cuePattern(name: CueName, colour?: Rgb, times?: number): CuePattern {
+export function cuePattern(name: CueName, colour?: Rgb, times?: number, blink?: Rgb): CuePattern {
   const c = colour ?? WHITE;
   switch (name) {
     case "beat": // "1", "2": a short tick
@@ -28,6 +33,9 @@ export function cuePattern(name: CueName, colour?: Rgb, times?: number): CuePatt
     case "go": // "3": longer and an octave up, so the snapshot moment is unmistakable
       return { l: [WHITE, 200, OFF, 1], b: [1760, 200] };
     case "lock": // the live target's seat colour, silent (aiming must not make noise), stays on
+      if (blink !== undefined && colour !== undefined)
+        // between two seats: the two colours in turn, the nearer one last
+        return { l: [blink, BLINK_MS, colour, BLINK_MS], rp: BLINKS };
       return { l: [colour ?? OFF, 1] };
     case "ambig": // amber blinks, a low double beep: re-aim
       return { l: [AMBER, 100, OFF, 100], b: [440, 60, 0, 140], rp: 3 };

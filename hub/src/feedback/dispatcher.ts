@@ -15,6 +15,8 @@ export interface CueOptions {
   colour?: Rgb;
   /** ident: blink this many times (a seat number) */
   times?: number;
+  /** lock: the other seat's colour, when the gun points between two seats */
+  blink?: Rgb;
 }
 
 /** A cue ready for the wire (the protocol CueMsg without `v` and `n`). */
@@ -36,7 +38,7 @@ export class FeedbackDispatcher {
   }
 
   cue(to: CueTarget, name: CueName, opts: CueOptions = {}): void {
-    const delivery: CueDelivery = { to, c: name, ...cuePattern(name, opts.colour, opts.times) };
+    const delivery: CueDelivery = { to, c: name, ...cuePattern(name, opts.colour, opts.times, opts.blink) };
     if (opts.at !== undefined) delivery.at = opts.at;
     for (const fn of this.listeners) fn(delivery);
   }

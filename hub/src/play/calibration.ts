@@ -60,7 +60,7 @@ export class CalibrationWizard {
   ) {}
 
   start(guns: { seat: Seat; gun: GunId }[], poses: number, layout: SeatLayout): CalibrationInfo[] {
-    this.rows = bearings(layout);
+    this.rows = bearings(layout, this.opts.gunForwardM);
     const n = layout.seats.length;
     const fresh = guns.filter((g) => g.seat < n);
     this.jobs = this.jobs.filter((j) => !fresh.some((g) => g.seat === j.seat));

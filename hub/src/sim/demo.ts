@@ -267,6 +267,10 @@ export interface DemoOptions extends GameOptions {
   /** where the guns' firmware runs: Node's vm (default) or the real Espruino interpreter */
   runtime?: GunRuntime;
   traits?: HumanTraits;
+  /** the people who watch their gun's colour correct a wrong one (default true) */
+  feedback?: boolean;
+  /** each chip's heading error beyond its model's noise (sim/fleet.ts) */
+  imuErrors?: boolean;
   /** white noise σ on each BNO085 gun's reported yaw, degrees (the accuracy bench's σ, on the real firmware) */
   yawNoise?: number;
   /** poses per gun in the calibration wizard */
@@ -329,6 +333,8 @@ export async function runDemo(o: DemoOptions): Promise<DemoResult> {
       board: o.board,
       runtime: o.runtime,
       traits: o.traits,
+      ...(o.feedback === false ? { feedback: false } : {}),
+      ...(o.imuErrors ? { imuErrors: true } : {}),
       ...(o.yawNoise ? { yawNoise: o.yawNoise } : {}),
       ...(o.clock ? { clock: o.clock } : {}),
       tempo: o.speed === "fast" ? FAST_TEMPO : 1,

@@ -9,9 +9,21 @@ import type { Seat } from "../rules/index.js";
 import type { SerialGunBridge } from "../serial/index.js";
 import { type Clock, RealClock } from "../table/clock.js";
 import { bridgeCredentialsOf, CommandClient } from "./commands.js";
+import { Ears } from "./ears.js";
 import { bridgeGun, createGun, type Gun, type GunRuntime, needsBridge, radioSleeps } from "./espruino/index.js";
 import { Hand, scaledTraits } from "./hand.js";
-import { DEFAULT_HUMAN, type HumanTraits } from "./human.js";
+import {
+  aimBearing,
+  bodyBearing,
+  DEFAULT_HUMAN,
+  drawImuErrors,
+  drawTable,
+  type HumanTraits,
+  IMU_ERRORS,
+  type Person,
+  type SensorTraits,
+  slowHeadingError,
+} from "./human.js";
 import { gaussian, type Random, seededRandom } from "./prng.js";
 import type { CalibrationInfo, GunStatus, TableState } from "./table-view.js";
 import { everyOn, waitOn } from "./wait.js";
@@ -32,6 +44,13 @@ export interface FleetOptions {
   /** where the seats are (default: a round table of `guns`) */
   layout?: SeatLayout;
   traits?: HumanTraits;
+  /** the people who watch their gun's colour correct a wrong one (default true; whether someone looks is their trait) */
+  feedback?: boolean;
+  /**
+   * each chip's heading error beyond its model's noise: the scale factor and the slowly varying error of an MPU-6050 or
+   * a BNO085 (sim/human.ts IMU_ERRORS), put into the motion the chip reads
+   */
+  imuErrors?: boolean;
   /** white noise σ on each BNO085's reported yaw, degrees per frame (MPU-6050 boards fuse their own: none added) */
   yawNoise?: number;
   /** the people's time scale (1 = real people; < 1 quicker, for fast demos) */
@@ -66,6 +85,16 @@ export interface SimGun {
   /** bearing to the table's centre */
   centre: number;
   random: Random;
+  /** the person holding it: how they draw, their biases, whether they watch the gun's colour */
+  person: Person;
+  /** they react to the colour (a person who looks, at a table that lets them) */
+  looks: boolean;
+  /** where the person points for one hold at a seat: their biases, the hold's scatter, the target's lean (degrees) */
+  aimAt(target: Seat): number;
+  /** where the person knows a seat's body is, from their gun (no error) */
+  towards(target: Seat): number;
+  /** what the people at the table hear */
+  ears: Ears;
 }
 
 const MIXED = ["esp32-mpu6050", "esp32-bno085"];
@@ -88,6 +117,8 @@ export class Fleet {
   private readonly bridges: SerialGunBridge[] = [];
   /** each gun's station in the weather, by gun id */
   readonly stations = new Map<string, Station>();
+  /** the count's beats as the people hear them */
+  readonly ears: Ears;
 
   private constructor(
     readonly host: CommandClient,
@@ -96,6 +127,7 @@ export class Fleet {
     private readonly o: FleetOptions,
   ) {
     this.clock = o.clock ?? new RealClock();
+    this.ears = new Ears(this.clock);
   }
 
   static async start(o: FleetOptions): Promise<Fleet> {
@@ -140,6 +172,9 @@ export class Fleet {
     const rows = bearings(this.layout);
     const tempo = this.o.tempo ?? 1;
     const traits = scaledTraits(this.o.traits ?? DEFAULT_HUMAN, tempo);
+    // the people: drawn apart from the guns' and hands' randomness, so a table of today's people plays as before
+    const people = drawTable(seededRandom(seed * 4241 + 3), traits, this.o.guns);
+    const seats = this.layout.seats;
     const secretOf = (id: string) => `factory-${id}-${seed}`;
     const ids = Array.from({ length: this.o.guns }, (_, seat) => this.idOf(seat));
     // a gun of an earlier run keeps its old key in that run's storage: start it afresh
@@ -191,7 +226,24 @@ export class Fleet {
           }),
         );
       const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
-      this.guns.push({ seat, id, gun, hand, bearings: rows[seat]!, centre, random });
+      const person = people[seat]!;
+      if (this.o.imuErrors) this.chipErrors(gun, seed * 337 + seat, centre);
+      const personal = seededRandom(seed * 6007 + seat * 31 + 5);
+      gun.onTone((e) => this.ears.tone(e.f, hand.hubMs(e.t)));
+      this.guns.push({
+        seat,
+        id,
+        gun,
+        hand,
+        bearings: rows[seat]!,
+        centre,
+        random,
+        person,
+        looks: person.looks && this.o.feedback !== false,
+        aimAt: (target) => aimBearing(personal, person, seats, seat, target, people[target]!.leanM),
+        towards: (target) => bodyBearing(seats, person, seat, target, people[target]!.leanM),
+        ears: this.ears,
+      });
       // the gyro bias wanders with temperature: what the hub's per-round re-centre is for
       this.timers.push(
         everyOn(this.clock, 2000, () => {
@@ -201,6 +253,26 @@ export class Fleet {
     }
     await Promise.all(this.guns.map((g) => this.pair(g)));
     this.log(`${this.guns.length} virtual guns paired and online`);
+  }
+
+  /**
+   * The chip's own heading error on top of what its model does: a scale factor and a slowly varying error (the
+   * warm-up drift is the MPU model's own wandering bias, which the firmware estimates), in the motion it reads.
+   */
+  private chipErrors(gun: Gun, seed: number, centre: number): void {
+    const kind = gun.board.imu.kind === "bno085" ? "bno085" : "mpu6050";
+    const e: SensorTraits = {
+      offsetDeg: 0,
+      biasDegPerS: 0,
+      noiseDeg: 0,
+      tiltNoiseDeg: 0,
+      ...drawImuErrors(seededRandom(seed), { ...IMU_ERRORS[kind], warmDegPerS: 0 }, centre),
+    };
+    const truth = gun.imu.motion;
+    gun.imu.motion = (t) => {
+      const p = truth(t);
+      return { ...p, yaw: p.yaw + slowHeadingError(e, p.yaw, t * 1000) };
+    };
   }
 
   private async pair(g: SimGun): Promise<void> {
@@ -239,7 +311,7 @@ export class Fleet {
         done.set(c.seat, key);
         acting.add(c.seat);
         const next = c.next;
-        g.hand.aim(g.bearings[next]!, this.clock.now());
+        g.hand.aim(g.aimAt(next), this.clock.now());
         const wait = g.hand.settledAtHub() + 300 - this.clock.now();
         void g.hand.pull(wait).then(() => {
           // the next pose shows up in the state once the hub took this pull

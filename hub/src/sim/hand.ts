@@ -39,6 +39,10 @@ export function scaledTraits(traits: HumanTraits, k: number): HumanTraits {
   return {
     ...traits,
     reactionMedianMs: traits.reactionMedianMs * k,
+    reaction3MedianMs: traits.reaction3MedianMs * k,
+    arriveMeanMs: traits.arriveMeanMs * k,
+    arriveSigmaMs: traits.arriveSigmaMs * k,
+    visualMedianMs: traits.visualMedianMs * k,
     swingBaseMs: traits.swingBaseMs * k,
     swingMsPerDeg: traits.swingMsPerDeg * k,
     settleMs: traits.settleMs * k,
@@ -114,15 +118,21 @@ export class Hand {
   }
 
   /**
-   * Starts a move when the person hears a cue at `cueHub` (hub ms). Returns the plan (gun ms). A move never starts
-   * in the past: what the gun has already sampled stays as it was.
+   * Starts a move when the person hears a cue at `cueHub` (hub ms), after `reactionMs` (default: one drawn from the
+   * person's reaction to a cue). Returns the plan (gun ms). A move never starts in the past: what the gun has already
+   * sampled stays as it was.
    */
-  move(kind: MoveKind, cueHub: number, bearing?: number, pitch?: number): MovePlan {
+  move(kind: MoveKind, cueHub: number, bearing?: number, pitch?: number, reactionMs?: number): MovePlan {
     const now = this.now();
     const cue = this.gunMs(cueHub);
     const from = this.smooth(Math.max(now + this.gun.leadMs, cue));
-    const req =
-      bearing === undefined ? { kind, cueMs: cue, from } : { kind, cueMs: cue, from, targetBearingDeg: bearing };
+    const req = {
+      kind,
+      cueMs: cue,
+      from,
+      ...(bearing === undefined ? {} : { targetBearingDeg: bearing }),
+      ...(reactionMs === undefined ? {} : { reactionMs }),
+    };
     const plan = planMove(this.random, this.traits, req);
     // the gun has its motion up to now + leadMs (the real interpreter is fed ahead): a move starts after that
     if (plan.startMs < now + this.gun.leadMs + 5) plan.startMs = now + this.gun.leadMs + 5;
@@ -148,8 +158,8 @@ export class Hand {
   }
 
   /** Points at a table bearing. */
-  aim(bearing: number, cueHub: number): MovePlan {
-    return this.move("aim", cueHub, bearing);
+  aim(bearing: number, cueHub: number, reactionMs?: number): MovePlan {
+    return this.move("aim", cueHub, bearing, undefined, reactionMs);
   }
 
   /** Holds the gun low towards `bearing` (between counts: aims at nobody, is not lying down). */
@@ -158,8 +168,8 @@ export class Hand {
   }
 
   /** Lowers the gun to the floor: lying down. */
-  lower(cueHub: number): MovePlan {
-    return this.move("lower", cueHub);
+  lower(cueHub: number, reactionMs?: number): MovePlan {
+    return this.move("lower", cueHub, undefined, undefined, reactionMs);
   }
 
   /** Puts the gun down flat on the table. */
@@ -171,6 +181,17 @@ export class Hand {
   settledAtHub(): number {
     const p = this.moves[this.moves.length - 1]!.plan;
     return this.hubMs(p.startMs + p.swingMs + p.settleMs);
+  }
+
+  /** Hub ms when the last planned move's swing ends (the hand on its target, correcting its overshoot). */
+  arrivedAtHub(): number {
+    const p = this.moves[this.moves.length - 1]!.plan;
+    return this.hubMs(p.startMs + p.swingMs);
+  }
+
+  /** The last planned move's aim point, table degrees. */
+  aimYaw(): number {
+    return this.moves[this.moves.length - 1]!.plan.to.yaw;
   }
 
   /** Pulls the trigger (press, release after `holdMs`) after `delayMs`. */

@@ -1,8 +1,10 @@
 // A bot player at one seat: it watches the table (`table/state`) and its own view (`player/<n>/view`, with its
 // seat token), chooses its secrets on the player console (`secret.bullet`, `power.reveal`), asks the host to
 // enter what only the dashboard takes (draft picks and the like), and plays with its gun through a simulated
-// hand: raises it when a count starts so it settles by "3", lowers it to lie down, pulls in a reveal window
-// when its card calls for it, points and pulls as the Godfather, pulls once or twice when the phone comes.
+// hand, as its person does (sim/human.ts): at a count it draws on the beats it hears the guns play ("1", or "3" as
+// the rule books say, or timed to "3", or a switch at "3"), and a person who watches the gun's colour corrects a
+// wrong one; it lowers the gun to lie down, pulls in a reveal window when its card calls for it, points and pulls as
+// the Godfather, pulls once or twice when the phone comes.
 import {
   CHOSEN_POWERS,
   decodePlayerView,
@@ -10,14 +12,18 @@ import {
   isOneOf,
   type Payload,
   playerTopic,
+  seatColour,
   tableTopic,
 } from "@cng/protocol";
+import { angleDiff } from "../aim/index.js";
 import type { Bullet, Decision, PlayerView, Seat } from "../rules/index.js";
 import { open, viewKey } from "../seal/index.js";
 import type { Clock } from "../table/clock.js";
 import { CommandClient, CommandError } from "./commands.js";
 import { type SimGun, simClientId } from "./fleet.js";
 import { PULL_HOLD_MS } from "./hand.js";
+import { correctedAim, drawCue, swingMsFor } from "./human.js";
+import { logNormal } from "./prng.js";
 import type { Strategy } from "./strategies.js";
 import type { TableState } from "./table-view.js";
 
@@ -51,7 +57,20 @@ export interface Intent {
   /** a count's "3" (hub ms), and when the hand had settled on its aim or lowered the gun: the player was in time */
   goAt?: number;
   readyAt?: number;
+  /** the player is in time when settled by this (hub ms; default goAt): "3" and the count's reaction window */
+  dueAt?: number;
 }
+
+/** What the gun's LED shows as its player sees it: a seat's colour, blinking with another's, or none. */
+interface SeenColour {
+  seat: Seat | null;
+  between: Seat | null;
+}
+
+/** the LED's legs are all written within this of the first */
+const LED_WRITE_MS = 2;
+/** a colour blinking with another within this reads as between two seats */
+const BLINK_MS = 400;
 
 export class BotPlayer {
   state: TableState | null = null;
@@ -152,12 +171,14 @@ export class BotPlayer {
     const a = s.table.activity;
     if (a === null) return;
     if (a.kind === "count" && a.goAt !== null && a.seats.includes(me)) {
-      // people hear the count start (the lead-in beep, the dashboard) a moment before "1"
-      const cue = Math.min(this.clock.now(), a.goAt - 2 * a.paceMs);
+      // the table's state says a count is on and what it is for; when to move, the beats the guns play say
       const purpose = a.purpose;
       const goAt = a.goAt;
-      if (purpose === "courage") this.once(`courage:${goAt}`, () => this.courageCount(v, cue, goAt));
-      else this.once(`count:${goAt}`, () => this.aimCount(v, purpose, cue, goAt));
+      const pace = a.paceMs;
+      // in time: settled by "3" and the count's reaction window after it
+      const due = goAt + a.drawMs;
+      if (purpose === "courage") this.once(`courage:${goAt}`, () => this.courageCount(v, goAt, pace, due));
+      else this.once(`count:${goAt}`, () => this.aimCount(v, purpose, goAt, pace, due));
     } else if (a.kind === "privilege" && a.godfather === me) {
       this.once(`privilege:${a.until}`, () => this.privilege(v));
     } else if (a.kind === "reveal" && a.seats.includes(me)) {
@@ -236,7 +257,67 @@ export class BotPlayer {
     throw last;
   }
 
-  private aimCount(v: PlayerView, purpose: "aim" | "reaim", cue: number, goAt: number): void {
+  /** Calls `fn` with when the person heard the count's `kind` tone due at hub ms `at` (or `at`, when no gun played it). */
+  private hear(kind: "beat" | "go", at: number, pace: number, fn: (heard: number) => void): void {
+    this.o.gun.ears.when(kind, at - pace / 2, at + pace / 2, (h) => {
+      if (!this.stopped) fn(h ?? at);
+    });
+  }
+
+  /** The person's reaction to "3" (a beat they wait for). */
+  private reaction3(): number {
+    const t = this.o.gun.hand.traits;
+    return logNormal(this.o.gun.random, t.reaction3MedianMs, t.reaction3Sigma);
+  }
+
+  /**
+   * Draws at a count as the person does: `act(cue, reactionMs)` makes the move that counts, `early(cue)` a switcher's
+   * move at "1" (true when it is not already the one that counts); `done` once the last move is planned.
+   */
+  private draw(
+    goAt: number,
+    pace: number,
+    bearing: number | null,
+    act: (cue: number, reactionMs?: number) => void,
+    early: ((cue: number) => boolean) | null,
+    done: () => void,
+  ): void {
+    const g = this.o.gun;
+    const kind = g.person.draw;
+    const one = goAt - 2 * pace;
+    if (kind === "one")
+      this.hear("beat", one, pace, (h1) => {
+        act(h1);
+        done();
+      });
+    else if (kind === "three")
+      this.hear("go", goAt, pace, (h3) => {
+        act(h3, this.reaction3());
+        done();
+      });
+    else if (kind === "timed")
+      this.hear("beat", one, pace, (h1) =>
+        this.hear("beat", goAt - pace, pace, (h2) => {
+          // the swing is timed to end on the "3" the beats heard so far foretell
+          const p = g.hand.pose(g.hand.now());
+          const angle = bearing === null ? 60 : Math.hypot(angleDiff(bearing, p.yaw), p.pitch);
+          const c = drawCue(g.random, g.person, "timed", h1, h2 + (h2 - h1), swingMsFor(g.hand.traits, angle));
+          act(c.cueMs, c.reactionMs);
+          done();
+        }),
+      );
+    else
+      this.hear("beat", one, pace, (h1) => {
+        // with nothing to show early (a lie-down), a switcher moves at "3"
+        const switches = early === null ? true : early(h1);
+        this.hear("go", goAt, pace, (h3) => {
+          if (switches) act(h3, this.reaction3());
+          done();
+        });
+      });
+  }
+
+  private aimCount(v: PlayerView, purpose: "aim" | "reaim", goAt: number, pace: number, dueAt: number): void {
     const round = v.round;
     let target: Seat | null;
     if (purpose === "reaim") {
@@ -247,17 +328,152 @@ export class BotPlayer {
       target = this.aims.get(round)!;
     }
     const g = this.o.gun;
-    if (target === null) g.hand.hold(g.centre, cue);
-    else g.hand.aim(g.bearings[target]!, cue);
-    this.intents.push({ round, kind: purpose, target, goAt, readyAt: g.hand.settledAtHub() });
+    const intent: Intent = { round, kind: purpose, target, goAt, readyAt: goAt, dueAt };
+    this.intents.push(intent);
+    const settled = () => {
+      intent.readyAt = g.hand.settledAtHub();
+    };
+    if (target === null) {
+      this.hear("beat", goAt - 2 * pace, pace, (h1) => {
+        g.hand.hold(g.centre, h1);
+        settled();
+      });
+      return;
+    }
+    const bearing = g.aimAt(target);
+    // a switcher points at someone from "1" (now and then the one they mean) and moves at "3"
+    const early = (h1: number) => {
+      const others = v.players.map((_, j) => j).filter((j) => j !== this.o.seat && v.players[j]!.alive);
+      const decoy = others[Math.floor(g.random() * others.length)] ?? target;
+      g.hand.aim(decoy === target ? bearing : g.aimAt(decoy), h1);
+      settled();
+      return decoy !== target;
+    };
+    this.draw(
+      goAt,
+      pace,
+      bearing,
+      (cue, reaction) => g.hand.aim(bearing, cue, reaction),
+      early,
+      () => {
+        settled();
+        if (g.looks) this.watch(intent, target, goAt);
+      },
+    );
   }
 
-  private courageCount(v: PlayerView, cue: number, goAt: number): void {
+  private courageCount(v: PlayerView, goAt: number, pace: number, dueAt: number): void {
     const round = v.round;
     if (!this.courage.has(round)) this.courage.set(round, this.o.strategy.lieDown(v));
     const lieDown = this.courage.get(round)!;
-    if (lieDown) this.o.gun.hand.lower(cue);
-    this.intents.push({ round, kind: "courage", lieDown, goAt, readyAt: this.o.gun.hand.settledAtHub() });
+    const g = this.o.gun;
+    const intent: Intent = { round, kind: "courage", lieDown, goAt, readyAt: goAt, dueAt };
+    this.intents.push(intent);
+    if (!lieDown) return;
+    // a switcher who lies down does it at "3", as one who draws there
+    this.draw(
+      goAt,
+      pace,
+      null,
+      (cue, reaction) => g.hand.lower(cue, reaction),
+      null,
+      () => {
+        intent.readyAt = g.hand.settledAtHub();
+      },
+    );
+  }
+
+  /**
+   * A person who watches the gun's colour: each time the swing ends, and each time the colour changes, a colour
+   * other than the seat meant (another seat's, a blink between two, none) is corrected after a visual reaction, while
+   * this count runs.
+   */
+  private watch(intent: Intent, target: Seat, goAt: number): void {
+    const g = this.o.gun;
+    const hand = g.hand;
+    let pending = false;
+    let stop = () => {};
+    const counting = () => {
+      const a = this.state?.table?.activity;
+      // until the state says otherwise, and never long past the count (a state lost on the way)
+      return (
+        !this.stopped &&
+        this.clock.now() < goAt + 8 * hand.traits.visualMedianMs + 2000 &&
+        (a == null || (a.kind === "count" && a.goAt === goAt && a.seats.includes(this.o.seat)))
+      );
+    };
+    const look = () => {
+      if (!counting()) {
+        stop();
+        return;
+      }
+      if (pending || this.clock.now() < hand.arrivedAtHub()) return;
+      if (this.rightColour(this.seenColour(), target)) return;
+      pending = true;
+      this.clock.setTimer(logNormal(g.random, hand.traits.visualMedianMs, hand.traits.visualSigma), () => {
+        pending = false;
+        if (!counting()) return stop();
+        const seen = this.seenColour();
+        if (this.rightColour(seen, target) || this.clock.now() < hand.arrivedAtHub()) return;
+        const aim = correctedAim(g.random, hand.aimYaw(), seen, target, g.towards, () => g.aimAt(target));
+        hand.aim(aim, this.clock.now(), 0);
+        intent.readyAt = hand.settledAtHub();
+        this.clock.setTimer(hand.arrivedAtHub() - this.clock.now() + 1, look);
+      });
+    };
+    // an RGB LED's three legs are written one after another: look once the colour is whole
+    stop = g.gun.onLed(() => this.clock.setTimer(LED_WRITE_MS, look));
+    this.clock.setTimer(Math.max(0, hand.arrivedAtHub() - this.clock.now()) + 1, look);
+  }
+
+  /** Nothing to correct: the colour of the seat meant, steady; or no colour at all, which tells the player nothing. */
+  private rightColour(seen: SeenColour, target: Seat): boolean {
+    return seen.seat === null || (seen.seat === target && seen.between === null);
+  }
+
+  /**
+   * What the gun's LED shows: a seat's colour, or a seat's blinking with another's (the two alternating lately; one
+   * change of colour is the gun swinging past a seat, not a blink). The beats' white flashes and the moments the LED's
+   * three legs are written one by one (one gun ms) are not looked at.
+   */
+  private seenColour(): SeenColour {
+    const g = this.o.gun;
+    const led = g.gun.led;
+    const now = g.gun.now();
+    const nowSeat = this.seatOfColour(g.gun.ledNow());
+    if (nowSeat === null) return { seat: null, between: null };
+    // the seat colours shown lately, newest first, each change once (the last write of each gun ms)
+    const shown: Seat[] = [];
+    for (let i = led.length - 1; i >= 0 && led[i]!.t >= now - BLINK_MS; i--) {
+      if (i < led.length - 1 && led[i + 1]!.t === led[i]!.t) continue;
+      const s = this.seatOfColour(led[i]!.c);
+      if (s !== null && shown[shown.length - 1] !== s) shown.push(s);
+    }
+    const blinking = shown.length >= 3 && shown[0] === shown[2] && shown[1] !== shown[0];
+    return { seat: nowSeat, between: blinking ? (shown[0] === nowSeat ? shown[1]! : shown[0]!) : null };
+  }
+
+  /** The seat whose colour this is (the board may dim it), or null for none, white or off. */
+  private seatOfColour(c: number): Seat | null {
+    const rgb = (x: number) => [(x >> 16) & 255, (x >> 8) & 255, x & 255];
+    const norm = (v: number[]) => {
+      const m = Math.max(...v);
+      return m === 0 ? null : v.map((x) => x / m);
+    };
+    const seen = norm(rgb(c));
+    // white, however dimmed: a beat's flash
+    if (seen === null || seen.every((x) => x > 0.95)) return null;
+    let best: Seat | null = null;
+    let bestD = 0.15;
+    for (let s = 0; s < this.o.gun.bearings.length; s++) {
+      const n = norm(rgb(seatColour(s)))!;
+      const d = Math.hypot(n[0]! - seen[0]!, n[1]! - seen[1]!, n[2]! - seen[2]!);
+      if (d < bestD) {
+        bestD = d;
+        best = s;
+      }
+    }
+    return best;
   }
 
   private async privilege(v: PlayerView): Promise<void> {
@@ -269,7 +485,7 @@ export class BotPlayer {
       return;
     }
     const g = this.o.gun;
-    g.hand.aim(g.bearings[order]!, this.clock.now());
+    g.hand.aim(g.aimAt(order), this.clock.now());
     await g.hand.pull(g.hand.settledAtHub() + 200 - this.clock.now());
   }
 
@@ -278,7 +494,7 @@ export class BotPlayer {
     this.intents.push({ round, kind: "recentre", target: godfather });
     const g = this.o.gun;
     const now = this.clock.now();
-    g.hand.aim(g.bearings[godfather]!, now);
+    g.hand.aim(g.aimAt(godfather), now);
     const pullIn = g.hand.settledAtHub() + 200 - now;
     // then lowers it, as a person does once the pose is taken: a slow player whose count's aim starts after "go"
     // would otherwise still point at the Godfather, steady, and the table would rightly take that as the aim

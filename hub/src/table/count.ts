@@ -1,17 +1,26 @@
-// A count: beats at T and T + pace, "go" at T + 2·pace for every gun in it, then a snapshot of where each one
-// points (aim, re-aim) or whether it lies down (courage). The cues go out early enough for the slowest gun to have
-// them (its measured downlink); each gun's snapshot is read once its stream has reached the instant (coverage.ts).
-// An unclear snapshot is counted again, up to the timing's limit; so is a gun whose stream the network held past the
-// bound (it lags: not the player's doing); a gun away at the snapshot is waited for (the drop rule), then decided for.
+// A count: beats at T and T + pace, "go" at T + 2·pace for every gun in it, then where each one points (aim, re-aim)
+// or whether it lies down (courage), read over the reaction window after "3" the rule books play by (aim/draw.ts: a
+// gun held from before "3" as held, a draw at "3" at its first steady hold, too slow after the window). The cues go
+// out early enough for the slowest gun to have them (its measured downlink); each gun's window is read once its
+// stream has reached the instants it needs (coverage.ts), and again as it needs more. An unclear aim is counted
+// again, up to the timing's limit; so is a gun whose stream the network held past the bound (it lags: not the
+// player's doing); a gun away at the snapshot is waited for (the drop rule), then decided for. The count's next
+// re-count waits until every gun of this one is read.
 import type { CueName, HubMs } from "@cng/protocol";
-import { detectLieDown, learnFromSnapshot } from "../aim/index.js";
-import type { CueTarget } from "../feedback/index.js";
+import { learnFromSnapshot, readCourage } from "../aim/index.js";
+import { type CueTarget, cuePattern } from "../feedback/index.js";
 import type { Seat } from "../rules/index.js";
 import type { TimerHandle } from "./clock.js";
 import { type Coverage, keepWait } from "./coverage.js";
 import { heldAt, type Job, type JobContext } from "./job.js";
 import type { CountPurpose, TableActivity } from "./ports.js";
 import type { TriggerInput } from "./sensors.js";
+
+/** how long a pattern's LED steps run before its last colour stays (a beat's white flash, then dark) */
+const flashOf = (l: readonly number[] | undefined) =>
+  (l ?? []).reduce((a, v, i) => (i % 2 === 1 && i < l!.length - 1 ? a + v : a), 0);
+const BEAT_FLASH_MS = flashOf(cuePattern("beat").l);
+const GO_FLASH_MS = flashOf(cuePattern("go").l);
 
 export class CountJob implements Job {
   readonly todo: Set<Seat>;
@@ -23,7 +32,10 @@ export class CountJob implements Job {
   private readonly lagging = new Set<Seat>();
   /** snapshots waiting for a seat's stream to reach their instant */
   private readonly reading = new Map<Seat, () => void>();
-  private running: { seats: Seat[]; goAt: HubMs; paceMs: number; timer: TimerHandle } | null = null;
+  /** the count on: its seats, "3", and those of them still being read (its window runs on after "3") */
+  private running: { seats: Seat[]; goAt: HubMs; paceMs: number; timer: TimerHandle; open: Set<Seat> } | null = null;
+  /** timers until the instant a seat's reading needs next */
+  private readonly later = new Map<Seat, TimerHandle>();
   private pause: TimerHandle | null = null;
   private readonly dropped = new Map<Seat, TimerHandle>();
   /** after a restart: the count waits for these seats' guns to come back (or the host to release it) */
@@ -93,6 +105,7 @@ export class CountJob implements Job {
       seats: this.running?.seats ?? [...this.ready],
       goAt: this.running?.goAt ?? null,
       paceMs: this.purpose === "reaim" ? t.shortCountPaceMs : t.countPaceMs,
+      drawMs: this.purpose === "courage" ? t.courageMs : t.drawMs,
       waitingGun: [...this.dropped.keys()],
       lagging: [...new Set([...this.lagging, ...this.reading.keys()])].sort((a, b) => a - b),
     };
@@ -133,65 +146,114 @@ export class CountJob implements Job {
       ctx.cue(to, "beat", { at: t0 + paceMs });
       ctx.cue(to, "go", { at: goAt });
     }
-    const wait = goAt + timing.graceMs - clock.now();
-    this.running = { seats, goAt, paceMs, timer: clock.setTimer(wait, () => this.snapshot()) };
+    // each beat leaves the LED dark after its flash: the live colour is shown again then (table.ts)
+    for (const seat of seats)
+      ctx.sensor(seat).flashEnds.push(t0 + BEAT_FLASH_MS, t0 + paceMs + BEAT_FLASH_MS, goAt + GO_FLASH_MS);
+    // the first instant worth reading: a lie-down from before "3" at once, an aim once a switch at "3" would show
+    const first = this.purpose === "courage" ? timing.graceMs : Math.max(timing.graceMs, timing.switchMs);
+    this.running = {
+      seats,
+      goAt,
+      paceMs,
+      open: new Set(seats),
+      timer: clock.setTimer(goAt + first - clock.now(), () => this.snapshot(goAt + first)),
+    };
     ctx.emit();
   }
 
-  private snapshot(): void {
+  private snapshot(at: HubMs): void {
     const run = this.running;
     const ctx = this.ctx;
     if (run === null || !ctx.isCurrent(this)) return;
-    this.running = null;
-    const at = run.goAt + ctx.timing.graceMs;
     for (const seat of run.seats) {
       this.lagging.delete(seat);
-      keepWait(
-        this.reading,
-        seat,
-        (fn) => ctx.whenCovered(seat, at, fn),
-        (c) => {
-          if (ctx.isCurrent(this)) this.settle(seat, at, c);
-        },
-      );
+      this.readAt(seat, run.goAt, at);
     }
     this.emit();
   }
 
-  /** The seat's stream reached the snapshot, lags, or its gun went away: a verdict, a re-count or a wait. */
-  private settle(seat: Seat, at: HubMs, c: Coverage): void {
-    if (c === "covered") this.read(seat, at);
-    else if (c === "lagging" && this.lagged(seat)) this.emit();
+  /** Reads the seat's count once its stream has reached hub time `at` (after a timer while `at` is ahead). */
+  private readAt(seat: Seat, goAt: HubMs, at: HubMs): void {
+    const ctx = this.ctx;
+    const ahead = at - ctx.clock.now();
+    if (ahead > 0) {
+      this.later.set(
+        seat,
+        ctx.clock.setTimer(ahead, () => {
+          this.later.delete(seat);
+          if (ctx.isCurrent(this)) this.readAt(seat, goAt, at);
+        }),
+      );
+      return;
+    }
+    keepWait(
+      this.reading,
+      seat,
+      (fn) => ctx.whenCovered(seat, at, fn),
+      (c) => {
+        if (ctx.isCurrent(this)) this.settle(seat, goAt, at, c);
+      },
+    );
+  }
+
+  /** The seat's stream reached `at`, lags, or its gun went away: a verdict, a later read, a re-count or a wait. */
+  private settle(seat: Seat, goAt: HubMs, at: HubMs, c: Coverage): void {
+    if (c === "covered") {
+      const next = this.read(seat, goAt, at);
+      if (next !== null) {
+        // always on from here (the gun's clock offset may have moved a millisecond meanwhile)
+        this.readAt(seat, goAt, Math.max(next, at + 1));
+        return;
+      }
+    } else if (c === "lagging" && this.lagged(seat)) this.emit();
     else this.waitForGun(seat);
+    const run = this.running;
+    run?.open.delete(seat);
+    if (run !== null && run.open.size === 0) {
+      this.running = null;
+      this.emit();
+    }
     if (this.ready.size > 0 && this.pause === null && this.running === null) this.schedulePause();
     this.done();
   }
 
-  /** Reads the seat's snapshot at hub time `at`; its stream has reached it. */
-  private read(seat: Seat, at: HubMs): void {
+  /**
+   * Reads the seat's count whose "3" is at hub time `goAt`, its stream in up to `at`: decides, or says the hub time it
+   * needs the stream up to (null once decided).
+   */
+  private read(seat: Seat, goAt: HubMs, at: HubMs): HubMs | null {
     const ctx = this.ctx;
     const sen = ctx.sensor(seat);
-    const gunT = sen.clock.toGun(at)!;
+    const go = sen.clock.toGun(goAt)!;
+    const upTo = sen.clock.toGun(at)!;
+    const toHub = (t: number) => goAt + (t - go);
+    const timing = ctx.timing;
     if (this.purpose === "courage") {
-      this.courageVerdict(seat, detectLieDown(sen.window, gunT, ctx.aimOpts).kind === "down");
-      return;
+      const v = readCourage(sen.window, go, upTo, timing, ctx.aimOpts);
+      if (v.kind === "wait") return toHub(v.untilT);
+      this.courageVerdict(seat, v.result.kind === "down");
+      return null;
     }
     const from = heldAt(ctx, seat);
-    const r = sen.target(gunT, ctx.bearings[from]!, from, ctx.aimOpts, (s) => ctx.alive(s));
+    const v = sen.draw(go, upTo, timing, ctx.bearings[from]!, from, ctx.aimOpts, (s) => ctx.alive(s));
+    if (v.kind === "wait") return toHub(v.untilT);
+    const r = v.result;
     const target = r.kind === "target" ? r.seat : null;
     if (sen.track !== null) {
-      // every snapshot that saw a heading is one more mark for the gun's yaw offset, an unsure one too (a re-aim
+      // every reading that saw a heading is one more mark for the gun's yaw offset, an unsure one too (a re-aim
       // asked for below is then read with what it taught)
-      sen.track = learnFromSnapshot(sen.track, gunT, r, ctx.bearings[from]!, ctx.aimOpts).track;
+      const at = v.kind === "read" ? v.t : upTo;
+      sen.track = learnFromSnapshot(sen.track, at, r, ctx.bearings[from]!, ctx.aimOpts, ctx.ranges[from]).track;
     }
     if (this.purpose === "aim") {
-      if (r.kind === "ambiguous" && this.retry(seat, "ambig")) return;
+      if (r.kind === "ambiguous" && this.retry(seat, "ambig")) return null;
       this.aimVerdict(seat, target);
     } else {
       const order = this.order!;
       if (target !== null && target !== order.old) this.reaimVerdict(target);
       else if (!this.retry(seat, r.kind === "ambiguous" ? "ambig" : "err")) this.reaimVerdict(null);
     }
+    return null;
   }
 
   /** The network held the seat's stream past the bound: counted again (false: too often, the drop rule then). */
@@ -267,6 +329,8 @@ export class CountJob implements Job {
     if (this.pause !== null) this.ctx.clock.clearTimer(this.pause);
     for (const cancel of this.reading.values()) cancel();
     this.reading.clear();
+    for (const timer of this.later.values()) this.ctx.clock.clearTimer(timer);
+    this.later.clear();
     this.ctx.end(this);
     this.ctx.advance();
   }

@@ -3,7 +3,7 @@
 // phone.ts) behind this interface; table.ts picks the next one from the engine's state and the round's plan, routes
 // sensor input to it, and moves on when it ends. A job is transient: after a restart a half-done one starts again.
 import type { CueName, HubMs } from "@cng/protocol";
-import type { AimOptions, Bearings } from "../aim/index.js";
+import type { AimOptions, Bearings, Ranges } from "../aim/index.js";
 import type { CueOptions, CueTarget } from "../feedback/index.js";
 import type { Applied, Decision, Seat, State } from "../rules/index.js";
 import type { Clock } from "./clock.js";
@@ -35,6 +35,8 @@ export interface JobContext {
   readonly clock: Clock;
   readonly aimOpts: AimOptions;
   readonly bearings: Bearings;
+  /** how far each seat is from each gun (a near seat's mark teaches the offset less) */
+  readonly ranges: Ranges;
   readonly state: State;
   readonly plan: RoundPlan;
   readonly guns: SecondGuns;

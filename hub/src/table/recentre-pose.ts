@@ -53,8 +53,10 @@ export class RecentreJob implements Job {
     const ctx = this.ctx;
     const sen = ctx.sensor(slot);
     ctx.whenCovered(slot, sen.clock.toHub(e.t) ?? ctx.clock.now(), (c) => {
+      const from = heldAt(ctx, slot);
+      const seat = { target: this.godfather, from, rangeM: ctx.ranges[from]![this.godfather]! };
       const track =
-        c === "covered" ? recentred(sen, e.t, ctx.bearings[heldAt(ctx, slot)]![this.godfather]!, ctx.aimOpts) : null;
+        c === "covered" ? recentred(sen, e.t, ctx.bearings[from]![this.godfather]!, ctx.aimOpts, seat) : null;
       if (track !== null) sen.track = track;
       if (!ctx.isCurrent(this)) return;
       if (track === null && sen.track !== null) {

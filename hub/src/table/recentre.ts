@@ -11,10 +11,19 @@ import type { SeatSensors } from "./sensors.js";
 /** how a table keeps its guns' offsets (game.new's `table.recentre`): the pose every round, for a gun in doubt, never */
 export { RECENTRES, type Recentre } from "@cng/protocol";
 
-/** The gun's track re-centred from a pull at gun time `t` aimed at `bearing`, or null (no steady reading). */
-export function recentred(sen: SeatSensors, t: GunMs, bearing: Deg, opts: AimOptions): OffsetTrack | null {
+/**
+ * The gun's track re-centred from a pull at gun time `t` aimed at `bearing` (seat `target`, the gun held at seat
+ * `from`), or null (no steady reading).
+ */
+export function recentred(
+  sen: SeatSensors,
+  t: GunMs,
+  bearing: Deg,
+  opts: AimOptions,
+  seat?: { target: number; from: number },
+): OffsetTrack | null {
   if (sen.track === null) return null;
   const r = readWindow(sen.window, t, opts);
   if (r.kind !== "reading") return null;
-  return recentreFromPose(sen.track, t, bearing, r.rawHeadingDeg, opts).track;
+  return recentreFromPose(sen.track, t, bearing, r.rawHeadingDeg, opts, seat).track;
 }

@@ -4,10 +4,14 @@ import type { GunMs, HubMs, TriggerKind } from "@cng/protocol";
 import {
   type AimOptions,
   AimWindow,
+  biasedRow,
   type Deg,
+  type DrawVerdict,
+  type DrawWindow,
   GunClock,
   type OffsetTrack,
   offsetAt,
+  readDraw,
   resolveTarget,
   type TargetResult,
   trusted,
@@ -33,7 +37,8 @@ export interface TriggerInput {
 }
 
 export class SeatSensors {
-  readonly window = new AimWindow(64);
+  /** 4 s at 50 Hz: a count's reading looks from before "3" to its window's end after it, with room for late samples */
+  readonly window = new AimWindow(200);
   readonly clock: GunClock;
   /** how long the hub's messages take to reach the gun (its clock probes) */
   readonly downlink = new Downlink();
@@ -43,7 +48,12 @@ export class SeatSensors {
   /** live target as last computed, and as last shown on the LED */
   live: Seat | null = null;
   shown: Seat | null = null;
+  /** the other seat when the live heading sits between two (the LED blinks both), and as last shown */
+  between: Seat | null = null;
+  shownBetween: Seat | null = null;
   lastLockAt: HubMs = Number.NEGATIVE_INFINITY;
+  /** when a count's beats end their white flash (hub ms, in order): the LED is dark after each, whatever it showed */
+  flashEnds: HubMs[] = [];
 
   constructor(
     readonly seat: Seat,
@@ -63,6 +73,11 @@ export class SeatSensors {
     this.downlink.observe(this.clock, h, a);
   }
 
+  /** The bearings from seat `from` (`row`) as this gun's player points along them: with the biases learned. */
+  row(row: readonly Deg[]): readonly Deg[] {
+    return biasedRow(this.track, row);
+  }
+
   /** The yaw offset to add at gun time t. */
   offsetAt(t: GunMs): Deg {
     return this.track === null ? 0 : offsetAt(this.track, t);
@@ -73,7 +88,26 @@ export class SeatSensors {
    * table may act on it.
    */
   target(t: GunMs, row: readonly Deg[], from: Seat, opts: AimOptions, eligible: (s: Seat) => boolean): TargetResult {
-    return trusted(this.track, resolveTarget(this.window, t, this.offsetAt(t), row, from, opts, eligible));
+    const seen = biasedRow(this.track, row);
+    return trusted(this.track, resolveTarget(this.window, t, this.offsetAt(t), seen, from, opts, eligible));
+  }
+
+  /**
+   * What the count whose "3" is at gun time `go` reads, the stream in up to gun time `upTo` (aim/draw.ts), seen from
+   * seat `from`, as far as the table may act on it.
+   */
+  draw(
+    go: GunMs,
+    upTo: GunMs,
+    w: DrawWindow,
+    row: readonly Deg[],
+    from: Seat,
+    opts: AimOptions,
+    eligible: (s: Seat) => boolean,
+  ): DrawVerdict {
+    const seen = biasedRow(this.track, row);
+    const v = readDraw(this.window, go, upTo, w, this.offsetAt(go), seen, from, opts, eligible);
+    return v.kind === "wait" ? v : { ...v, result: trusted(this.track, v.result) };
   }
 
   /** The newest sample's gun time, or null. */

@@ -12,6 +12,8 @@ import {
   inDoubt,
   liveAim,
   type OffsetTrack,
+  type Ranges,
+  ranges,
 } from "../aim/index.js";
 import { type CueOptions, type CueTarget, seatColour } from "../feedback/index.js";
 import {
@@ -60,6 +62,7 @@ export class Table {
   readonly timing: TableTiming;
   private readonly aimOpts: AimOptions;
   private readonly bearings: Bearings;
+  private readonly ranges: Ranges;
   private readonly sensors: SeatSensors[];
   private current: State;
   private plan: RoundPlan;
@@ -90,7 +93,8 @@ export class Table {
     if (config.secrets.length !== n) throw new Error(`give a secret source for each of the ${n} seats`);
     this.timing = tableTiming(config.timing);
     this.aimOpts = aimOptions(config.aim);
-    this.bearings = bearings(config.layout);
+    this.bearings = bearings(config.layout, this.aimOpts.gunForwardM);
+    this.ranges = ranges(config.layout, this.aimOpts.gunForwardM);
     this.sensors = state.players.map((_, seat) => new SeatSensors(seat, this.timing.clockWindowMs));
     this.current = state;
     this.plan = newPlan(state.round, config.autoStart === true, this.guns);
@@ -142,21 +146,30 @@ export class Table {
       sen.window,
       sample.t,
       sen.offsetAt(sample.t),
-      this.bearings[from]!,
+      sen.row(this.bearings[from]!),
       from,
       sen.live,
       this.aimOpts,
       (s) => this.alive(s),
-    ).seat;
-    const changed = live !== sen.live;
-    sen.live = live;
-    if (this.job?.aiming(seat) && sen.live !== sen.shown) {
+    );
+    const changed = live.seat !== sen.live;
+    sen.live = live.seat;
+    sen.between = live.seat === null ? null : live.between;
+    if (this.job?.aiming(seat)) {
       const now = this.ports.clock.now();
-      if (now - sen.lastLockAt >= this.timing.lockIntervalMs) {
-        sen.shown = sen.live;
-        sen.lastLockAt = now;
-        this.cue(seat, "lock", sen.live === null ? {} : { colour: seatColour(sen.live) });
+      // a beat of the count flashed white and left the LED dark: its colour is shown again
+      let dark = false;
+      while (sen.flashEnds.length > 0 && now >= sen.flashEnds[0]!) {
+        if (sen.flashEnds.shift()! > sen.lastLockAt) dark = true;
       }
+      const shows = sen.live !== sen.shown || sen.between !== sen.shownBetween || dark;
+      if (shows && now - sen.lastLockAt >= this.timing.lockIntervalMs) {
+        sen.shown = sen.live;
+        sen.shownBetween = sen.between;
+        sen.lastLockAt = now;
+        const blink = sen.between === null ? {} : { blink: seatColour(sen.between) };
+        this.cue(seat, "lock", sen.live === null ? {} : { colour: seatColour(sen.live), ...blink });
+      } else if (dark) sen.flashEnds.unshift(now);
     }
     if (changed) this.emit();
   }
@@ -412,6 +425,7 @@ export class Table {
       clock: this.ports.clock,
       aimOpts: this.aimOpts,
       bearings: this.bearings,
+      ranges: this.ranges,
       guns: this.guns,
       get state() {
         return t.current;

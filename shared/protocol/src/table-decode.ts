@@ -138,6 +138,7 @@ const ACTIVITY = variant("kind", {
     seats: SEATS,
     goAt: orNull(HUB_TIME),
     paceMs: numberIn(0, 1e7, false),
+    drawMs: numberIn(0, 1e7, false),
     waitingGun: SEATS,
     lagging: SEATS,
   },

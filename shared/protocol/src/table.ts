@@ -135,6 +135,11 @@ export type TableActivity =
       seats: Seat[];
       goAt: HubMs | null;
       paceMs: number;
+      /**
+       * how long after "3" a draw is read (aim: a hold must begin by then, or the player was too slow; courage: a gun
+       * lowered by then lies down)
+       */
+      drawMs: number;
       /** guns away (offline): waited for, then the drop rule */
       waitingGun: Seat[];
       /** guns online whose stream has not reached the snapshot yet (the network holds it), or was re-counted for it */

@@ -105,6 +105,10 @@ export interface Gun {
   button: { press(): void; release(): void; isDown(): boolean };
   led: LedEvent[];
   tones: ToneEvent[];
+  /** calls `fn` with each tone change as the gun plays it (the people at the table hear it); returns the unsubscribe */
+  onTone(fn: (e: ToneEvent) => void): () => void;
+  /** the same for the LED's colour (its player sees it) */
+  onLed(fn: (e: LedEvent) => void): () => void;
   /** pins two things drive at once, as the board found them (a serial port's default TX on the buzzer's pin) */
   pinClash: string[];
   /**

@@ -46,6 +46,8 @@ export class ReportedGun implements LinkListener {
   imuFilters: GunImuFilters | undefined;
   /** the board asked for a reboot (E.reboot): its process ends next */
   protected rebooting = false;
+  private readonly heard = new Set<(e: ToneEvent) => void>();
+  private readonly seen = new Set<(e: LedEvent) => void>();
   private ledC = 0;
   private toneF = 0;
   private readonly lines: ConsoleLines;
@@ -64,6 +66,16 @@ export class ReportedGun implements LinkListener {
     return this.toneF;
   }
 
+  onTone(fn: (e: ToneEvent) => void): () => void {
+    this.heard.add(fn);
+    return () => this.heard.delete(fn);
+  }
+
+  onLed(fn: (e: LedEvent) => void): () => void {
+    this.seen.add(fn);
+    return () => this.seen.delete(fn);
+  }
+
   /** What the board wrote to USB itself: the console while it is there. */
   text(t: string): void {
     this.usb.heard(t);
@@ -79,10 +91,12 @@ export class ReportedGun implements LinkListener {
       case "L":
         this.ledC = r.v[1];
         this.led.push({ t: r.v[0], c: r.v[1] });
+        for (const fn of this.seen) fn({ t: r.v[0], c: r.v[1] });
         break;
       case "T":
         this.toneF = r.v[1];
         this.tones.push({ t: r.v[0], f: r.v[1] });
+        for (const fn of this.heard) fn({ t: r.v[0], f: r.v[1] });
         break;
       case "W":
         this.wifi.connects.push({ ssid: r.v[0], password: r.v[1] });

@@ -62,6 +62,8 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     button: b.trigger.button,
     led: outputs.led,
     tones: outputs.tones,
+    onTone: outputs.onTone,
+    onLed: outputs.onLed,
     pinClash: b.pinClash,
     get imuFilters() {
       return b.imu.filters;

@@ -14,6 +14,10 @@ export interface AnalogOptions {
 export interface VmOutputs {
   led: LedEvent[];
   tones: ToneEvent[];
+  /** calls `fn` with each tone change as it happens; returns the unsubscribe */
+  onTone(fn: (e: ToneEvent) => void): () => void;
+  /** the same for the LED's colour */
+  onLed(fn: (e: LedEvent) => void): () => void;
   ledNow(): number;
   toneNow(): number;
   digitalWrite(p: unknown, v: number | boolean): void;
@@ -34,23 +38,37 @@ export function vmOutputs(
 ): VmOutputs {
   const led: LedEvent[] = [];
   const tones: ToneEvent[] = [];
+  const heard = new Set<(e: ToneEvent) => void>();
+  const seen = new Set<(e: LedEvent) => void>();
   let colour = 0;
   let freq = 0;
   const parts = new Outputs(
     { ...board.led, bz: board.bz.pin, dac: dacPins.map((g) => `D${g}`) },
     (c) => {
-      led.push({ t: now(), c });
+      const e = { t: now(), c };
+      led.push(e);
       colour = c;
+      for (const fn of seen) fn(e);
     },
     (f) => {
-      tones.push({ t: now(), f });
+      const e = { t: now(), f };
+      tones.push(e);
       freq = f;
+      for (const fn of heard) fn(e);
     },
     log,
   );
   return {
     led,
     tones,
+    onTone: (fn) => {
+      heard.add(fn);
+      return () => heard.delete(fn);
+    },
+    onLed: (fn) => {
+      seen.add(fn);
+      return () => seen.delete(fn);
+    },
     ledNow: () => colour,
     toneNow: () => freq,
     digitalWrite: (p, v) => parts.write(pinName(p), v ? 1 : 0),

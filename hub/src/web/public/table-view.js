@@ -326,8 +326,9 @@ function drawCount(svg, link) {
           : purpose;
     } else {
       const p = act.paceMs || 1000;
+      const draw = act.drawMs || 0;
       const since = now - (act.goAt - 2 * p);
-      running = since < 2 * p + 1500;
+      running = since < 2 * p + draw + 1500;
       if (since < 0) {
         big = "";
         small = t("count.ready", { purpose });
@@ -335,7 +336,11 @@ function drawCount(svg, link) {
       else if (since < 2 * p) big = "2";
       else big = "3";
       if (since >= 0) small = act.purpose === "courage" ? t("count.stayOrLie") : purpose;
-      frac = Math.max(0, Math.min(1, since / (2 * p)));
+      // the ring fills to "3", then empties over the reaction window the table reads a draw in
+      frac =
+        since < 2 * p || draw <= 0
+          ? Math.max(0, Math.min(1, since / (2 * p)))
+          : Math.max(0, 1 - (since - 2 * p) / draw);
     }
   } else if (act?.kind === "reveal") {
     running = now < act.closesAt + 500;
