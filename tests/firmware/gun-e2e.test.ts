@@ -62,9 +62,16 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
     const last = aims[aims.length - 1].msg;
     expect(Math.abs(last.p - 10)).toBeLessThan(1.5);
     if (board.includes("bno085")) expect(Math.abs(last.y - 30)).toBeLessThan(0.5);
-    const span = (aims[aims.length - 1].at - aims[aims.length - 20].at) / 19;
-    expect(span).toBeGreaterThan(25);
-    expect(span).toBeLessThan(60);
+    // about 25 Hz by the gun's own clock: the most samples within 200 ms is 5 (a busy machine delays the gun's timer
+    // for a while, so the hub's receive times say little, and it cannot put ten samples in 200 ms)
+    const ts = aims.slice(-20).map((a) => a.msg.t as number);
+    let most = 0;
+    for (let i = 0, j = 0; i < ts.length; i++) {
+      while (ts[i]! - ts[j]! >= 200) j++;
+      most = Math.max(most, i - j + 1);
+    }
+    expect(most).toBeGreaterThanOrEqual(4);
+    expect(most).toBeLessThanOrEqual(7);
 
     // a pull: press, local click at once, then release
     g.button.press();
