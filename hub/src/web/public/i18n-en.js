@@ -5,6 +5,7 @@ export default {
   "header.title": "Cash'n Guns hub",
   "header.host": "host (unlocked)",
   "header.viewer": "viewer (locked)",
+  "header.menu": "Menu",
   "voice.mute": "Mute the table's voice",
   "voice.unmute": "Let the table speak",
   "voice.volume": "Voice volume",

@@ -6,6 +6,7 @@ export default {
   "header.title": "Cash'n Guns -keskitin",
   "header.host": "isäntä (avattu)",
   "header.viewer": "katsoja (lukittu)",
+  "header.menu": "Valikko",
   "voice.mute": "Mykistä pöydän ääni",
   "voice.unmute": "Anna pöydän puhua",
   "voice.volume": "Äänen voimakkuus",

@@ -5,6 +5,7 @@ export default {
   "header.title": "Hub Cash'n Guns",
   "header.host": "hôte (déverrouillé)",
   "header.viewer": "spectateur (verrouillé)",
+  "header.menu": "Menu",
   "voice.mute": "Couper la voix de la table",
   "voice.unmute": "Faire parler la table",
   "voice.volume": "Volume de la voix",
