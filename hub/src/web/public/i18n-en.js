@@ -161,6 +161,7 @@ export default {
   "side.round": "Round {n}",
   "side.winners": { one: "Winner: {names}", other: "Winners: {names}" },
   "side.scoresLink": "scores",
+  "side.players": "Players",
   "wait.line": "Waiting for {list}",
   "wait.start": "the host to start the round",
   "wait.secret": "{name}: secret bullet",

@@ -162,6 +162,7 @@ export default {
   "side.round": "Kierros {n}",
   "side.winners": { one: "Voittaja: {names}", other: "Voittajat: {names}" },
   "side.scoresLink": "pisteet",
+  "side.players": "Pelaajat",
   "wait.line": "Odotetaan: {list}",
   "wait.start": "isäntä aloittaa kierroksen",
   "wait.secret": "{name}: salainen luoti",

@@ -167,6 +167,7 @@ export default {
   "side.round": "Manche {n}",
   "side.winners": { one: "Gagnant : {names}", many: "Gagnants : {names}", other: "Gagnants : {names}" },
   "side.scoresLink": "scores",
+  "side.players": "Joueurs",
   "wait.line": "En attente : {list}",
   "wait.start": "l'hôte doit lancer la manche",
   "wait.secret": "{name} : balle secrète",

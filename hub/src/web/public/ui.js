@@ -7,8 +7,8 @@ import { autoLang, LANG_NAMES, LANGS, money, personalLang, setLang, t } from "./
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
- * A phone's screen, upright or on its side (style.css has the same query): the header folds into a menu, the voice
- * starts muted.
+ * A phone's screen, upright or on its side (style.css has the same query): the header folds into a menu, the table
+ * is drawn with its words at fixed sizes, the voice starts muted.
  */
 export const PHONE = "(max-width: 700px), (max-height: 500px)";
 
