@@ -2,7 +2,7 @@
 // saved as test artifacts under test-results/screenshots/.
 import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SHOTS = resolve(import.meta.dirname, "../../test-results/screenshots");
@@ -11,8 +11,15 @@ export const hasChromium = (): boolean => existsSync(CHROMIUM);
 
 export interface TestBrowser {
   browser: Browser;
-  /** a new window with its own storage (a new person at the table) */
-  page(url: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /**
+   * a new window with its own storage (a new person at the table); `device` emulates a phone (scale, touch, mobile
+   * viewport)
+   */
+  page(
+    url: string,
+    viewport?: { width: number; height: number },
+    device?: Pick<BrowserContextOptions, "deviceScaleFactor" | "isMobile" | "hasTouch">,
+  ): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -34,8 +41,8 @@ export async function launch(): Promise<TestBrowser> {
   const contexts: BrowserContext[] = [];
   return {
     browser,
-    async page(url, viewport = { width: 1400, height: 900 }) {
-      const ctx = await browser.newContext({ viewport });
+    async page(url, viewport = { width: 1400, height: 900 }, device = {}) {
+      const ctx = await browser.newContext({ viewport, ...device });
       contexts.push(ctx);
       const p = await ctx.newPage();
       // below vitest's 30 s: a step that hangs fails there, named, instead of running on into the next test

@@ -394,7 +394,8 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
         .click();
       await expect.poll(() => waitsSecret(seat)).toBe(false);
     }
-    expect(await host.locator("#secrets-msg").textContent()).toContain("done");
+    // (the hub's answer may reach the page after the state the test watches)
+    await expect.poll(() => host.locator("#secrets-msg").textContent()).toContain("done");
     await host.goto(`${hub.urls.dashboard}#/table`);
     await host.locator("#start-round:not([disabled])").waitFor();
     await host.click("#start-round");

@@ -36,6 +36,14 @@ const main = /** @type {HTMLElement} */ (document.getElementById("view"));
 const conn = /** @type {HTMLElement} */ (document.getElementById("conn"));
 const lock = /** @type {HTMLAnchorElement} */ (document.getElementById("lock"));
 const title = /** @type {HTMLElement} */ (document.querySelector("header h1"));
+const bar = /** @type {HTMLElement} */ (document.querySelector("header"));
+// on a phone the header folds its pages, lock and language into a menu (style.css)
+const menu = /** @type {HTMLButtonElement} */ (document.getElementById("menu"));
+const openMenu = (open) => {
+  bar.classList.toggle("open", open);
+  menu.setAttribute("aria-expanded", String(open));
+};
+menu.addEventListener("click", () => openMenu(!bar.classList.contains("open")));
 let picker = null;
 let sound = null;
 const first = parseHash();
@@ -49,6 +57,7 @@ function route() {
     return;
   }
   unmount();
+  openMenu(false);
   document.body.dataset.route = name;
   for (const a of document.querySelectorAll("nav a"))
     a.classList.toggle("here", a.getAttribute("href") === `#/${name}`);
@@ -69,6 +78,7 @@ function words() {
   document.documentElement.lang = lang();
   document.title = t("header.title");
   title.textContent = t("header.title");
+  menu.setAttribute("aria-label", t("header.menu"));
   const nav = {
     "#/table": t("nav.table"),
     "#/setup": t("nav.setup"),

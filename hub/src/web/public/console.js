@@ -39,8 +39,8 @@ export function consolePage(root, link) {
     const page = h(
       "div",
       { class: "page console-page", style: `--seat:${css(seatColour(seat))}` },
+      // the connection's line is the header's
       h("h2", { class: "console-name" }, name, h("span", { class: "note" }, " ", t("seat.n", { n: seat + 1 }))),
-      h("div", { class: "note" }, link.status),
     );
     if (!me) {
       page.append(h("p", {}, link.connected ? t("console.waitingGame") : t("link.connecting")), msg);
@@ -178,7 +178,7 @@ export function consolePage(root, link) {
   link.addEventListener("token-refused", draw);
   const stop = redrawOnChange(
     link,
-    () => [link.seat, link.playerView, stillState(link.state), link.status, link.connected, lang()],
+    () => [link.seat, link.playerView, stillState(link.state), link.connected, lang()],
     draw,
   );
   return () => {

@@ -1,8 +1,11 @@
 // The live table, drawn from above: seats (name, colour, wounds, shame, money or loot, alive/dead, Godfather),
-// live aim lines, the count, the step, the loot, the draft turn and the round's result.
+// live aim lines, the count, the step, the loot, the draft turn and the round's result. On a phone (PHONE) the
+// drawing keeps its words at sizes one can read: each seat shows its name and money beside it (a long name
+// shortened, whole on a tap), wounds as pips, and the other lines move below the drawing (#seat-lines).
 
 import { hostPanel, messageLine } from "./host.js";
 import { lang, list, money, t } from "./i18n.js";
+import { ellipsize, fitTable, overlaps, textWidth } from "./table-fit.js";
 import {
   bulletName,
   cardName,
@@ -10,6 +13,7 @@ import {
   decisionName,
   editionName,
   h,
+  PHONE,
   powerName,
   redrawOnChange,
   roleName,
@@ -24,7 +28,31 @@ import {
 // the SVG's extent in metres: wider than tall, so the names beside the seats fit
 const VIEW_X = 2.5;
 const VIEW_Y = 1.45;
+const WIDE_VIEW = `${-VIEW_X} ${-VIEW_Y} ${2 * VIEW_X} ${2 * VIEW_Y}`;
 const AIM_FRESH_MS = 3000;
+/** a seat's circle, metres */
+const SEAT_R = 0.13;
+/** the count's number, metres */
+const COUNT_SIZE = 0.32;
+// On a phone: the words' sizes in CSS px (the name's grows with the drawing, up to NAME_PX_MAX), a name's longest
+// drawn width in ems, the count's least size, the line below the drawing that the count's words take, and the side
+// panel's least width beside the drawing.
+const NAME_PX = 14;
+const NAME_PX_MAX = 20;
+const NAME_EM = 7;
+const SEAT_NO_PX = 14;
+const COUNT_PX = 40;
+const CAPTION_PX = 30;
+const AIM_WORD_PX = 13;
+const AIM_WORD_MAX_PX = 84;
+const SIDE_MIN_PX = 300;
+const LINE = 1.25;
+
+/**
+ * How the drawing is laid out now: a phone's (`compact`, in `room` px, at `k` px per metre), the seats whose whole
+ * name shows.
+ * @typedef {{ compact: boolean, room: { w: number, h: number }, k: number, whole: Set<number> }} Frame
+ */
 
 /**
  * Mounts the table view into `root`; returns a cleanup function.
@@ -32,16 +60,17 @@ const AIM_FRESH_MS = 3000;
  * @param {Link} link
  */
 export function tableView(root, link) {
-  const svg = s("svg", {
-    viewBox: `${-VIEW_X} ${-VIEW_Y} ${2 * VIEW_X} ${2 * VIEW_Y}`,
-    class: "table-svg",
-    role: "img",
-  });
+  const svg = s("svg", { viewBox: WIDE_VIEW, class: "table-svg", role: "img" });
+  // on a phone the count's words go below the drawing, at a size one can read
+  const caption = h("p", { class: "count-caption", id: "count-caption", "aria-live": "polite" });
   // the side panel: what the table shows, and below it the host's controls, each drawn on its own
   const info = h("section", { class: "side-part" });
   const controls = h("section", { class: "side-part" });
   const side = h("aside", { class: "side" }, info, controls);
-  root.replaceChildren(h("div", { class: "table-page" }, h("section", { class: "table-wrap" }, svg), side));
+  const page = h("div", { class: "table-page" }, h("section", { class: "table-wrap" }, svg, caption), side);
+  root.replaceChildren(page);
+  /** @type {Frame} */
+  const frame = { compact: false, room: { w: 0, h: 0 }, k: 0, whole: new Set() };
   let raf = 0;
   const hostMsg = messageLine("host-msg");
 
@@ -69,25 +98,56 @@ export function tableView(root, link) {
     () => controls.replaceChildren(...(link.isHost ? [hostPanel(link, hostMsg)] : [])),
   );
   const draw = () => {
-    drawTable(svg, link);
+    page.classList.toggle("compact", frame.compact);
+    const width = drawTable(svg, link, frame);
+    page.classList.toggle("beside", frame.compact && page.clientWidth - width >= SIDE_MIN_PX);
     tick();
   };
   const onChange = (e) => {
-    if (e.detail === "aim") drawAims(svg, link);
+    if (e.detail === "aim") drawAims(svg, link, frame);
     else draw();
   };
   // The count and the reveal window run on the hub's clock, drawn every frame while one runs.
   const tick = () => {
     cancelAnimationFrame(raf);
-    if (drawCount(svg, link)) raf = requestAnimationFrame(tick);
+    const running = drawCount(svg, link);
+    const words = frame.compact ? (svg.querySelector("text.count-sub")?.textContent ?? "") : "";
+    if (caption.textContent !== words) caption.textContent = words;
+    if (running) raf = requestAnimationFrame(tick);
   };
+  // The room is measured when the screen changes, not on each state: the header's menu opening must not resize it.
+  let measured = "";
+  const resized = () => {
+    const compact = matchMedia(PHONE).matches;
+    const key = `${compact} ${root.clientWidth} ${innerHeight}`;
+    if (key === measured) return;
+    measured = key;
+    frame.compact = compact;
+    page.classList.toggle("compact", compact);
+    const top = page.getBoundingClientRect().top + scrollY;
+    frame.room = { w: page.clientWidth, h: Math.max(160, innerHeight - top - CAPTION_PX - 8) };
+    draw();
+  };
+  const watch = new ResizeObserver(resized);
+  watch.observe(root);
+  addEventListener("resize", resized);
+  // a tap on a seat shows its whole name, or shortens it again
+  svg.addEventListener("click", (e) => {
+    const seat = /** @type {Element} */ (e.target).closest?.("g.seat")?.getAttribute("data-seat");
+    if (!frame.compact || seat === null || seat === undefined) return;
+    const n = Number(seat);
+    if (!frame.whole.delete(n)) frame.whole.add(n);
+    draw();
+  });
   link.addEventListener("change", onChange);
-  draw();
-  const stale = setInterval(() => drawAims(svg, link), 1000);
+  resized();
+  const stale = setInterval(() => drawAims(svg, link, frame), 1000);
   return () => {
     stopInfo();
     stopControls();
     link.removeEventListener("change", onChange);
+    watch.disconnect();
+    removeEventListener("resize", resized);
     cancelAnimationFrame(raf);
     clearInterval(stale);
   };
@@ -95,19 +155,33 @@ export function tableView(root, link) {
 
 const pt = (p) => ({ x: p.x, y: -p.y });
 
-/** @param {Link} link */
-function drawTable(svg, link) {
+/**
+ * Draws the table; returns the drawing's width in CSS px.
+ * @param {SVGSVGElement} svg
+ * @param {Link} link
+ * @param {Frame} frame
+ */
+function drawTable(svg, link, frame) {
   const seats = link.seats();
   const game = link.state?.game;
   svg.replaceChildren();
   if (seats.length === 0) {
+    const w = frame.compact ? frame.room.w : 0;
+    setFrame(svg, WIDE_VIEW, frame.compact ? { k: w / (2 * VIEW_X), w, h: (w * VIEW_Y) / VIEW_X } : null);
     svg.append(
       s("text", { x: 0, y: 0, class: "big-note", "text-anchor": "middle" }, t("table.noGame")),
       s("text", { x: 0, y: 0.14, class: "note", "text-anchor": "middle" }, t("table.setUpOne")),
     );
-    return;
+    return svg.getBoundingClientRect().width;
   }
   const pos = link.layout(seats.length).map(pt);
+  const fit = frame.compact ? compactFit(svg, seats, pos, frame) : null;
+  frame.k = fit?.k ?? 0;
+  if (fit) {
+    const { k, box } = fit;
+    const viewBox = [box.left / k, box.top / k, (box.right - box.left) / k, (box.bottom - box.top) / k].join(" ");
+    setFrame(svg, viewBox, { k, w: box.right - box.left, h: box.bottom - box.top });
+  } else setFrame(svg, WIDE_VIEW, null);
   const layout = link.state?.layout;
   const isRound = !layout || !("points" in layout);
   svg.append(
@@ -117,6 +191,8 @@ function drawTable(svg, link) {
   );
   svg.append(s("g", { class: "aims" }));
   const turn = game?.turn ?? null;
+  /** the seat whose whole name shows goes last, over its neighbours */
+  const last = [];
   for (const seat of seats) {
     const p = pos[seat.seat];
     const pl = seat.player;
@@ -124,22 +200,43 @@ function drawTable(svg, link) {
     const ux = p.x / out;
     const uy = p.y / out;
     const dead = pl && !pl.alive;
-    const g = s("g", {
-      class: `seat${dead ? " dead" : ""}${pl?.waiting ? " waiting" : ""}${turn === seat.seat ? " turn" : ""}`,
-      "data-seat": seat.seat,
-    });
-    g.append(
-      s("circle", { cx: p.x, cy: p.y, r: 0.13, fill: "#111", stroke: css(seat.colour), "stroke-width": 0.035 }),
-      // people count seats from 1
-      s("text", { x: p.x, y: p.y + 0.045, class: "seat-no", "text-anchor": "middle" }, String(seat.seat + 1)),
+    const g = s(
+      "g",
+      {
+        class: `seat${dead ? " dead" : ""}${pl?.waiting ? " waiting" : ""}${turn === seat.seat ? " turn" : ""}`,
+        "data-seat": seat.seat,
+      },
+      s("title", {}, seat.name),
     );
+    g.append(
+      s("circle", { cx: p.x, cy: p.y, r: SEAT_R, fill: "#111", stroke: css(seat.colour), "stroke-width": 0.035 }),
+      // people count seats from 1
+      s(
+        "text",
+        { x: p.x, y: p.y + (fit ? (0.36 * SEAT_NO_PX) / fit.k : 0.045), class: "seat-no", "text-anchor": "middle" },
+        String(seat.seat + 1),
+      ),
+    );
+    // on a phone the crown sits further in, past the wound pips
+    const crown = fit ? (SEAT_R * fit.k + 24) / fit.k : 0.21;
     if (game && game.godfather === seat.seat) {
       g.append(
-        s("text", { x: p.x - ux * 0.21, y: p.y - uy * 0.21 + 0.04, class: "godfather", "text-anchor": "middle" }, "♛"),
+        s(
+          "text",
+          { x: p.x - ux * crown, y: p.y - uy * crown + 0.04, class: "godfather", "text-anchor": "middle" },
+          "♛",
+        ),
       );
     }
     if (!seat.online && seat.gun) {
       g.append(s("text", { x: p.x - 0.11, y: p.y - 0.1, class: "offline-mark", "text-anchor": "middle" }, "⚠"));
+    }
+    if (fit) {
+      compactLabel(g, fit, seat, frame.whole.has(seat.seat));
+      if (pl && !dead) g.append(woundPips(p, ux, uy, fit.k, pl.wounds, pl.deadly));
+      if (frame.whole.has(seat.seat)) last.push(g);
+      else svg.append(g);
+      continue;
     }
     // The label block, outside the seat
     const lx = p.x + ux * 0.26;
@@ -147,37 +244,23 @@ function drawTable(svg, link) {
     const anchor = ux > 0.35 ? "start" : ux < -0.35 ? "end" : "middle";
     const lines = [s("tspan", { x: lx, dy: 0, class: "name" }, seat.name)];
     if (pl) {
-      const bits = [];
-      bits.push(dead ? t("table.dead") : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, pl.deadly - pl.wounds))}`);
-      bits.push(money(pl.money));
+      const bits = [statsText(pl)];
       if (game?.edition === "classic") {
         if (pl.shame) bits.push(t("table.shame", { n: pl.shame }));
-      } else if (pl.loot) {
-        const l = pl.loot;
-        lines.push(
-          s(
-            "tspan",
-            { x: lx, dy: 0.075, class: "sub" },
-            t("table.loot", { cash: l.cash, diamonds: l.diamonds, paintings: l.paintings }),
-          ),
-        );
-      }
+      } else if (pl.loot) lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, lootText(pl)));
       lines.splice(1, 0, s("tspan", { x: lx, dy: 0.075, class: "stats" }, bits.join("  ")));
-      const extra = [];
-      if (pl.power) extra.push(powerName(pl.power));
-      if (pl.role) extra.push(roleName(pl.role));
-      if (pl.lyingDown) extra.push(t("table.lyingDown"));
-      if (pl.hurt) extra.push(t("table.hurt", { n: pl.hurt }));
-      if (pl.score !== undefined) extra.push(t("table.score", { money: money(pl.score) }));
-      if (pl.waiting) extra.push(t("table.choosing"));
-      if (turn === seat.seat) extra.push(t("table.picks"));
-      if (extra.length) lines.push(s("tspan", { x: lx, dy: 0.07, class: "sub" }, extra.join(" · ")));
+      const extra = extraText(pl, turn === seat.seat);
+      if (extra) lines.push(s("tspan", { x: lx, dy: 0.07, class: "sub" }, extra));
     } else if (seat.gun) {
       lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, t("table.gun", { gun: seat.gun })));
     }
     g.append(s("text", { x: lx, y: ly, "text-anchor": anchor, class: "label" }, lines));
     svg.append(g);
   }
+  svg.append(...last);
+  // the centre: on a phone the step's line sits above the count's number, however big that is drawn
+  const countSize = fit ? Math.max(COUNT_SIZE, COUNT_PX / fit.k) : COUNT_SIZE;
+  const stepY = fit ? 0.1 - 0.8 * countSize - 6 / fit.k : -0.12;
   svg.append(
     s(
       "g",
@@ -185,10 +268,171 @@ function drawTable(svg, link) {
       s("circle", { cx: 0, cy: 0, r: 0.3, class: "count-ring", "stroke-dasharray": "1.885 1.885" }),
       s("text", { x: 0, y: 0.1, class: "count", "text-anchor": "middle" }, ""),
       s("text", { x: 0, y: 0.22, class: "count-sub", "text-anchor": "middle" }, ""),
-      s("text", { x: 0, y: -0.12, class: "centre-step", "text-anchor": "middle" }, centreStep(link)),
+      s("text", { x: 0, y: stepY, class: "centre-step", "text-anchor": "middle" }, centreStep(link)),
     ),
   );
-  drawAims(svg, link);
+  drawAims(svg, link, frame);
+  return fit ? fit.box.right - fit.box.left : svg.getBoundingClientRect().width;
+}
+
+/**
+ * The drawing's view box, and on a phone its size in CSS px and the user units per CSS px (`--u`, which the
+ * stylesheet sizes the drawing's words and lines by).
+ * @param {SVGSVGElement} svg
+ * @param {string} viewBox
+ * @param {{ k: number, w: number, h: number } | null} px
+ */
+function setFrame(svg, viewBox, px) {
+  svg.setAttribute("viewBox", viewBox);
+  svg.classList.toggle("compact", px !== null);
+  if (px) {
+    svg.style.setProperty("--u", String(1 / px.k));
+    svg.style.width = `${px.w}px`;
+    svg.style.height = `${px.h}px`;
+  } else {
+    svg.style.removeProperty("--u");
+    svg.style.removeProperty("width");
+    svg.style.removeProperty("height");
+  }
+}
+
+/** A player's wounds (or death) and money, as the drawing beside a seat says them. */
+function statsText(pl) {
+  const dead = !pl.alive;
+  const wounds = dead ? t("table.dead") : `♥ ${"●".repeat(pl.wounds)}${"○".repeat(Math.max(0, pl.deadly - pl.wounds))}`;
+  return `${wounds}  ${money(pl.money)}`;
+}
+
+/** A second edition player's loot. */
+function lootText(pl) {
+  const l = pl.loot;
+  return t("table.loot", { cash: l.cash, diamonds: l.diamonds, paintings: l.paintings });
+}
+
+/** What else a player is (power, role, lying down, hurt, score, choosing, picking), or "". */
+function extraText(pl, picks) {
+  const extra = [];
+  if (pl.power) extra.push(powerName(pl.power));
+  if (pl.role) extra.push(roleName(pl.role));
+  if (pl.lyingDown) extra.push(t("table.lyingDown"));
+  if (pl.hurt) extra.push(t("table.hurt", { n: pl.hurt }));
+  if (pl.score !== undefined) extra.push(t("table.score", { money: money(pl.score) }));
+  if (pl.waiting) extra.push(t("table.choosing"));
+  if (picks) extra.push(t("table.picks"));
+  return extra.join(" · ");
+}
+
+/**
+ * @typedef {{ name: string, whole: string, money: string, px: number, family: string }} SeatWords
+ * @typedef {ReturnType<typeof fitTable> & { words: SeatWords[] }} Fit
+ */
+
+/**
+ * A phone's drawing: each seat's label (its name, shortened, and its money) measured at its size in CSS px, and
+ * the scale at which the seats and labels fill the room.
+ * @param {SVGSVGElement} svg
+ * @param {ReturnType<Link["seats"]>} seats
+ * @param {{ x: number, y: number }[]} pos
+ * @param {Frame} frame
+ * @returns {Fit}
+ */
+function compactFit(svg, seats, pos, frame) {
+  const family = getComputedStyle(svg).fontFamily;
+  const words = (px) =>
+    seats.map((seat) => ({
+      name: ellipsize(seat.name, NAME_EM * px, px, family, true),
+      whole: seat.name,
+      money: seat.player ? money(seat.player.money) : seat.gun ? t("table.gun", { gun: seat.gun }) : "",
+      px,
+      family,
+    }));
+  const sizes = (ws) =>
+    ws.map((w) => ({
+      w: Math.max(textWidth(w.name, w.px, family, true), w.money ? textWidth(w.money, w.px - 1, family) : 0),
+      h: LINE * (w.money ? 2 * w.px - 1 : w.px),
+    }));
+  let ws = words(NAME_PX);
+  let fit = fitTable(pos, sizes(ws), frame.room, SEAT_R);
+  // a roomy screen draws the names bigger, and fits again
+  const px = Math.min(NAME_PX_MAX, Math.floor(fit.k * 0.09 * 2) / 2);
+  if (px > NAME_PX) {
+    ws = words(px);
+    fit = fitTable(pos, sizes(ws), frame.room, SEAT_R);
+  }
+  return { ...fit, words: ws };
+}
+
+/**
+ * A seat's label on a phone: its name and money at fixed CSS sizes; the whole name when tapped, over a backing
+ * and kept inside the drawing.
+ * @param {SVGGElement} g
+ * @param {Fit} fit
+ * @param {ReturnType<Link["seats"]>[number]} seat
+ * @param {boolean} whole
+ */
+function compactLabel(g, fit, seat, whole) {
+  const { k, box } = fit;
+  const w = fit.words[seat.seat];
+  const at = fit.placed[seat.seat];
+  let { left, right } = at.label;
+  let anchor = at.anchor;
+  const name = whole ? w.whole : w.name;
+  if (whole) {
+    const wide = Math.max(textWidth(name, w.px, w.family, true), right - left);
+    const mid = (left + right) / 2;
+    left = Math.max(
+      box.left,
+      Math.min(box.right - wide, anchor === "start" ? left : anchor === "end" ? right - wide : mid - wide / 2),
+    );
+    right = left + wide;
+    anchor = "start";
+    g.append(
+      s("rect", {
+        class: "name-back",
+        x: (left - 3) / k,
+        y: (at.label.top - 2) / k,
+        width: (wide + 6) / k,
+        height: (at.label.bottom - at.label.top + 4) / k,
+        rx: 4 / k,
+      }),
+    );
+  }
+  const x = (anchor === "start" ? left : anchor === "end" ? right : (left + right) / 2) / k;
+  const nameY = (at.label.top + 0.97 * w.px) / k;
+  const lines = [s("tspan", { x, y: nameY, class: "name", style: `font-size:${w.px / k}px` }, name)];
+  if (w.money)
+    lines.push(
+      s("tspan", { x, y: nameY + (LINE * w.px) / k, class: "stats", style: `font-size:${(w.px - 1) / k}px` }, w.money),
+    );
+  g.append(s("text", { "text-anchor": anchor, class: "label" }, lines));
+}
+
+/**
+ * A living player's wounds on a phone: a pip each on the seat's inner side, filled for a wound, open for one to go.
+ * @param {{ x: number, y: number }} p
+ * @param {number} ux
+ * @param {number} uy
+ * @param {number} k
+ * @param {number} wounds
+ * @param {number} deadly
+ */
+function woundPips(p, ux, uy, k, wounds, deadly) {
+  const ring = SEAT_R * k + 8;
+  const step = 9 / ring;
+  const toward = Math.atan2(-uy, -ux);
+  const pips = s("g", { class: "wounds" });
+  for (let i = 0; i < deadly; i++) {
+    const a = toward + (i - (deadly - 1) / 2) * step;
+    pips.append(
+      s("circle", {
+        cx: p.x + (Math.cos(a) * ring) / k,
+        cy: p.y + (Math.sin(a) * ring) / k,
+        r: 3.2 / k,
+        class: i < wounds ? "pip hit" : "pip",
+      }),
+    );
+  }
+  return pips;
 }
 
 /** @param {Link} link */
@@ -222,13 +466,26 @@ function aimsNow(link) {
   return out;
 }
 
-/** @param {Link} link */
-function drawAims(svg, link) {
+/**
+ * @param {Link} link
+ * @param {Frame} frame
+ */
+function drawAims(svg, link, frame) {
   const layer = svg.querySelector("g.aims");
   if (!layer) return;
   layer.replaceChildren();
   const seats = link.seats();
   const pos = link.layout(seats.length).map(pt);
+  // on a phone, what the words keep clear of (px): the words already placed, and where they can, the step's line
+  // and the crown
+  const placed = [];
+  const marks = [];
+  for (const el of frame.compact ? svg.querySelectorAll("text.centre-step, text.godfather") : []) {
+    if (!el.textContent) continue;
+    const b = /** @type {SVGTextElement} */ (el).getBBox();
+    const k = frame.k;
+    marks.push({ left: b.x * k, right: (b.x + b.width) * k, top: b.y * k, bottom: (b.y + b.height) * k });
+  }
   for (const [seat, a] of aimsNow(link)) {
     const from = pos[seat];
     if (!from) continue;
@@ -258,14 +515,41 @@ function drawAims(svg, link) {
       const y2 = from.y + Math.sin(rad) * 0.32;
       if (a.yaw !== null)
         layer.append(s("line", { x1: from.x, y1: from.y, x2, y2, stroke: colour, class: `${cls} nobody` }));
-      const word = a.committed ? t("who.nobody") : a.yaw === null ? t("aim.none") : t("aim.nobodyOrAmbiguous");
-      // the word sits on the table side of the seat, clear of the names outside
+      const said = a.committed ? t("who.nobody") : a.yaw === null ? t("aim.none") : t("aim.nobodyOrAmbiguous");
+      // the word sits on the table side of the seat, clear of the names outside; on a phone it is drawn at a size
+      // one can read, kept short, and set in from the seat by its own width (past the wound pips)
+      let word = said;
+      let at = { x: from.x * 0.68, y: from.y * 0.68 + 0.02 };
+      if (frame.compact) {
+        const family = getComputedStyle(svg).fontFamily;
+        word = ellipsize(said, AIM_WORD_MAX_PX, AIM_WORD_PX, family);
+        const k = frame.k;
+        const d = Math.hypot(from.x, from.y) || 1;
+        const ux = from.x / d;
+        const uy = from.y / d;
+        // its box, with a little air around it
+        const w = textWidth(word, AIM_WORD_PX, family) + 4;
+        const h = LINE * AIM_WORD_PX + 2;
+        const inset = SEAT_R * k + 18 + (w / 2) * Math.abs(ux) + (h / 2) * Math.abs(uy);
+        // further in, or a line to either side, until clear of the words placed before
+        const rect = (inward, aside) => {
+          const cx = from.x * k - ux * (inset + inward) - uy * aside;
+          const cy = from.y * k - uy * (inset + inward) + ux * aside;
+          return { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2, bottom: cy + h / 2 };
+        };
+        const tries = [0, 1, 2, 3].flatMap((i) => [0, h, -h, 2 * h, -2 * h].map((aside) => rect((i * h) / 2, aside)));
+        const clear = (x, of) => !of.some((y) => overlaps(x, y));
+        const r =
+          tries.find((x) => clear(x, placed) && clear(x, marks)) ?? tries.find((x) => clear(x, placed)) ?? tries[0];
+        placed.push(r);
+        at = { x: (r.left + r.right) / 2 / k, y: (r.top + r.bottom) / 2 / k + (0.35 * AIM_WORD_PX) / k };
+      }
       layer.append(
         s(
           "text",
           {
-            x: from.x * 0.68,
-            y: from.y * 0.68 + 0.02,
+            x: at.x,
+            y: at.y,
             class: "aim-word",
             "text-anchor": "middle",
             "data-from": seat,
@@ -420,6 +704,7 @@ function drawSide(side, link) {
       ),
     );
   }
+  side.append(seatLines(link, g));
   // the loot on the table
   const loot = h("div", { class: "loot", id: "loot" }, h("h3", {}, t("loot.onTable")));
   if ("bills" in g.table) {
@@ -450,6 +735,40 @@ function drawSide(side, link) {
   }
   side.append(loot);
   side.append(roundResult(link, name));
+}
+
+/**
+ * Each seat's lines in full, for a phone's drawing that shows only names and money (the stylesheet shows them there
+ * only).
+ * @param {Link} link
+ * @param {NonNullable<Link["state"]>["game"]} game
+ */
+function seatLines(link, game) {
+  const lines = h("ul", {});
+  for (const seat of link.seats()) {
+    const pl = seat.player;
+    const bits = [];
+    if (pl) {
+      bits.push(statsText(pl));
+      if (game?.edition === "classic") {
+        if (pl.shame) bits.push(t("table.shame", { n: pl.shame }));
+      } else if (pl.loot) bits.push(lootText(pl));
+      const extra = extraText(pl, game?.turn === seat.seat);
+      if (extra) bits.push(extra);
+    } else if (seat.gun) bits.push(t("table.gun", { gun: seat.gun }));
+    lines.append(
+      h(
+        "li",
+        { "data-seat": seat.seat, class: pl && !pl.alive ? "dead" : null },
+        h("span", { class: "swatch", style: `background:${css(seat.colour)}` }),
+        " ",
+        h("b", {}, seat.name),
+        " ",
+        bits.join(" · "),
+      ),
+    );
+  }
+  return h("div", { class: "seat-lines", id: "seat-lines" }, h("h3", {}, t("side.players")), lines);
 }
 
 /**

@@ -7,6 +7,12 @@ import { autoLang, LANG_NAMES, LANGS, money, personalLang, setLang, t } from "./
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
+ * A phone's screen, upright or on its side (style.css has the same query): the header folds into a menu, the table
+ * is drawn with its words at fixed sizes, the voice starts muted.
+ */
+export const PHONE = "(max-width: 700px), (max-height: 500px)";
+
+/**
  * An element: h("button", {class: "big", onclick: fn, disabled: true}, "text", child…).
  * Attributes starting with "on" are listeners; false/null/undefined attributes are left out.
  * @template {keyof HTMLElementTagNameMap} K

@@ -2,9 +2,12 @@
 // scheduled with Web Audio at the hub time the guns beep — then "Bang!", who is hit, who dies, whose pick it is,
 // the round's result and the winner, one after the other. The hub renders the words (espeak-ng, /api/voice) in the
 // table's language; without espeak-ng on the hub the browser's own speech synthesis says them (best effort on the
-// beat). Muted and volume are this browser's (localStorage). `window.cngVoice.log` keeps what was scheduled when.
+// beat). Muted and volume are this browser's (localStorage). A phone starts muted: the players' phones around the
+// table would each say the count a little apart from the laptop and from each other (docs/playing.md).
+// `window.cngVoice.log` keeps what was scheduled when.
 
 import { lang, onLangChange } from "./i18n.js";
+import { PHONE } from "./ui.js";
 
 const MUTE_KEY = "cng-voice-muted";
 const VOLUME_KEY = "cng-voice-volume";
@@ -41,7 +44,8 @@ export class Voice {
     this.tail = 0;
     /** what was scheduled: {phrase, lang, due (hub ms wanted, or null), at (hub ms it starts)} */
     this.log = [];
-    this.muted = stored(MUTE_KEY, "0") === "1";
+    const phone = matchMedia(`${PHONE}, (pointer: coarse)`).matches;
+    this.muted = stored(MUTE_KEY, phone ? "1" : "0") === "1";
     this.volume = Number(stored(VOLUME_KEY, "0.8"));
     this.onChange = (e) => this.changed(e.detail);
     window.cngVoice = this;
@@ -71,6 +75,7 @@ export class Voice {
   setMuted(m) {
     this.muted = m;
     localStorage.setItem(MUTE_KEY, m ? "1" : "0");
+    if (!m) this.preload();
   }
 
   setVolume(v) {
@@ -92,6 +97,8 @@ export class Voice {
 
   /** The count's words in the current language, fetched and decoded before any count needs them. */
   preload() {
+    // a muted browser fetches nothing (and makes no audio context) until it is unmuted
+    if (this.muted) return;
     for (const w of COUNT_WORDS) void this.buffer(w);
   }
 
