@@ -31,7 +31,8 @@ describe.skipIf(!hasChromium())("a listener on the table's WiFi", () => {
     const host = await b.page(`${base}#/host`, { width: 420, height: 860 });
     await host.fill("#pin", hub.pin);
     await host.click("#pin-go");
-    await host.locator("#lock", { hasText: "host" }).waitFor();
+    // on a phone the lock sits in the header's folded menu
+    await host.locator("#lock", { hasText: "host" }).waitFor({ state: "attached" });
     const device = JSON.parse((await host.evaluate(() => localStorage.getItem("cng-host-device")))!) as {
       token: string;
     };
