@@ -151,8 +151,12 @@ export interface HoldUpSeen {
   played: HoldUpPlayed;
   /** what the hub expects a steady aim at the seat meant to read, less what the person's hold reads (meanAimErrorDeg) */
   aimErrDeg: number;
+  /** the offset the hub used less the one it would be told (AccuracyConfig.known "offset") */
+  offsetErrDeg: number;
   /** the gun was asked for the pose this round */
   asked: boolean;
+  /** the instant the count's reading ended, ms after "3" */
+  readMs: number;
 }
 
 const SAMPLE_MS = 20; // 50 Hz during a count
@@ -397,7 +401,22 @@ export function measureAccuracy(
           b[s][intended]! - (aimTrue - trueOffsetAt(at) + slowHeadingError(sensor, aimTrue, at)),
         );
         aimErrSum += Math.abs(aimErr);
-        observe?.({ game: g, round: r, shooter: s, intended, result, person, played, aimErrDeg: aimErr, asked });
+        if (observe) {
+          const offsetErrDeg = angleDiff(offset, told(at).offsetDeg);
+          observe({
+            game: g,
+            round: r,
+            shooter: s,
+            intended,
+            result,
+            person,
+            played,
+            aimErrDeg: aimErr,
+            offsetErrDeg,
+            asked,
+            readMs: at - go,
+          });
+        }
         if (played.ownMiss) ownMiss++;
         if (result.kind === "target") {
           if (result.seat === intended) {
