@@ -7,16 +7,19 @@
 // then each gun's offset fitted through its snapshots, with the re-centre pose asked of every gun each round
 // ("pose"), of a gun in doubt only ("snapshots", the table's default) or never ("none"). Side by side: plain
 // nearest-seat on the same samples (the last sample, the wizard's offset only) and nearest-seat on our median heading
-// and tracked offset.
+// and tracked offset. For the box's people, rows where the hub is told what it would otherwise learn (`known`): what
+// those people and chips allow, whatever the fit.
 import type { SeatPoint } from "@cng/protocol";
 import {
   type AimOptions,
   AimWindow,
   aimOptions,
+  angleDiff,
   angleDist,
   type Bearings,
   bearings,
   biasedRow,
+  biasOf,
   calibrate,
   inDoubt,
   learnFromSnapshot,
@@ -34,8 +37,11 @@ import {
   trusted,
   wrapDeg,
 } from "../aim/index.js";
+import { biasKey } from "../aim/offset-fit.js";
+import { poseTargets } from "../play/calibration.js";
 import {
   aimBearing,
+  bodyBearing,
   drawImuErrors,
   drawTable,
   type HumanTraits,
@@ -48,10 +54,11 @@ import {
   poseAt,
   type SensorTraits,
   sense,
+  slowHeadingError,
 } from "../sim/human.js";
 import { type Random, seededRandom, uniform } from "../sim/prng.js";
 import { DEFAULT_TIMING } from "../table/timing.js";
-import { playHoldUp, type Shown } from "./holdup.js";
+import { type HoldUpPlayed, playHoldUp, type Shown } from "./holdup.js";
 import type { Bench, BenchOptions } from "./index.js";
 
 export type { People } from "../sim/human.js";
@@ -77,6 +84,13 @@ export interface AccuracyConfig {
    * (`chips`: guns MPU-6050 and BNO085 in turn, their scale factor, warm-up drift and slowly varying error)
    */
   imu?: "white" | "chips";
+  /**
+   * the hub is told, instead of learning it: "offset", the gun's offset and drift with the person's own bias (what the
+   * calibration and the fit aim at); "all", that and the person's bias per direction and the chip's scale factor too.
+   * What is left is the person's scatter per hold, the chip's slowly varying error and the noise: what the people and
+   * the chips allow, whatever the fit
+   */
+  known?: "offset" | "all";
 }
 
 export interface AccuracyRow {
@@ -85,6 +99,8 @@ export interface AccuracyRow {
   /** the people who look reacted to the colour */
   feedback: boolean;
   imu: "white" | "chips";
+  /** what the hub was told instead of learning it (AccuracyConfig.known) */
+  known?: "offset" | "all";
   biasDegPerS: number;
   seats: number;
   noiseDeg: number;
@@ -114,8 +130,33 @@ export interface AccuracyRow {
   /** nearest seat on the median heading with the tracked offset, no margins */
   nearestCorrect: number;
   nearestWrong: number;
-  /** mean |offset error| at the snapshots, degrees (how well calibration + tracking hold) */
+  /** mean |offset error| at the snapshots, degrees: against the gun's own offset and drift */
   meanOffsetErrorDeg: number;
+  /**
+   * mean |error| of what the hub expects a steady aim at the seat meant to read, against what the person's hold reads
+   * without its scatter and noise: the offset and the learned direction bias together, against the gun's offset and
+   * drift, the chip's errors and the person's biases (all of which the hub can learn)
+   */
+  meanAimErrorDeg: number;
+}
+
+/** One hold-up of a row as the bench read it. */
+export interface HoldUpSeen {
+  game: number;
+  round: number;
+  shooter: number;
+  intended: number;
+  result: TargetResult;
+  person: Person;
+  played: HoldUpPlayed;
+  /** what the hub expects a steady aim at the seat meant to read, less what the person's hold reads (meanAimErrorDeg) */
+  aimErrDeg: number;
+  /** the offset the hub used less the one it would be told (AccuracyConfig.known "offset") */
+  offsetErrDeg: number;
+  /** the gun was asked for the pose this round */
+  asked: boolean;
+  /** the instant the count's reading ended, ms after "3" */
+  readMs: number;
 }
 
 const SAMPLE_MS = 20; // 50 Hz during a count
@@ -221,6 +262,8 @@ export function measureAccuracy(
   people: People = "ours",
   deadline = Number.POSITIVE_INFINITY,
   human: HumanTraits = PEOPLE[people],
+  /** each hold-up as it was read (to look into what a row's figures are made of) */
+  observe?: (h: HoldUpSeen) => void,
 ): AccuracyRow {
   const random = seededRandom(cfg.seed);
   // the people's own draws and the chips' errors: apart, so today's people draw their moves and samples as before
@@ -249,6 +292,7 @@ export function measureAccuracy(
   let nearestCorrect = 0;
   let nearestWrong = 0;
   let offsetErrSum = 0;
+  let aimErrSum = 0;
   for (let g = 0; g < cfg.games && Date.now() < deadline; g++) {
     const table = drawTable(personal, human, n);
     const leans = table.map((p) => p.leanM);
@@ -265,8 +309,8 @@ export function measureAccuracy(
       const trueOffsetAt = (t: number) => wrapDeg(sensor.offsetDeg - (sensor.biasDegPerS * t) / 1000);
       const pose = (seat: number, cueMs: number) =>
         calibrationPose(random, personal, person, seats, leans, sensor, b, s, seat, cueMs, opts, win);
-      // the wizard: three seats spread round the table (first, middle and last target from this seat)
-      const poseSeats = [(s + 1) % n, (s + Math.floor(n / 2)) % n, (s + n - 1) % n];
+      // the wizard: the three seats the hub's own wizard asks for, spread round the table
+      const poseSeats = poseTargets(s, n, 3);
       let t = 5000;
       let calOffset = 0;
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -283,8 +327,23 @@ export function measureAccuracy(
       let track = startTrack(calOffset, t, opts, poseSeats.length);
       const hub = hubSide(b, s, () => track, opts);
 
+      // what the hub would know of this gun at `at` if it were told (cfg.known)
+      const told = (at: number): OffsetTrack => {
+        const bias: Record<number, number> = {};
+        for (let j = 0; j < n; j++) {
+          if (j === s) continue;
+          const aim = bodyBearing(seats, person, s, j, leans[j] ?? 0) + (person.directionBiasDeg[j] ?? 0);
+          bias[biasKey(s, j)] = wrapDeg(
+            aim + slowHeadingError({ ...sensor, slowErr: [], warmDegPerS: 0 }, aim + person.biasDeg, 0) - b[s][j]!,
+          );
+        }
+        const warm = slowHeadingError({ ...sensor, slowErr: [], scaleFrac: 0 }, 0, at);
+        const o = wrapDeg(trueOffsetAt(at) - person.biasDeg - warm);
+        return { ...startTrack(o, at, opts), rateDegPerS: -sensor.biasDegPerS, ...(cfg.known === "all" && { bias }) };
+      };
       for (let r = 0; r < cfg.rounds; r++) {
         t += uniform(random, 40_000, 80_000);
+        if (cfg.known) track = told(t);
         const godfather = r % n;
         const asked = cfg.recentre === "pose" || (cfg.recentre === "snapshots" && inDoubt(track, opts));
         if (asked && godfather !== s) {
@@ -333,6 +392,31 @@ export function measureAccuracy(
         holdUps++;
         const { result, at } = hub.verdict(win, go, offset);
         offsetErrSum += angleDist(offset, trueOffsetAt(at));
+        const aimTrue =
+          bodyBearing(seats, person, s, intended, leans[intended] ?? 0) +
+          person.biasDeg +
+          (person.directionBiasDeg[intended] ?? 0);
+        const aimErr = angleDiff(
+          offset - biasOf(track, s, intended),
+          b[s][intended]! - (aimTrue - trueOffsetAt(at) + slowHeadingError(sensor, aimTrue, at)),
+        );
+        aimErrSum += Math.abs(aimErr);
+        if (observe) {
+          const offsetErrDeg = angleDiff(offset, told(at).offsetDeg);
+          observe({
+            game: g,
+            round: r,
+            shooter: s,
+            intended,
+            result,
+            person,
+            played,
+            aimErrDeg: aimErr,
+            offsetErrDeg,
+            asked,
+            readMs: at - go,
+          });
+        }
         if (played.ownMiss) ownMiss++;
         if (result.kind === "target") {
           if (result.seat === intended) {
@@ -366,6 +450,7 @@ export function measureAccuracy(
     people,
     feedback,
     imu,
+    ...(cfg.known && { known: cfg.known }),
     biasDegPerS: cfg.biasDegPerS,
     seats: n,
     noiseDeg: cfg.noiseDeg,
@@ -386,6 +471,7 @@ export function measureAccuracy(
     nearestCorrect: pct(nearestCorrect),
     nearestWrong: pct(nearestWrong),
     meanOffsetErrorDeg: holdUps ? offsetErrSum / holdUps : 0,
+    meanAimErrorDeg: holdUps ? aimErrSum / holdUps : 0,
   };
 }
 
@@ -400,13 +486,13 @@ const PESSIMISTIC_DRIFT = 0.2;
 function table(rows: AccuracyRow[]): string {
   const f = (x: number, d = 2) => x.toFixed(d).padStart(7);
   const head =
-    "re-centre  people       react  imu    drift°/s  seats  σ°  hold-ups | correct  re-aim  nobody   wrong  missed |  slow unhurried ok | own miss  wrong ours |  poses  fixes | naive ok  wrong | nearest ok  wrong | offset err°";
+    "re-centre     people       react  imu    drift°/s  seats  σ°  hold-ups | correct  re-aim  nobody   wrong  missed |  slow unhurried ok | own miss  wrong ours |  poses  fixes | naive ok  wrong | nearest ok  wrong | offset err° | aim err°";
   const lines = rows.map(
     (r) =>
-      `${r.recentre.padEnd(9)}  ${r.people.padEnd(11)}  ${(r.feedback ? "yes" : "no").padEnd(5)}  ${r.imu.padEnd(5)}  ${r.biasDegPerS.toFixed(2).padStart(8)}  ${String(r.seats).padStart(5)} ${String(r.noiseDeg).padStart(3)} ${String(r.holdUps).padStart(9)} |` +
+      `${(r.known ? `known:${r.known}` : r.recentre).padEnd(12)}  ${r.people.padEnd(11)}  ${(r.feedback ? "yes" : "no").padEnd(5)}  ${r.imu.padEnd(5)}  ${r.biasDegPerS.toFixed(2).padStart(8)}  ${String(r.seats).padStart(5)} ${String(r.noiseDeg).padStart(3)} ${String(r.holdUps).padStart(9)} |` +
       `${f(r.correct)} ${f(r.reaim)} ${f(r.nobody)} ${f(r.wrong, 3)} ${f(r.missed)} |${f(r.slow)}      ${f(r.correctUnhurried)} |` +
       `  ${f(r.ownMiss, 3)}    ${f(r.wrongOurs, 3)} |${f(r.poses)}${f(r.corrections)} |` +
-      ` ${f(r.naiveCorrect)} ${f(r.naiveWrong)} |    ${f(r.nearestCorrect)} ${f(r.nearestWrong)} | ${r.meanOffsetErrorDeg.toFixed(2)}`,
+      ` ${f(r.naiveCorrect)} ${f(r.naiveWrong)} |    ${f(r.nearestCorrect)} ${f(r.nearestWrong)} | ${r.meanOffsetErrorDeg.toFixed(2).padStart(11)} | ${r.meanAimErrorDeg.toFixed(2)}`,
   );
   return [
     head,
@@ -415,11 +501,13 @@ function table(rows: AccuracyRow[]): string {
       "or each chip's errors too; missed = re-aim + nobody; unhurried ok = correct among players not drawn slow; own " +
       "miss = the hand pointed nearer another seat; wrong ours = wrong though the hand pointed nearest the seat meant; " +
       "poses = re-centre poses asked; fixes = corrections after seeing the colour; naive = newest sample + wizard " +
-      "offset only; nearest = our heading, no margins)",
+      "offset only; nearest = our heading, no margins; offset err = against the gun's own offset; aim err = what the " +
+      "hub expects a hold at the seat meant to read against what it reads, less scatter and noise; known:offset = the " +
+      "hub told the gun's offset with the person's own bias, known:all = their biases per direction too)",
   ].join("\n");
 }
 
-type Row = Pick<AccuracyConfig, "seats" | "noiseDeg" | "recentre" | "feedback" | "imu"> & {
+type Row = Pick<AccuracyConfig, "seats" | "noiseDeg" | "recentre" | "feedback" | "imu" | "known"> & {
   people?: People;
   bias?: number;
 };
@@ -453,6 +541,20 @@ export function accuracyRows(people: readonly People[] = PEOPLE_SETS): Row[] {
           people: who,
           feedback,
           imu: "chips" as const,
+        })),
+      ),
+    ),
+    // what such a table allows: the hub told the gun's offset (and the person's biases), not learning them
+    ...(["table", "hard"] as const).flatMap((who) =>
+      (["offset", "all"] as const).flatMap((known) =>
+        [true, false].map((feedback) => ({
+          seats: 8,
+          noiseDeg: 3,
+          recentre: "none" as const,
+          people: who,
+          feedback,
+          imu: "chips" as const,
+          known,
         })),
       ),
     ),
