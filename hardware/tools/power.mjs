@@ -228,6 +228,8 @@ export function powerProblems(b) {
 
 /** One row a mode for the page: what feeds the board, what makes 3V3 (rated), the peak, the LED, the gauge. */
 export function powerRows(b) {
+  // a Puck.js documents no power mode (its coin cell only), nor the peak figures of its chip
+  if (modesOf(b).length === 0) return [];
   const load = peakLoad(b);
   const n = names(b);
   return modesOf(b).map((m) => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM build script without types
 import { profileProblem } from "../../firmware/build/build.mjs";
 // @ts-expect-error plain ESM script without types
-import { magneticMa, modesOf, PARTS, powerProblems, RES } from "../../hardware/tools/power.mjs";
+import { magneticMa, modesOf, PARTS, powerProblems, powerRows, RES } from "../../hardware/tools/power.mjs";
 // @ts-expect-error plain ESM script without types
 import { checkBoard, loadBoards } from "../../hardware/tools/wiring.mjs";
 import { checkSnippet, describeCheck } from "../../hub/src/check/index.js";
@@ -57,6 +57,13 @@ const lipos = (loadBoards() as { name: string; chip: string; links?: string[]; b
 );
 
 describe("every LiPo profile, in every power mode its page documents", () => {
+  it("a Puck.js documents no power mode: no rows, no problems", () => {
+    const puck = (loadBoards() as { chip: string }[]).find((b) => b.chip === "NRF52")!;
+    expect(modesOf(puck)).toEqual([]);
+    expect(powerRows(puck)).toEqual([]);
+    expect(powerProblems(puck)).toEqual([]);
+  });
+
   it.each(lipos.map((b) => [b.name, b] as const))("%s: every part within its rating", (_n, b) => {
     const modes = modesOf(b);
     expect(modes).toEqual(
