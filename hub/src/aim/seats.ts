@@ -76,12 +76,8 @@ export function bearing(layout: SeatLayout, from: SeatId, to: SeatId): Deg {
 /** `b[i][j]`: bearing from seat i's gun to seat j (the diagonal is NaN: nobody aims at themself). */
 export type Bearings = readonly (readonly Deg[])[];
 
-/**
- * The bearings from each seat's gun, held `gunForwardM` in front of the seat point (towards the middle of the seats),
- * to every other seat point. The ray starts at the gun: 10 cm forward turns the bearings to the neighbours at 8 seats on
- * a 0.8 m circle by ≈ 9° outwards (and widens the gap between them as the gun sees it).
- */
-export function bearings(layout: SeatLayout, gunForwardM = 0): Bearings {
+/** Where each seat's gun is: `gunForwardM` in front of the seat point, towards the middle of the seats. */
+export function gunPoints(layout: SeatLayout, gunForwardM = 0): Point[] {
   const n = layout.seats.length;
   let cx = 0;
   let cy = 0;
@@ -89,40 +85,31 @@ export function bearings(layout: SeatLayout, gunForwardM = 0): Bearings {
     cx += p.x / n;
     cy += p.y / n;
   }
-  const rows: Deg[][] = [];
-  for (let i = 0; i < n; i++) {
-    const a = layout.seats[i];
+  return layout.seats.map((a) => {
     const d = Math.hypot(cx - a.x, cy - a.y) || 1;
-    const gx = a.x + (gunForwardM * (cx - a.x)) / d;
-    const gy = a.y + (gunForwardM * (cy - a.y)) / d;
-    const row: Deg[] = [];
-    for (let j = 0; j < n; j++) {
-      const b = layout.seats[j];
-      row.push(i === j ? Number.NaN : radToDeg(Math.atan2(b.y - gy, b.x - gx)));
-    }
-    rows.push(row);
-  }
-  return rows;
+    return { x: a.x + (gunForwardM * (cx - a.x)) / d, y: a.y + (gunForwardM * (cy - a.y)) / d };
+  });
+}
+
+/**
+ * The bearings from each seat's gun (gunPoints) to every other seat point. The ray starts at the gun: 10 cm forward
+ * turns the bearings to the neighbours at 8 seats on a 0.8 m circle by ≈ 9° outwards (and widens the gap between them
+ * as the gun sees it).
+ */
+export function bearings(layout: SeatLayout, gunForwardM = 0): Bearings {
+  return gunPoints(layout, gunForwardM).map((g, i) =>
+    layout.seats.map((b, j) => (i === j ? Number.NaN : radToDeg(Math.atan2(b.y - g.y, b.x - g.x)))),
+  );
 }
 
 /** `r[i][j]`: how far seat j is from seat i's gun, metres (NaN for itself). */
 export type Ranges = readonly (readonly number[])[];
 
-/** The distances from each seat's gun (`gunForwardM` in front of it, as bearings()) to every other seat point. */
+/** The distances from each seat's gun (gunPoints) to every other seat point. */
 export function ranges(layout: SeatLayout, gunForwardM = 0): Ranges {
-  const n = layout.seats.length;
-  let cx = 0;
-  let cy = 0;
-  for (const p of layout.seats) {
-    cx += p.x / n;
-    cy += p.y / n;
-  }
-  return layout.seats.map((a, i) => {
-    const d = Math.hypot(cx - a.x, cy - a.y) || 1;
-    const gx = a.x + (gunForwardM * (cx - a.x)) / d;
-    const gy = a.y + (gunForwardM * (cy - a.y)) / d;
-    return layout.seats.map((b, j) => (i === j ? Number.NaN : Math.hypot(b.x - gx, b.y - gy)));
-  });
+  return gunPoints(layout, gunForwardM).map((g, i) =>
+    layout.seats.map((b, j) => (i === j ? Number.NaN : Math.hypot(b.x - g.x, b.y - g.y))),
+  );
 }
 
 /** Two targets that look (nearly) in line from a shooter: yaw alone cannot tell them apart. */
