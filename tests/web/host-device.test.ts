@@ -4,7 +4,7 @@
 // a revoked one is a viewer again and its token no longer logs in.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testHub } from "../hub/helpers.js";
+import { sleep, testHub } from "../hub/helpers.js";
 import { tcpConnect } from "../security/raw-mqtt.js";
 import { hasChromium, launch, pageErrors, type TestBrowser } from "./browser.js";
 
@@ -25,6 +25,24 @@ describe.skipIf(!hasChromium() && !process.env.CI)("host devices in chromium", (
   });
 
   const stored = () => page.evaluate((k) => localStorage.getItem(k), DEVICE_KEY);
+
+  it("a PIN given as the page opens, before its link to the hub is up, waits for the link and logs in", async () => {
+    const p = await b.page("about:blank");
+    // the hub's facts come late (a busy laptop): the page's link to the hub starts after them
+    await p.route("**/api/hub", async (r) => {
+      await sleep(1500);
+      await r.continue();
+    });
+    await p.goto(`${hub.urls.dashboard}#/host`, { waitUntil: "domcontentloaded" });
+    await p.fill("#pin", hub.pin);
+    expect(await p.evaluate(() => (window as any).cng.link.connected)).toBe(false);
+    await p.click("#pin-go");
+    await p.locator("#lock", { hasText: "host" }).waitFor();
+    expect(pageErrors(p)).toEqual([]);
+    // locked again: its device token is revoked, the host devices below start from none
+    await p.click("#logout");
+    await p.locator("#lock", { hasText: "viewer" }).waitFor();
+  });
 
   it("logs in with the PIN once, then keeps its own token (the PIN is not kept)", async () => {
     page = await b.page(`${hub.urls.dashboard}#/host`);

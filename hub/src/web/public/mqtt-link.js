@@ -53,6 +53,8 @@ const PIN_KEY = "cng-pin";
 /** this browser's host-device token, kept across visits: it logs in as the host without the PIN */
 const DEVICE_KEY = "cng-host-device";
 const MAX_EVENT_BATCHES = 200;
+/** how long a PIN given before the link is up waits for it, ms */
+const LOGIN_WAIT_MS = 10_000;
 
 /** A name the host can tell this browser by in Setup's list of host devices. */
 function deviceName() {
@@ -294,6 +296,8 @@ export class Link extends EventTarget {
    * @returns {Promise<string | null>}
    */
   async login(pin) {
+    // a PIN given as the page opens waits for its link to the hub, as a person would
+    if (!(await this.whenConnected(LOGIN_WAIT_MS))) return t("link.noHub");
     const table = this.facts?.table;
     if (!table) return t("link.noHub");
     const pake = pakeStart(pin, table);
@@ -321,6 +325,27 @@ export class Link extends EventTarget {
       this.addEventListener("pin-refused", no);
       this.addEventListener("change", yes);
       this.connect();
+    });
+  }
+
+  /**
+   * Resolves true once the link is up (at once when it is), false after `ms`.
+   * @param {number} ms
+   * @returns {Promise<boolean>}
+   */
+  whenConnected(ms) {
+    if (this.client && this.connected) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (/** @type {boolean} */ up) => {
+        clearTimeout(timer);
+        this.removeEventListener("change", check);
+        resolve(up);
+      };
+      const check = () => {
+        if (this.client && this.connected) done(true);
+      };
+      const timer = setTimeout(() => done(false), ms);
+      this.addEventListener("change", check);
     });
   }
 
