@@ -56,3 +56,43 @@ it("follows a quick swing without losing its heading (the gyro range holds a pla
   for (const a of settled) expect(Math.abs(angleDiff(a.msg.y, 150))).toBeLessThan(2);
   expect(g.errors).toEqual([]);
 }, 30000);
+
+it("keeps its heading through a swing the laptop stalled over (real time: the board samples on its own clock)", async () => {
+  const broker = await startBroker();
+  broker.creds.set("f3", "x");
+  const hub = await hubClient(broker.port);
+  cleanup.push(
+    () => broker.close(),
+    () => hub.close(),
+  );
+  // still at 0°, then a 90° turn in 0.3 s from `swingAt` (gun s), then still
+  let swingAt = Number.POSITIVE_INFINITY;
+  const motion: Motion = (t) => {
+    const u = Math.max(0, Math.min(1, (t - swingAt) / 0.3));
+    return { yaw: 90 * ((1 - Math.cos(Math.PI * u)) / 2), pitch: 0, roll: 0 };
+  };
+  const g = createVirtualGun({
+    board: "esp32-mpu6050",
+    clock: "real",
+    config: { id: "f3", secret: "x", table: "t1", hub: { host: "127.0.0.1", port: broker.port } },
+    imu: { motion, gyroNoise: 0.05, accelNoise: 0.01, seed: 4 },
+  });
+  cleanup.push(() => g.stop());
+  const aimTopic = gunTopic("t1", "f3", "aim");
+  const aims = () => hub.got.filter((m) => m.topic === aimTopic);
+  await waitFor(() => aims().length > 5 || undefined, 10_000, "the gun streaming");
+  // the laptop busy for 600 ms from just before the turn to after it: the board's timers all run late
+  swingAt = (g.now() + 50) / 1000;
+  const until = performance.now() + 600;
+  while (performance.now() < until) {}
+  const after = await waitFor(
+    () => {
+      const a = aims().filter((m) => m.msg.t >= swingAt * 1000 + 800);
+      return a.length > 5 ? a : undefined;
+    },
+    10_000,
+    "aim after the turn",
+  );
+  for (const a of after) expect(Math.abs(angleDiff(a.msg.y, 90))).toBeLessThan(2);
+  expect(g.errors).toEqual([]);
+}, 30000);

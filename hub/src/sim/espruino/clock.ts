@@ -1,9 +1,16 @@
-// Timers for a virtual board: real time (Node timers), manual time (advance() runs due timers in order and lets
-// network I/O through between steps, so a minute of gun time takes milliseconds), or shared: the timers of a clock
-// the hub and the people at the table use too, moved by whoever owns it (a whole simulated game on driven time).
+// Timers for a virtual board: real time, manual time (advance() runs due timers in order and lets network I/O through
+// between steps, so a minute of gun time takes milliseconds), or shared: the timers of a clock the hub and the people
+// at the table use too, moved by whoever owns it (a whole simulated game on driven time).
+// In real time a board runs on the laptop, whose stalls (a busy machine, a collection) a real gun's chip never sees:
+// a timer the laptop ran late runs at its own time (getTime() inside reads when it was due), and an interval's missed
+// runs follow one another at their own times, as Espruino's intervals keep their pace. The firmware then samples its
+// IMU on its own clock, as on its own chip; only what it sends goes out late, as over a slow WiFi.
 import type { Clock, TimerHandle } from "../../table/clock.js";
 
 export type ClockMode = "real" | "manual" | "shared";
+
+/** timers run at most this many at a time in real time (a callback arming a 0 ms timeout each time yields then) */
+const MAX_RUNS = 10_000;
 
 interface Timer {
   at: number;
@@ -13,10 +20,13 @@ interface Timer {
 
 export class VirtualClock {
   readonly mode: ClockMode;
+  /** manual: the time; real: the time of the last due timer run */
   private t = 0;
   private readonly base: number;
   private readonly timers = new Map<number, Timer>();
-  private readonly real = new Map<number, NodeJS.Timeout>();
+  /** real mode: the one Node timer, armed for the earliest due timer, and whether due timers are running */
+  private wake: NodeJS.Timeout | null = null;
+  private firing = false;
   /** shared mode: the outer clock and this board's timers on it */
   private readonly outer: Clock | undefined;
   private readonly onOuter = new Map<number, TimerHandle>();
@@ -37,10 +47,18 @@ export class VirtualClock {
     }
   }
 
-  /** ms since the board started */
+  /**
+   * ms since the board started, as the firmware reads it: inside a late timer, when it was due (a timer may then read
+   * a time before what an event outside the timers read: the chip's samples stay on their own clock)
+   */
   now(): number {
+    return this.firing ? this.t : this.wallNow();
+  }
+
+  /** ms since the board started by the wall clock: now() outside the board's timers, never behind it */
+  wallNow(): number {
     if (this.outer) return this.outer.now() - this.base;
-    return this.mode === "real" ? performance.now() - this.base : this.t;
+    return this.mode === "real" ? Math.max(this.t, performance.now() - this.base) : this.t;
   }
 
   private run(fn: () => void): void {
@@ -70,17 +88,10 @@ export class VirtualClock {
         );
       };
       arm(d);
-    } else if (this.mode === "real") {
-      const h = repeat
-        ? setInterval(() => this.run(fn), Math.max(1, d))
-        : setTimeout(() => {
-            this.real.delete(id);
-            this.run(fn);
-          }, d);
-      this.real.set(id, h);
-    } else {
-      this.timers.set(id, { at: this.t + d, every: repeat ? Math.max(1, d) : 0, fn });
+      return id;
     }
+    this.timers.set(id, { at: this.now() + d, every: repeat ? Math.max(1, d) : 0, fn });
+    if (this.mode === "real" && !this.firing) this.arm();
     return id;
   }
 
@@ -91,13 +102,43 @@ export class VirtualClock {
       this.outer!.clearTimer(o);
       this.onOuter.delete(id);
     }
-    const h = this.real.get(id);
-    if (h) {
-      clearTimeout(h);
-      clearInterval(h);
-      this.real.delete(id);
-    }
     this.timers.delete(id);
+  }
+
+  /** The earliest due timer, if any. */
+  private next(): [number, Timer] | undefined {
+    let next: [number, Timer] | undefined;
+    for (const e of this.timers) if (!next || e[1].at < next[1].at) next = e;
+    return next;
+  }
+
+  /** Real mode: the Node timer for the earliest due timer. */
+  private arm(): void {
+    if (this.wake !== null) clearTimeout(this.wake);
+    this.wake = null;
+    const next = this.next();
+    if (this.stopped || !next) return;
+    this.wake = setTimeout(() => this.fire(), Math.max(0, next[1].at - (performance.now() - this.base)));
+  }
+
+  /** Real mode: runs every timer due by the wall clock, in order, each at its own time. */
+  private fire(): void {
+    this.wake = null;
+    this.firing = true;
+    try {
+      for (let n = 0; n < MAX_RUNS && !this.stopped; n++) {
+        const next = this.next();
+        if (!next || next[1].at > performance.now() - this.base) break;
+        const [id, tm] = next;
+        this.t = Math.max(this.t, tm.at);
+        if (tm.every) tm.at += tm.every;
+        else this.timers.delete(id);
+        this.run(tm.fn);
+      }
+    } finally {
+      this.firing = false;
+    }
+    this.arm();
   }
 
   /** Manual mode: move time forward by `ms`, running timers as they fall due. Real mode: wait. */
@@ -131,7 +172,9 @@ export class VirtualClock {
 
   stop(): void {
     this.stopped = true;
-    for (const id of [...this.real.keys(), ...this.onOuter.keys()]) this.clear(id);
+    for (const id of [...this.onOuter.keys()]) this.clear(id);
     this.timers.clear();
+    if (this.wake !== null) clearTimeout(this.wake);
+    this.wake = null;
   }
 }

@@ -100,7 +100,10 @@ export interface Gun {
   imu: ImuInputs;
   /** the motion is sampled this many ms ahead of now (a move planned to start sooner starts late) */
   readonly leadMs: number;
-  /** gun ms (getTime() × 1000 since the firmware started) */
+  /**
+   * gun ms now (getTime() × 1000 since the firmware started, as a call from outside its timers reads it: a timer the
+   * laptop ran late reads its own, earlier time)
+   */
   now(): number;
   button: { press(): void; release(): void; isDown(): boolean };
   led: LedEvent[];

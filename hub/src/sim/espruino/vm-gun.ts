@@ -57,7 +57,7 @@ export function createVirtualGun(o: VirtualGunOptions): VirtualGun {
     board: b.board,
     clock,
     imu: b.inputs,
-    now: () => Math.floor(clock.now()),
+    now: () => Math.floor(clock.wallNow()),
     advance: (ms: number) => clock.advance(ms),
     button: b.trigger.button,
     led: outputs.led,
