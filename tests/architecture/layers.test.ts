@@ -190,6 +190,34 @@ describe("the layers of ARCHITECTURE.md", () => {
     expect(cycles(graph)).toEqual([]);
   });
 
+  it("no cycle between folders (a folder split into layers cannot hide one)", () => {
+    const folderOf = (p: string) =>
+      /^hub\/src\/[^/]+\//.exec(p)?.[0] ?? /^(shared\/protocol|firmware)\//.exec(p)?.[0] ?? p;
+    const graph = new Map<string, Set<string>>();
+    for (const i of imports) {
+      if (i.target === null) continue;
+      const a = folderOf(i.from);
+      const b = folderOf(i.target);
+      if (a === b) continue;
+      if (!graph.has(a)) graph.set(a, new Set());
+      graph.get(a)!.add(b);
+    }
+    expect(graph.get("hub/src/sim/")?.size).toBeGreaterThan(3);
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it("the simulator is imported only by the demo, the benches and the command line", () => {
+    const users = new Set(
+      imports
+        .filter((i) => i.target?.startsWith("hub/src/sim/") && !i.from.startsWith("hub/src/sim/"))
+        .map((i) => i.from),
+    );
+    const allowed = (f: string) =>
+      f === "hub/src/demo.ts" || f.startsWith("hub/src/bench/") || f.startsWith("hub/src/cli/");
+    expect([...users].filter((f) => !allowed(f))).toEqual([]);
+    expect(users.size).toBeGreaterThan(2);
+  });
+
   it("catches a broken import and a cycle (the checks themselves)", () => {
     const t = parseLayerTable(
       "| folder | what it is | may import | packages |\n|---|---|---|---|\n" +

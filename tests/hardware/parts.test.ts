@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { batTransfer } from "../../firmware/build/build.mjs";
 // @ts-expect-error plain ESM script without types
 import { loadBoards } from "../../hardware/tools/wiring.mjs";
-import { adcCount, LED_VF, loadChip } from "../../hub/src/sim/espruino/chip.js";
+import { adcCount, LED_VF, loadChip } from "../../hub/src/boards/chips.js";
 
 const root = new URL("../../", import.meta.url);
 const read = (rel: string) => readFileSync(new URL(rel, root), "utf8");

@@ -5,8 +5,8 @@
 // killed one in real time, its hub a process of its own.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { type GameOptions, playGame } from "../../hub/src/sim/demo.js";
 import { Fleet } from "../../hub/src/sim/fleet.js";
+import { type GameOptions, playGame } from "../../hub/src/sim/game.js";
 import { DEFAULT_HUMAN } from "../../hub/src/sim/human.js";
 import { spawnHub, tempDir, testHub } from "../hub/helpers.js";
 import { DrivenTime } from "../play/test-time.js";

@@ -3,8 +3,8 @@
 // the wrong one. On driven time (tests/play/test-time.ts): the hub, the guns' firmware and the people share one
 // clock the test moves, so the drop happens at the same point of the count on a busy machine or a quiet one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Connection, playGame } from "../../hub/src/sim/demo.js";
 import { Fleet } from "../../hub/src/sim/fleet.js";
+import { type Connection, playGame } from "../../hub/src/sim/game.js";
 import type { BotPlayer } from "../../hub/src/sim/player.js";
 import type { TableState } from "../../hub/src/sim/table-view.js";
 import { testHub } from "../hub/helpers.js";

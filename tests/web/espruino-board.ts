@@ -10,8 +10,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadBoard } from "../../hub/src/boards/profile.js";
 import { espruinoBoardFile } from "../../hub/src/flash/flash.js";
-import { loadBoard } from "../../hub/src/sim/espruino/board.js";
 import { boardBoot, findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
 import { boardSettings } from "../../hub/src/sim/espruino/real-gun.js";
 

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundlePathFor } from "../../hub/src/sim/espruino/board.js";
+import { bundlePathFor } from "../../hub/src/boards/profile.js";
 import { interpreter, realGun, waitFor } from "../espruino/rig.js";
 import { connect, request, testHub } from "../hub/helpers.js";
 import { hasChromium, launch, pageErrors, type TestBrowser } from "./browser.js";

@@ -8,7 +8,7 @@ import { createServer, type Socket } from "node:net";
 import { batFactor, gunTopic, LIPO_FULL_V, lipoPercent } from "@cng/protocol";
 import { Aedes } from "aedes";
 import mqtt from "mqtt";
-import { adcCount, loadChip } from "../sim/espruino/chip.js";
+import { adcCount, loadChip } from "../boards/chips.js";
 import { createGun, loadBoard } from "../sim/espruino/index.js";
 import type { Bench } from "./index.js";
 

@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runDemo, type Speed } from "../demo.js";
 import { cuePattern } from "../feedback/index.js";
-import { runDemo, type Speed } from "../sim/demo.js";
 import { DrivenTime } from "../sim/driven-time.js";
 import type { GunRuntime } from "../sim/espruino/index.js";
 import type { Fleet, SimGun } from "../sim/fleet.js";

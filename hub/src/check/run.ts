@@ -1,7 +1,7 @@
 // `cng check`: the builder's check (./snippet.ts) sent to a board's console, and what it prints, read back.
 import { lipoPercent } from "@cng/protocol";
-import type { BoardProfile } from "../sim/espruino/board.js";
-import { gaugeFault } from "../sim/espruino/chip.js";
+import { gaugeFault } from "../boards/chips.js";
+import type { BoardProfile } from "../boards/profile.js";
 import { CHECK_MARK, CHECK_RUN_MS, CHECK_TONES, checkSnippet } from "./snippet.js";
 
 /** A byte stream to the board's console and back: a serial port, or a simulated board's USB. */

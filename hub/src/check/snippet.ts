@@ -4,8 +4,9 @@
 // (watch and listen), and the gun firmware's own work per IMU sample on this chip — then restarts the gun (`load()`).
 // A Puck.js gives its console only when started with its button held (hardware/PUCK.md): the check runs there.
 // ES5 for Espruino: the build's checks pass it (tests/espruino/check.test.ts runs it on the interpreter).
-import type { BoardProfile } from "../sim/espruino/board.js";
-import { adcTransfer, ledOnUsb, loadChip, loadImuIds } from "../sim/espruino/chip.js";
+
+import { adcTransfer, ledOnUsb, loadChip, loadImuIds } from "../boards/chips.js";
+import type { BoardProfile } from "../boards/profile.js";
 
 /** Every line the check prints starts with this. */
 export const CHECK_MARK = "CHECK ";

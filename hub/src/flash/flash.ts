@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type GunConfig, gunConfigProblem, gunConfigText, OTA_FILES } from "@cng/protocol";
 import { SerialPort } from "serialport";
-import { type BoardProfile, boardsDir, bundlePathFor, loadBoard } from "../sim/espruino/board.js";
+import { type BoardProfile, boardsDir, bundlePathFor, loadBoard } from "../boards/profile.js";
 import { DRIVER_SOURCE } from "./driver.js";
 
 export class FlashError extends Error {

@@ -16,9 +16,9 @@ import {
   parseTopic,
   refuse,
 } from "@cng/protocol";
+import { loadBoard } from "../boards/profile.js";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
-import { loadBoard } from "../sim/espruino/board.js";
 import type { GunService } from "./service.js";
 
 interface Waiter {

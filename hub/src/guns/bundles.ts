@@ -1,7 +1,7 @@
 // The firmware bundles the hub can send over the air: the build's firmware/dist/<board>/gun.js, for boards whose
 // profile has "ota" and whose Storage holds the USB-flashed bundle plus two updates (firmware/src/ota.ts).
 import { existsSync, readFileSync } from "node:fs";
-import { boardNames, bundlePathFor, loadBoard, projectRoot } from "../sim/espruino/board.js";
+import { boardNames, bundlePathFor, loadBoard, projectRoot } from "../boards/profile.js";
 import type { OtaBundle } from "./ota.js";
 
 /** A board's bundle, or why it cannot be updated over the air. */

@@ -5,9 +5,9 @@
 import type { GunId, MountPose, MountStep, Result } from "@cng/protocol";
 import { decodeImu, gunTopic, type ImuMsg, ok, parseTopic, refuse } from "@cng/protocol";
 import { findMount, type GravReading, type MountResult, poseAxis } from "../aim/mount.js";
+import { loadBoard } from "../boards/profile.js";
 import type { Bus } from "../bus/bus.js";
 import type { Logger } from "../log.js";
-import { loadBoard } from "../sim/espruino/board.js";
 import type { GunService } from "./service.js";
 
 interface Waiter {

@@ -103,7 +103,7 @@ export const FAST_TIMING: Readonly<TableTiming> = Object.freeze({
   countPaceMs: 300,
   shortCountPaceMs: 200,
   graceMs: 150,
-  // the fast demo's people are this much quicker (sim/demo.ts FAST_TEMPO)
+  // the fast demo's people are this much quicker (sim/game.ts FAST_TEMPO)
   drawMs: 560,
   closeMs: 1030,
   switchMs: 340,

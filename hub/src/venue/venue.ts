@@ -1,9 +1,8 @@
 // The venue: every table on one broker, from their retained public topics (`table/state`, `gun/+/status`), and a
 // leaderboard of the games seen finishing (kept in a LeaderboardStore when given one, store.ts). Read-only and
 // public: nothing here is a secret (no PIN, token, hand).
-import { decodeGunStatus, decodeTableState } from "@cng/protocol";
+import { decodeGunStatus, decodeTableState, type GunStatusSeen, type TableStateMsg } from "@cng/protocol";
 import type { Seat } from "../rules/index.js";
-import type { GunStatus, TableState } from "../sim/table-view.js";
 import { type LeaderboardStore, MAX_KEPT } from "./store.js";
 
 export interface VenuePlayer {
@@ -40,7 +39,12 @@ export interface FinishedGame {
 }
 
 /** One table's line, from its retained state and its guns' statuses. */
-export function summarize(table: string, s: TableState | null, guns: Iterable<GunStatus>, at: number): VenueTable {
+export function summarize(
+  table: string,
+  s: TableStateMsg | null,
+  guns: Iterable<GunStatusSeen>,
+  at: number,
+): VenueTable {
   let paired = 0;
   let online = 0;
   for (const g of guns) {
@@ -83,8 +87,8 @@ export const VENUE_FILTERS = ["cng/v1/+/table/state", "cng/v1/+/gun/+/status"];
 
 /** Keeps the venue from the messages on VENUE_FILTERS. */
 export class Venue {
-  private readonly states = new Map<string, TableState | null>();
-  private readonly guns = new Map<string, Map<string, GunStatus>>();
+  private readonly states = new Map<string, TableStateMsg | null>();
+  private readonly guns = new Map<string, Map<string, GunStatusSeen>>();
   private readonly finished = new Map<string, FinishedGame>();
   private readonly seen = new Map<string, number>();
 
@@ -102,7 +106,7 @@ export class Venue {
     if (m) {
       const table = m[1]!;
       // an empty payload: the table's retained state was cleared; one that does not decode is skipped
-      let s: TableState | null = null;
+      let s: TableStateMsg | null = null;
       if (text.length > 0) {
         const d = decodeTableState(text);
         if (!d.ok) return;
@@ -135,13 +139,13 @@ export class Venue {
       const table = m[1]!;
       const gun = m[2]!;
       // an empty payload: the gun was forgotten; one that does not decode is skipped, the last good one kept
-      let g: GunStatus | null = null;
+      let g: GunStatusSeen | null = null;
       if (text.length > 0) {
         const d = decodeGunStatus(text);
         if (!d.ok) return;
         g = { paired: d.value.paired, on: d.value.on };
       }
-      const all = this.guns.get(table) ?? new Map<string, GunStatus>();
+      const all = this.guns.get(table) ?? new Map<string, GunStatusSeen>();
       this.guns.set(table, all);
       if (g) all.set(gun, g);
       else all.delete(gun);

@@ -294,6 +294,9 @@ export interface HubGunStatusMsg extends GunStatusMsg {
   ota?: GunOta;
 }
 
+/** What a reader of the retained `gun/<id>/status` needs (the bots, the venue view): paired and on, its seat, why not. */
+export type GunStatusSeen = Pick<HubGunStatusMsg, "paired" | "on"> & Partial<Pick<HubGunStatusMsg, "seat" | "why">>;
+
 /** One player in a game's result. */
 export interface GameResultPlayer {
   alive: boolean;

@@ -3,8 +3,8 @@ import { randomBytes, randomInt } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { gunConfigText } from "@cng/protocol";
 import { type Command, InvalidArgumentError } from "commander";
+import { boardNames, loadBoard } from "../../boards/profile.js";
 import { checkConfig, FlashError, flash, type GunConfig, listPorts, planFlash } from "../../flash/flash.js";
-import { boardNames, loadBoard } from "../../sim/espruino/board.js";
 import { warnVisible } from "./visible.js";
 
 function int(value: string): number {

@@ -3,10 +3,11 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_ADMIN } from "../../broker/dynsec.js";
 import { admitGun } from "../../broker/dynsec-admin.js";
+import type { Speed } from "../../demo.js";
 import type { Edition } from "../../rules/index.js";
-import { playGame, type Speed } from "../../sim/demo.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
 import { Fleet } from "../../sim/fleet.js";
+import { playGame } from "../../sim/game.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
 import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 import { warnVisible } from "./visible.js";

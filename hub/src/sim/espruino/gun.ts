@@ -1,6 +1,6 @@
 // A gun as the simulator and the tests see it, whichever runtime runs its firmware bundle: Node's `vm` with
 // Espruino-shaped globals (vm-gun.ts), or the real Espruino interpreter in a process of its own (real-gun.ts).
-import type { BoardProfile } from "./board.js";
+import type { BoardProfile } from "../../boards/profile.js";
 import type { ImuInputs, ImuModelOptions } from "./imu.js";
 
 /** Where a gun's firmware runs: "vm" (Node's vm, fast, lenient) or "espruino" (the real interpreter). */

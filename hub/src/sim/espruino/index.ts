@@ -1,6 +1,13 @@
 // The virtual Espruino board: run a firmware bundle on a PC as a gun, in Node's vm or on the real interpreter.
 
-export { type BoardProfile, boardNames, bundlePathFor, consoleDevice, loadBoard, projectRoot } from "./board.js";
+export {
+  type BoardProfile,
+  boardNames,
+  bundlePathFor,
+  consoleDevice,
+  loadBoard,
+  projectRoot,
+} from "../../boards/profile.js";
 export { bridgeGun, needsBridge, plug } from "./cable.js";
 export { type ClockMode, VirtualClock } from "./clock.js";
 export type { Gun, GunOptions, GunRuntime, GunWifi, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";

@@ -2,8 +2,8 @@
 // the board it boots with.
 import { readdirSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { projectRoot } from "./board.js";
-import { adcCount } from "./chip.js";
+import { adcCount } from "../../boards/chips.js";
+import { projectRoot } from "../../boards/profile.js";
 
 export interface Interpreter {
   /** the binary, or undefined when there is none */

@@ -3,7 +3,7 @@
 // the ESP8266 SDK's MODEM_SLEEP_T), and what `Wifi.getStatus()` (ESP32) / `getDetails()` (ESP8266) report: taught
 // once, in the Wifi module both boards run (firmware/espruino/chips/wifi.mjs).
 import { AP_AT_BOOT, POWERSAVE_MODES } from "../../../../firmware/espruino/chips/wifi.mjs";
-import type { BoardProfile } from "./board.js";
+import type { BoardProfile } from "../../boards/profile.js";
 
 export { POWERSAVE_MODES, POWERSAVE_REPORTED } from "../../../../firmware/espruino/chips/wifi.mjs";
 

@@ -10,8 +10,8 @@
 
 import type { ChildProcess } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
-import { type BoardProfile, bundlePathFor, loadBoard } from "./board.js";
-import { loadChip } from "./chip.js";
+import { loadChip } from "../../boards/chips.js";
+import { type BoardProfile, bundlePathFor, loadBoard } from "../../boards/profile.js";
 import type { Gun, GunBle, GunOptions } from "./gun.js";
 import { ImuInputs } from "./imu.js";
 import { findInterpreter } from "./interpreter.js";

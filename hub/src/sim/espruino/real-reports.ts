@@ -1,6 +1,6 @@
 // What the real interpreter's board reports of the gun (real-link.ts), kept as the Gun interface shows it: the LED and
 // the buzzer over time, the WiFi and TCP connects, the console wherever it is, pin clashes and errors.
-import { type BoardProfile, consoleDevice } from "./board.js";
+import { type BoardProfile, consoleDevice } from "../../boards/profile.js";
 import type { GunImuFilters, GunWifi, LedEvent, ToneEvent, VirtualUsbSerial } from "./gun.js";
 import { apAtBoot, powersaveAtBoot } from "./radio.js";
 import { ConsoleLines } from "./real-console.js";

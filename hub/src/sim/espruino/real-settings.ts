@@ -1,7 +1,8 @@
 // What the real interpreter's board (firmware/espruino/board.js) is told of itself: `__c`, the first line of its
 // `.boot0`, made from the gun's profile and the options the harness started it with.
-import type { BoardProfile } from "./board.js";
-import { type ChipAdc, loadChip, partPins } from "./chip.js";
+
+import { type ChipAdc, loadChip, partPins } from "../../boards/chips.js";
+import type { BoardProfile } from "../../boards/profile.js";
 import type { GunOptions } from "./gun.js";
 import { mountAxesOf } from "./imu.js";
 import { boardBoot } from "./interpreter.js";

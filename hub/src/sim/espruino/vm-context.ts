@@ -2,7 +2,7 @@
 // bundle leaning on it fails in tests as it would on a board.
 import { readFileSync } from "node:fs";
 import vm from "node:vm";
-import { projectRoot } from "./board.js";
+import { projectRoot } from "../../boards/profile.js";
 
 /** Built-ins of these names are what Espruino's objects are in V8 (firmware/espruino/api.mjs probes the same). */
 const TARGET_EXPR: Record<string, string> = {

@@ -5,7 +5,7 @@
 import { Bno085Rvc, RVC_MS } from "../../../../firmware/espruino/chips/bno085-rvc.mjs";
 import { Mpu6050, type MpuFilters } from "../../../../firmware/espruino/chips/mpu6050.mjs";
 import type { Sense } from "../../../../firmware/espruino/chips/sensor.mjs";
-import type { BoardProfile } from "./board.js";
+import type { BoardProfile } from "../../boards/profile.js";
 import type { VirtualClock } from "./clock.js";
 import type { ImuInputs } from "./imu.js";
 import { bodyGravity, bodyRate, meanBodyRate, type Pose } from "./motion.js";

@@ -1,7 +1,7 @@
 // The gun's LED and buzzer on the vm's board: what the pins do with them is the chips' model both boards run
 // (firmware/espruino/chips/pins.mjs); here each change is logged at its gun ms.
 import { Outputs } from "../../../../firmware/espruino/chips/pins.mjs";
-import type { BoardProfile } from "./board.js";
+import type { BoardProfile } from "../../boards/profile.js";
 import type { LedEvent, ToneEvent } from "./gun.js";
 import { pinName } from "./vm-context.js";
 

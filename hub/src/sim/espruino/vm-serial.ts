@@ -1,7 +1,7 @@
 // The serial devices of the vm's board and Espruino's console on them: the USB serial port (Serial1 on the ESP
 // chips, USB on boards that have it, Bluetooth on a Puck.js: its Nordic UART), where the console is until the
 // firmware moves it (LoopbackA.setConsole); the other ports, such as a UART-RVC IMU's; the loopback.
-import { type BoardProfile, consoleDevice } from "./board.js";
+import { type BoardProfile, consoleDevice } from "../../boards/profile.js";
 import { Emitter } from "./emitter.js";
 import type { VirtualUsbSerial } from "./gun.js";
 

@@ -1,5 +1,5 @@
 // Espruino's `Storage` for the vm's board: files in a Map, written and read as a board's flash has them.
-import type { BoardProfile } from "./board.js";
+import type { BoardProfile } from "../../boards/profile.js";
 
 /** Espruino's writeJSON / E.toJS notation for plain data: identifier keys unquoted. */
 function toJs(v: unknown): string {

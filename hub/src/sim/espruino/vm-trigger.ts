@@ -1,7 +1,7 @@
 // The trigger on the vm's board: a button on a pin as Espruino reads it (firmware/espruino/chips/button.mjs, the model
 // both boards run), on the vm's clock.
 import { Button } from "../../../../firmware/espruino/chips/button.mjs";
-import type { BoardProfile } from "./board.js";
+import type { BoardProfile } from "../../boards/profile.js";
 import type { VirtualClock } from "./clock.js";
 import type { Gun } from "./gun.js";
 import { pinName } from "./vm-context.js";

@@ -1,7 +1,7 @@
 // The WiFi of the vm's board: the Wifi module both boards run (firmware/espruino/chips/wifi.mjs) on the vm's clock,
 // what the firmware did with it kept for the tests.
 import { wifiModule } from "../../../../firmware/espruino/chips/wifi.mjs";
-import type { BoardProfile } from "./board.js";
+import type { BoardProfile } from "../../boards/profile.js";
 import type { VirtualClock } from "./clock.js";
 import type { GunWifi } from "./gun.js";
 

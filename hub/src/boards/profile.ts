@@ -58,7 +58,7 @@ export interface BoardProfile {
 }
 
 /** The project folder (this file sits at hub/{src,dist}/sim/espruino/). */
-export const projectRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+export const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export const boardsDir = `${projectRoot}hardware/boards`;
 

@@ -1,12 +1,12 @@
 // What a chip's Espruino build does with its pins (hardware/chips.json), for the board models: the DAC pins, the
 // serial ports' default pins, the ADC's transfer (what they do with them: firmware/espruino/chips/pins.mjs).
 import { readFileSync } from "node:fs";
-import type { ChipAdc } from "../../../../hardware/tools/adc.mjs";
-import { type BoardProfile, projectRoot } from "./board.js";
+import type { ChipAdc } from "../../../hardware/tools/adc.mjs";
+import { type BoardProfile, projectRoot } from "./profile.js";
 
-export { dacLed, LED_VF } from "../../../../firmware/espruino/chips/pins.mjs";
-export { adcCount, adcTransfer, type ChipAdc } from "../../../../hardware/tools/adc.mjs";
-export { gaugeFault, ledOnUsb } from "../../../../hardware/tools/power.mjs";
+export { dacLed, LED_VF } from "../../../firmware/espruino/chips/pins.mjs";
+export { adcCount, adcTransfer, type ChipAdc } from "../../../hardware/tools/adc.mjs";
+export { gaugeFault, ledOnUsb } from "../../../hardware/tools/power.mjs";
 
 interface PinSet {
   pins: number[];
