@@ -22,6 +22,12 @@ export interface MqttOpts {
   s: string[];
 }
 
+/** control packet types, the header byte's high nibble (MQTT 3.1.1 §2.2.1) */
+var CONNACK = 2;
+var PUBLISH = 3;
+var PUBACK = 4;
+var SUBACK = 9;
+
 /** resend an unacknowledged QoS 1 publish after this many ms */
 var RT = 3000;
 /** most QoS 1 messages kept waiting; the oldest goes first */
@@ -33,6 +39,7 @@ function u16(n: number): string {
 function ustr(s: string): string {
   return u16(s.length) + s;
 }
+/** A packet: fixed header byte `h`, the remaining length (§2.2.3: 7 bits a byte, low first), body `b`. */
 function pkt(h: number, b: string): string {
   var l = b.length;
   var r = "";
@@ -105,9 +112,9 @@ export function mqConnect(): void {
       if (S !== s) return;
       w(
         pkt(
-          0x10,
+          0x10, // CONNECT (§3.1)
           ustr("MQTT") +
-            "\x04\xce" + // 3.1.1; user, pass, will QoS 1, will, clean session
+            "\x04\xce" + // level 4 = 3.1.1; flags (§3.1.2.3): user, pass, will QoS 1, will, clean session
             u16(O.ka) +
             ustr(O.id) +
             ustr(O.wt) +
@@ -214,13 +221,15 @@ function data(d: string): void {
   }
 }
 
-/** One packet: header byte, body. */
+/** One packet from the broker: header byte, body. */
 function pk(h: number, p: string): void {
   var k = h >> 4;
+  // the first two bytes: CONNACK's flags and return code, PUBLISH's topic length, PUBACK's and SUBACK's packet id
   var n = (p.charCodeAt(0) << 8) | p.charCodeAt(1);
   var i = 2 + n;
   var id: string;
-  if (k === 2) {
+  if (k === CONNACK) {
+    // a return code other than 0 refuses the session (§3.2.2.3)
     if (p.charCodeAt(1)) {
       drop("connack " + p.charCodeAt(1));
       return;
@@ -231,27 +240,26 @@ function pk(h: number, p: string): void {
     mq.why = "";
     for (id in Q) resend(id);
     sub(O.s);
-  } else if (k === 3) {
-    // n is the topic length here
+  } else if (k === PUBLISH) {
+    // QoS in the header's bits 1-2 (§3.3.1.2): at QoS 1 the packet id follows the topic, and a PUBACK answers it
     if (h & 6) {
       w("\x40\x02" + p.substr(i, 2));
       i += 2;
     }
     mq.onmsg(p.substr(2, n), p.substr(i));
-  } else if (k === 4) {
-    // n is the packet id here
+  } else if (k === PUBACK) {
     if (Q[n]) {
       delete Q[n];
       nq--;
     }
-  } else if (k === 9) mq.onup();
-  // PINGRESP only refreshes rx
+  } else if (k === SUBACK) mq.onup();
+  // PINGRESP (§3.13) only refreshes rx
 }
 
 function resend(id: string): void {
   var e = Q[id];
   e.t = now();
-  // DUP flag on every resend
+  // DUP flag on every resend (§3.3.1.1)
   w(String.fromCharCode(e.p.charCodeAt(0) | 8) + e.p.substr(1));
 }
 
@@ -281,6 +289,7 @@ function sub(ts: string[]): void {
   var b = u16(0xffff);
   var i: number;
   for (i = 0; i < ts.length; i++) b += ustr(ts[i]) + "\x01";
+  // SUBSCRIBE's header has its reserved bits 0010 (§3.8.1); each topic asks for QoS 1
   w(pkt(0x82, b));
 }
 
@@ -294,6 +303,7 @@ function tick(): void {
     return;
   }
   if (!mq.up) return;
+  // PINGREQ (§3.12) at half the keepalive: the broker drops a client silent for 1.5 of it (§3.1.2.10)
   if (n - tx >= ka / 2) w("\xc0\x00");
   for (id in Q) if (n - Q[id].t >= RT) resend(id);
 }
