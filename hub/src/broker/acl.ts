@@ -44,7 +44,10 @@ export function readPatterns(p: Principal): string[] {
   }
 }
 
-/** One level of a subscription pattern: a wildcard of the pattern itself, or a literal (a substituted name). */
+/**
+ * One level of a subscription pattern: a wildcard of the pattern itself (`+` one level, `#` the rest: MQTT 3.1.1
+ * §4.7.1), or a literal (a substituted name).
+ */
 type Level = { wild: "+" | "#" } | { lit: string };
 
 /**

@@ -1,5 +1,6 @@
-// Reads MQTT fixed headers as bytes arrive and cuts a connection that announces a packet
-// larger than the limit, before the broker buffers it (aedes has no packet-size option).
+// Reads MQTT fixed headers as bytes arrive (the remaining length: up to four bytes of 7 bits, MQTT 3.1.1 §2.2.3) and
+// cuts a connection that announces a packet larger than the limit, before the broker buffers it (aedes has no
+// packet-size option).
 import { Duplex } from "node:stream";
 
 /** Tracks packet boundaries; `feed` returns false once a packet is too large. */
