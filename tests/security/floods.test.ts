@@ -14,7 +14,7 @@ import {
   CONNECTIONS_PER_SOURCE,
   REQUEST_BUDGET,
   SUBSCRIPTIONS_PER_CLIENT,
-} from "../../hub/src/broker/embedded.js";
+} from "../../hub/src/broker/limits.js";
 import { closed, connect, granted, request, sleep, testHub, waitFor } from "../hub/helpers.js";
 import { clientFrom, connectPacket, tcpConnect } from "./raw-mqtt.js";
 
