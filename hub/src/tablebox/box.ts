@@ -91,85 +91,112 @@ interface Session {
 
 export function startTableBox(o: TableBoxOptions): TableBox {
   if (!o.port && !o.io) throw new Error("startTableBox needs a serial port path or an io");
-  const log = o.log;
-  const pins = { ...TABLE_BOX_PINS, ...o.pins };
-  const where = o.port ?? o.io?.name ?? "io";
-  const retryMs = o.io ? 0 : (o.retryMs ?? 5000);
-  let closed = false;
-  let live: Session | null = null;
-  const retry = new PortRetry(retryMs, log, () => connect());
-  let settle: ((ok: boolean) => void) | null = null;
-  const ready = new Promise<boolean>((resolve) => {
-    settle = resolve;
-  });
-  const firstResult = (ok: boolean) => {
-    settle?.(ok);
-    settle = null;
-  };
+  const box = new Box(o);
+  box.connect();
+  return box;
+}
 
-  const player = new CuePlayer(
-    {
-      colour: (c) => {
-        try {
-          live?.led?.color(hex(c));
-        } catch (e) {
-          log.debug({ err: (e as Error).message }, "table box LED write failed");
-        }
+/** One box: its port opened and reopened, johnny-five's board on it, the cues played while one is there. */
+class Box implements TableBox {
+  readonly ready: Promise<boolean>;
+  private readonly log: Logger;
+  private readonly pins: TableBoxPins;
+  private readonly where: string;
+  private readonly retry: PortRetry;
+  private readonly player: CuePlayer;
+  private closed = false;
+  private live: Session | null = null;
+  private settle: ((ok: boolean) => void) | null = null;
+
+  constructor(private readonly o: TableBoxOptions) {
+    this.log = o.log;
+    this.pins = { ...TABLE_BOX_PINS, ...o.pins };
+    this.where = o.port ?? o.io?.name ?? "io";
+    this.retry = new PortRetry(o.io ? 0 : (o.retryMs ?? 5000), o.log, () => this.connect());
+    this.ready = new Promise<boolean>((resolve) => {
+      this.settle = resolve;
+    });
+    this.player = new CuePlayer(
+      {
+        colour: (c) => {
+          try {
+            this.live?.led?.color(hex(c));
+          } catch (e) {
+            this.log.debug({ err: (e as Error).message }, "table box LED write failed");
+          }
+        },
+        tone: (hz, ms) => {
+          try {
+            if (hz > 0) this.live?.piezo?.frequency(playableHz(hz), ms);
+            else this.live?.piezo?.noTone();
+          } catch (e) {
+            this.log.debug({ err: (e as Error).message }, "table box piezo write failed");
+          }
+        },
       },
-      tone: (hz, ms) => {
-        try {
-          if (hz > 0) live?.piezo?.frequency(playableHz(hz), ms);
-          else live?.piezo?.noTone();
-        } catch (e) {
-          log.debug({ err: (e as Error).message }, "table box piezo write failed");
-        }
-      },
-    },
-    o.now,
-  );
+      o.now,
+    );
+  }
 
-  const lose = (s: Session, why: string) => {
-    if (s.lost) return;
-    s.lost = true;
-    if (live === s) live = null;
-    try {
-      s.piezo?.noTone();
-    } catch {
-      // the port is gone; nothing to silence
-    }
-    if (s.port?.isOpen) s.port.close(() => {});
-    firstResult(false);
-    if (closed) return;
-    retry.failed({ port: where }, `table box ${where}: ${why}`, "; the hub carries on without it");
-  };
+  get connected(): boolean {
+    return this.live !== null;
+  }
 
-  function connect(): void {
-    if (closed) return;
-    const s: Session = { lost: false, led: null, piezo: null, port: null };
-    if (o.io) {
-      attach(s, o.io);
-      return;
-    }
-    const path = o.port!;
-    try {
-      const port = o.openPort
-        ? o.openPort(path, FIRMATA_BAUD)
-        : new SerialPort({ path, baudRate: FIRMATA_BAUD, autoOpen: false });
-      s.port = port;
-      const io = firmataOver(port);
-      port.on("error", (e) => lose(s, explain(path, e)));
-      // The johnny-five board is made only once the port is open (johnny-five keeps every board it
-      // ever made), and before Firmata hears "open", so that it sees Firmata's "connect".
-      port.prependOnceListener("open", () => attach(s, io));
-      port.open((e) => {
-        if (e) lose(s, explain(path, e));
-      });
-    } catch (e) {
-      lose(s, explain(path, e as Error));
+  play(cue: TableCue | WireCue): void {
+    if (this.closed) return;
+    this.player.play(toTableCue(cue));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.player.stop();
+    this.closed = true;
+    this.retry.stop();
+    const s = this.live;
+    this.live = null;
+    this.firstResult(false);
+    if (s) s.lost = true;
+    const port = s?.port;
+    if (port?.isOpen) {
+      // let the "LED off" writes reach the board before the port goes
+      await new Promise<void>((r) => port.drain(() => r()));
+      await new Promise<void>((r) => port.close(() => r()));
     }
   }
 
-  function attach(s: Session, io: FirmataIo): void {
+  connect(): void {
+    if (this.closed) return;
+    const s: Session = { lost: false, led: null, piezo: null, port: null };
+    if (this.o.io) {
+      this.attach(s, this.o.io);
+      return;
+    }
+    const path = this.o.port!;
+    try {
+      const port = this.o.openPort
+        ? this.o.openPort(path, FIRMATA_BAUD)
+        : new SerialPort({ path, baudRate: FIRMATA_BAUD, autoOpen: false });
+      s.port = port;
+      const io = firmataOver(port);
+      port.on("error", (e) => this.lose(s, explain(path, e)));
+      // The johnny-five board is made only once the port is open (johnny-five keeps every board it
+      // ever made), and before Firmata hears "open", so that it sees Firmata's "connect".
+      port.prependOnceListener("open", () => this.attach(s, io));
+      port.open((e) => {
+        if (e) this.lose(s, explain(path, e));
+      });
+    } catch (e) {
+      this.lose(s, explain(path, e as Error));
+    }
+  }
+
+  private firstResult(ok: boolean): void {
+    this.settle?.(ok);
+    this.settle = null;
+  }
+
+  private attach(s: Session, io: FirmataIo): void {
+    const where = this.where;
     try {
       const five = loadFive();
       const board = new five.Board({
@@ -177,57 +204,44 @@ export function startTableBox(o: TableBoxOptions): TableBox {
         repl: false,
         sigint: false,
         debug: false,
-        timeout: o.readyTimeoutMs ?? 10_000,
+        timeout: this.o.readyTimeoutMs ?? 10_000,
       });
-      io.on("error", (e: Error) => lose(s, explain(where, e)));
-      io.on("close", () => lose(s, "unplugged (port closed)"));
-      io.on("disconnect", () => lose(s, "unplugged"));
-      board.on("error", (e: Error) => lose(s, explain(where, e)));
+      io.on("error", (e: Error) => this.lose(s, explain(where, e)));
+      io.on("close", () => this.lose(s, "unplugged (port closed)"));
+      io.on("disconnect", () => this.lose(s, "unplugged"));
+      board.on("error", (e: Error) => this.lose(s, explain(where, e)));
       board.on("ready", () => {
-        if (s.lost || closed) return;
+        if (s.lost || this.closed) return;
+        const pins = this.pins;
         s.led = new five.Led.RGB({
           pins: { red: pins.red, green: pins.green, blue: pins.blue },
-          isAnode: o.anode ?? false,
+          isAnode: this.o.anode ?? false,
           board,
         });
         s.piezo = new five.Piezo({ pin: pins.piezo, board });
         s.led.off();
-        live = s;
-        if (retry.ok()) log.info({ port: where }, `table box ${where} is back`);
-        else log.info({ port: where, pins }, `table box ready on ${where}`);
-        firstResult(true);
+        this.live = s;
+        if (this.retry.ok()) this.log.info({ port: where }, `table box ${where} is back`);
+        else this.log.info({ port: where, pins }, `table box ready on ${where}`);
+        this.firstResult(true);
       });
     } catch (e) {
-      lose(s, explain(where, e as Error));
+      this.lose(s, explain(where, e as Error));
     }
   }
 
-  connect();
-
-  return {
-    get connected() {
-      return live !== null;
-    },
-    ready,
-    play(cue) {
-      if (closed) return;
-      player.play(toTableCue(cue));
-    },
-    async close() {
-      if (closed) return;
-      player.stop();
-      closed = true;
-      retry.stop();
-      const s = live;
-      live = null;
-      firstResult(false);
-      if (s) s.lost = true;
-      const port = s?.port;
-      if (port?.isOpen) {
-        // let the "LED off" writes reach the board before the port goes
-        await new Promise<void>((r) => port.drain(() => r()));
-        await new Promise<void>((r) => port.close(() => r()));
-      }
-    },
-  };
+  private lose(s: Session, why: string): void {
+    if (s.lost) return;
+    s.lost = true;
+    if (this.live === s) this.live = null;
+    try {
+      s.piezo?.noTone();
+    } catch {
+      // the port is gone; nothing to silence
+    }
+    if (s.port?.isOpen) s.port.close(() => {});
+    this.firstResult(false);
+    if (this.closed) return;
+    this.retry.failed({ port: this.where }, `table box ${this.where}: ${why}`, "; the hub carries on without it");
+  }
 }
