@@ -174,9 +174,38 @@ export interface DiscoveryResponder {
 
 /** Starts answering; rejects when the port cannot be bound. */
 export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder> {
-  const perSource = o.perSource ?? 5;
-  const total = o.total ?? 50;
-  const stats: DiscoveryStats = {
+  return new Responder(o).bind();
+}
+
+/** A query's rate: at most `total` a second, `perSource` from one address, 4096 addresses a second. */
+class QueryRate {
+  private windowAt = 0;
+  private inWindow = 0;
+  private readonly bySource = new Map<string, number>();
+
+  constructor(
+    private readonly perSource: number,
+    private readonly total: number,
+  ) {}
+
+  allow(addr: string): boolean {
+    const now = Date.now();
+    if (now - this.windowAt >= 1000) {
+      this.windowAt = now;
+      this.inWindow = 0;
+      this.bySource.clear();
+    }
+    const n = this.bySource.get(addr) ?? 0;
+    if (this.inWindow >= this.total || n >= this.perSource || (n === 0 && this.bySource.size >= 4096)) return false;
+    this.inWindow++;
+    this.bySource.set(addr, n + 1);
+    return true;
+  }
+}
+
+class Responder implements DiscoveryResponder {
+  port = 0;
+  readonly stats: DiscoveryStats = {
     received: 0,
     queries: 0,
     replies: 0,
@@ -187,65 +216,48 @@ export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder>
     notOurs: 0,
     proven: 0,
   };
-  // rate limit: counts in the current one-second window
-  let windowAt = 0;
-  let inWindow = 0;
-  const bySource = new Map<string, number>();
-  // who asked, for the log: once per gun and address
-  const told = new Set<string>();
+  private readonly rate: QueryRate;
+  /** who asked, for the log: once per gun and address */
+  private readonly told = new Set<string>();
+  private readonly sock: Socket = createSocket({ type: "udp4", reuseAddr: true });
+  private closed = false;
 
-  const sock: Socket = createSocket({ type: "udp4", reuseAddr: true });
-  let closed = false;
+  constructor(private readonly o: DiscoveryOptions) {
+    this.rate = new QueryRate(o.perSource ?? 5, o.total ?? 50);
+    this.sock.on("message", (msg, r) => this.onMessage(msg, r));
+  }
 
-  const allow = (addr: string): boolean => {
-    const now = Date.now();
-    if (now - windowAt >= 1000) {
-      windowAt = now;
-      inWindow = 0;
-      bySource.clear();
-    }
-    const n = bySource.get(addr) ?? 0;
-    if (inWindow >= total || n >= perSource || (n === 0 && bySource.size >= 4096)) return false;
-    inWindow++;
-    bySource.set(addr, n + 1);
-    return true;
-  };
-
-  const send = (text: string, r: RemoteInfo) => {
-    if (closed) return;
-    sock.send(text, r.port, r.address, (e) => {
-      if (e) o.log.debug({ err: e.message, to: r.address }, "discovery reply not sent");
+  bind(): Promise<DiscoveryResponder> {
+    const sock = this.sock;
+    return new Promise((resolve, reject) => {
+      const fail = (e: Error) => {
+        this.closed = true;
+        try {
+          sock.close();
+        } catch {}
+        reject(e);
+      };
+      sock.once("error", fail);
+      sock.bind(this.o.port, "0.0.0.0", () => {
+        sock.off("error", fail);
+        // after binding, an error is logged; the socket carries on where it can
+        sock.on("error", (e) => this.o.log.warn({ err: e.message }, "discovery socket error"));
+        this.port = sock.address().port;
+        resolve(this);
+      });
     });
-  };
+  }
 
-  const answer = async (q: DiscoveryQuery, r: RemoteInfo) => {
-    const b = o.broker();
-    if (!b) {
-      stats.unreachable++;
-      return;
-    }
-    let host = hostFor(b.host, r.address);
-    if (host === null && isUnspecified(b.host)) host = await routeSource(r.address);
-    if (host === null) {
-      stats.unreachable++;
-      o.log.debug({ from: r.address }, "discovery: no broker address this asker can reach");
-      return;
-    }
-    stats.replies++;
-    const keyHash = q.gun && q.nonce ? o.keyHash?.(q.gun) : undefined;
-    if (keyHash) stats.proven++;
-    send(formatReply(o.table, host, b.port, keyHash ? { keyHash, nonce: q.nonce! } : undefined), r);
-    const key = `${q.gun ?? "?"}@${r.address}`;
-    const fields = { gun: q.gun, from: r.address, host, port: b.port };
-    // info once per gun and address (a bounded set: past it, debug only, so a flood of new names floods no log)
-    if (told.has(key) || told.size >= 1024) o.log.debug(fields, "a gun looked for the hub: told it where");
-    else {
-      told.add(key);
-      o.log.info(fields, "a gun looked for the hub: told it where");
-    }
-  };
+  close(): Promise<void> {
+    return new Promise<void>((done) => {
+      if (this.closed) return done();
+      this.closed = true;
+      this.sock.close(() => done());
+    });
+  }
 
-  sock.on("message", (msg, r) => {
+  private onMessage(msg: Buffer, r: RemoteInfo): void {
+    const { o, stats } = this;
     try {
       stats.received++;
       const q = parseQuery(msg);
@@ -262,42 +274,50 @@ export function startDiscovery(o: DiscoveryOptions): Promise<DiscoveryResponder>
         return;
       }
       stats.queries++;
-      if (!allow(r.address)) {
+      if (!this.rate.allow(r.address)) {
         stats.limited++;
         return;
       }
-      answer(q, r).catch((e) => o.log.warn({ err: (e as Error).message }, "discovery answer failed"));
+      this.answer(q, r).catch((e) => o.log.warn({ err: (e as Error).message }, "discovery answer failed"));
     } catch (e) {
       o.log.warn({ err: (e as Error).message }, "discovery: bad datagram");
     }
-  });
+  }
 
-  return new Promise((resolve, reject) => {
-    const fail = (e: Error) => {
-      closed = true;
-      try {
-        sock.close();
-      } catch {}
-      reject(e);
-    };
-    sock.once("error", fail);
-    sock.bind(o.port, "0.0.0.0", () => {
-      sock.off("error", fail);
-      // after binding, an error is logged; the socket carries on where it can
-      sock.on("error", (e) => o.log.warn({ err: e.message }, "discovery socket error"));
-      const port = sock.address().port;
-      resolve({
-        port,
-        stats,
-        close: () =>
-          new Promise<void>((done) => {
-            if (closed) return done();
-            closed = true;
-            sock.close(() => done());
-          }),
-      });
+  private async answer(q: DiscoveryQuery, r: RemoteInfo): Promise<void> {
+    const { o, stats } = this;
+    const b = o.broker();
+    if (!b) {
+      stats.unreachable++;
+      return;
+    }
+    let host = hostFor(b.host, r.address);
+    if (host === null && isUnspecified(b.host)) host = await routeSource(r.address);
+    if (host === null) {
+      stats.unreachable++;
+      o.log.debug({ from: r.address }, "discovery: no broker address this asker can reach");
+      return;
+    }
+    stats.replies++;
+    const keyHash = q.gun && q.nonce ? o.keyHash?.(q.gun) : undefined;
+    if (keyHash) stats.proven++;
+    this.send(formatReply(o.table, host, b.port, keyHash ? { keyHash, nonce: q.nonce! } : undefined), r);
+    const key = `${q.gun ?? "?"}@${r.address}`;
+    const fields = { gun: q.gun, from: r.address, host, port: b.port };
+    // info once per gun and address (a bounded set: past it, debug only, so a flood of new names floods no log)
+    if (this.told.has(key) || this.told.size >= 1024) o.log.debug(fields, "a gun looked for the hub: told it where");
+    else {
+      this.told.add(key);
+      o.log.info(fields, "a gun looked for the hub: told it where");
+    }
+  }
+
+  private send(text: string, r: RemoteInfo): void {
+    if (this.closed) return;
+    this.sock.send(text, r.port, r.address, (e) => {
+      if (e) this.o.log.debug({ err: e.message, to: r.address }, "discovery reply not sent");
     });
-  });
+  }
 }
 
 /**
