@@ -25,23 +25,34 @@ export const CHECK_RUN_MS = 1500;
 const js = (v: unknown): string =>
   typeof v === "string" && /^(D\d{1,2}|A\d|Serial\d)$/.test(v) ? v : JSON.stringify(v);
 
-export function checkSnippet(b: BoardProfile): string {
-  const L = b.led;
-  const m = L.max ?? 1;
-  const imu = b.imu;
-  const ids = loadImuIds(imu.kind);
-  const names = Object.fromEntries((ids?.whoAmI ?? []).map(([id, n]) => [id, n]));
-  const adc = loadChip(b.chip).adc;
-  const bat = b.bat && adc ? { pin: b.bat.pin, ...adcTransfer(adc, b.bat.div), counts: adc.counts } : undefined;
-  const imuHz = imu.hz ?? (imu.kind === "lsm6ds3" ? 52 : 50);
-  const part: string[] = [];
-  const step = (ms: number, body: string) => part.push(`at(${ms},function(){${body}});`);
+/** One step of the check: run `body` this many ms after the step before. */
+type Step = [ms: number, body: string];
 
-  step(0, `P("board ${b.name} (${b.chip}), Espruino "+process.env.VERSION+", "+process.memory().free+" JsVars free");`);
-  // the IMU: who it says it is, and how long one read takes
+export function checkSnippet(b: BoardProfile): string {
+  const ids = loadImuIds(b.imu.kind);
+  const names = Object.fromEntries((ids?.whoAmI ?? []).map(([id, n]) => [id, n]));
+  const steps: Step[] = [
+    [0, `P("board ${b.name} (${b.chip}), Espruino "+process.env.VERSION+", "+process.memory().free+" JsVars free");`],
+    imuStep(b, ids),
+    batteryStep(b),
+    ...ledSteps(b),
+    ...buzzerSteps(b),
+    firmwareStep(b),
+  ];
+  return (
+    `(function(){var T=0,N=${JSON.stringify(names)};` +
+    `function P(s){print(${JSON.stringify(CHECK_MARK)}+s);}` +
+    `function at(ms,f){T+=ms;setTimeout(f,T);}` +
+    `${steps.map(([ms, body]) => `at(${ms},function(){${body}});`).join("")}})();`
+  );
+}
+
+/** The IMU: who it says it is, and how long one read takes (a BNO085: its frames in a second). */
+function imuStep(b: BoardProfile, ids: ReturnType<typeof loadImuIds>): Step {
+  const imu = b.imu;
   if (imu.kind === "mpu6050") {
     const a = imu.addr ?? 0x68;
-    step(
+    return [
       100,
       `var id,i,t;I2C1.setup({scl:${js(imu.scl)},sda:${js(imu.sda)},bitrate:400000});` +
         `try{I2C1.writeTo(${a},${ids!.register});id=I2C1.readFrom(${a},1)[0];` +
@@ -49,24 +60,29 @@ export function checkSnippet(b: BoardProfile): string {
         `t=getTime();for(i=0;i<20;i++){I2C1.writeTo(${a},59);I2C1.readFrom(${a},14);}` +
         `P("imu read "+Math.round((getTime()-t)*5e4)+" us for 14 bytes at 400 kHz");` +
         `}catch(e){P("imu not answering on I2C ("+e+"): check SCL, SDA, VCC, GND and AD0");}`,
-    );
-  } else if (imu.kind === "bno085") {
+    ];
+  }
+  if (imu.kind === "bno085") {
     const ser = imu.ser!;
-    step(
+    return [
       100,
       `var buf="",f=0,bad=0;${ser}.setup(${imu.sbaud ?? 115200},{rx:${js(imu.rx)},tx:${js(imu.tx)}});` +
         `${ser}.on("data",function(d){var i,k,s;buf+=d;for(;;){i=buf.indexOf("\\xaa\\xaa");if(i<0||buf.length<i+19)return;` +
         `s=0;for(k=2;k<18;k++)s+=buf.charCodeAt(i+k);if((s&255)===buf.charCodeAt(i+18))f++;else bad++;buf=buf.substr(i+19);}});` +
         `setTimeout(function(){${ser}.removeAllListeners("data");` +
         `P("imu BNO085 UART-RVC: "+f+" frames in 1 s"+(bad?", "+bad+" with a wrong checksum":"")+(f?"":": check its TX to ${imu.rx}, P0 (PS0) high, VIN, GND"));},1000);`,
-    );
-  } else {
-    step(100, `var id=Puck.accelRd(${ids!.register});P("imu WHO_AM_I 0x"+id.toString(16)+" "+(N[id]||"unknown"));`);
+    ];
   }
-  // the battery as the ADC reads it, through the divider, with the calibration gun.json keeps
+  return [100, `var id=Puck.accelRd(${ids!.register});P("imu WHO_AM_I 0x"+id.toString(16)+" "+(N[id]||"unknown"));`];
+}
+
+/** The battery as the ADC reads it, through the divider, with the calibration gun.json keeps. */
+function batteryStep(b: BoardProfile): Step {
+  const adc = loadChip(b.chip).adc;
+  const bat = b.bat && adc ? { pin: b.bat.pin, ...adcTransfer(adc, b.bat.div), counts: adc.counts } : undefined;
   if (bat) {
     const n = b.chip === "ESP32" ? 8 : 1;
-    step(
+    return [
       1200,
       `var s=0,i,v,j=require("Storage").readJSON("gun.json",1)||{},k=j.bat===false?0:j.bat||1;` +
         `for(i=0;i<${n};i++)s+=analogRead(${js(bat.pin)});s/=${n};v=s*${bat.a}+${bat.b};` +
@@ -74,10 +90,16 @@ export function checkSnippet(b: BoardProfile): string {
         `P("battery ${bat.pin}: count "+Math.round(s*${bat.counts})+" of ${bat.counts}, "+Math.round(v*100)/100+" V as read"+` +
         `(k?", "+Math.round(v*k*100)/100+" V with gun.json's calibration "+k:", but gun.json says none is fitted (bat false)")+` +
         `": compare with a multimeter across the cell");`,
-    );
-  } else if (b.chip === "NRF52") step(1200, `P("battery "+E.getBattery()+" % (the coin cell, as the chip reads it)");`);
-  else step(1200, `P("battery: not measured (no divider on this board)");`);
-  // the LED, each colour in turn, then off
+    ];
+  }
+  if (b.chip === "NRF52") return [1200, `P("battery "+E.getBattery()+" % (the coin cell, as the chip reads it)");`];
+  return [1200, `P("battery: not measured (no divider on this board)");`];
+}
+
+/** The LED, each colour in turn, then off; first, what a dark LED means with this wiring (the check runs on USB). */
+function ledSteps(b: BoardProfile): Step[] {
+  const L = b.led;
+  const m = L.max ?? 1;
   const show = (c: number) => {
     const ch = [(c >> 16) & 255, (c >> 8) & 255, c & 255].map((x) => (x * m) / 255);
     if (L.kind === "neopixel") {
@@ -95,20 +117,33 @@ export function checkSnippet(b: BoardProfile): string {
       })
       .join("");
   };
-  // what a dark LED means with this wiring, said before the colours (the check runs on USB, the switch off)
+  const steps: Step[] = [];
   const dark = ledOnUsb(b);
-  if (dark) step(0, `P(${JSON.stringify(`led: ${dark}`)});`);
-  for (const [c, name] of CHECK_COLOURS) step(1000, `${show(c)}P("led ${name} now: is it ${name}, and bright?");`);
-  step(1000, `${show(0)}P("led off");`);
-  // the buzzer, each tone in turn, then quiet
-  for (const f of CHECK_TONES) {
-    step(
-      600,
-      `analogWrite(${js(b.bz.pin)},0.5,{freq:${f}${b.bz.soft ? ",soft:true" : ""}});P("buzzer ${f} Hz now: do you hear it?");`,
-    );
-  }
-  step(600, `digitalWrite(${js(b.bz.pin)},0);P("buzzer off");`);
-  // the gun firmware's own work per IMU sample, timed while it runs; then the gun restarts clean
+  if (dark) steps.push([0, `P(${JSON.stringify(`led: ${dark}`)});`]);
+  for (const [c, name] of CHECK_COLOURS)
+    steps.push([1000, `${show(c)}P("led ${name} now: is it ${name}, and bright?");`]);
+  steps.push([1000, `${show(0)}P("led off");`]);
+  return steps;
+}
+
+/** The buzzer, each tone in turn, then quiet. */
+function buzzerSteps(b: BoardProfile): Step[] {
+  const pin = js(b.bz.pin);
+  return [
+    ...CHECK_TONES.map(
+      (f): Step => [
+        600,
+        `analogWrite(${pin},0.5,{freq:${f}${b.bz.soft ? ",soft:true" : ""}});P("buzzer ${f} Hz now: do you hear it?");`,
+      ],
+    ),
+    [600, `digitalWrite(${pin},0);P("buzzer off");`],
+  ];
+}
+
+/** The gun firmware's own work per IMU sample, timed while it runs; then the gun restarts clean. */
+function firmwareStep(b: BoardProfile): Step {
+  const imu = b.imu;
+  const imuHz = imu.hz ?? (imu.kind === "lsm6ds3" ? 52 : 50);
   const hook =
     imu.kind === "mpu6050"
       ? // its sampling is the interval at the IMU's rate
@@ -122,7 +157,7 @@ export function checkSnippet(b: BoardProfile): string {
     b.con === "Bluetooth"
       ? `var dr=digitalRead;global.digitalRead=function(p){return p==${js(b.trig.pin)}?${b.trig.pressed ? 1 : 0}:dr(p);};`
       : "";
-  step(
+  return [
     300,
     `var S=require("Storage"),c=S.read(".bootcde");` +
       `if(!c||!S.read("gun.json")){P("imu work: not timed (no gun firmware or gun.json here: cng flash it, then check again)");P("done");return;}` +
@@ -131,11 +166,5 @@ export function checkSnippet(b: BoardProfile): string {
       `setTimeout(function(){P("imu work "+(H.n?Math.round(H.s/H.n*1e6):0)+" us per sample, "+H.n+" samples in ${CHECK_RUN_MS / 1000} s, ${
         imu.kind === "bno085" ? "per UART data event" : `at ${imuHz} Hz`
       }");P("done");setTimeout(load,300);},${CHECK_RUN_MS});`,
-  );
-  return (
-    `(function(){var T=0,N=${JSON.stringify(names)};` +
-    `function P(s){print(${JSON.stringify(CHECK_MARK)}+s);}` +
-    `function at(ms,f){T+=ms;setTimeout(f,T);}` +
-    `${part.join("")}})();`
-  );
+  ];
 }
