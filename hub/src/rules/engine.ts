@@ -269,6 +269,46 @@ function takeGun(state: State, seat: Seat, who: string, p: Player, from: Seat | 
   return settle(s, "take-gun", ev);
 }
 
+/**
+ * A clip picked in the draft (into `s` and `q`): a bang from the discard pile into the hand, and a card of the
+ * player's choice out of it; lost when the pile holds no bang. The pick's effect, or why it is refused.
+ */
+function pickClip(
+  state: State,
+  s: State,
+  seat: Seat,
+  who: string,
+  p: Player,
+  q: Player,
+  discard: Bullet | undefined,
+): string | ApplyResult {
+  const pile = state.discardPile;
+  s.lootUsed++;
+  if (pile[1] === 0) {
+    // lost: a discard named with it is ignored (the picker could not know the pile held no bang)
+    if (discard !== undefined && discard !== "bang" && discard !== "click")
+      return fail("bad-decision", seat, `unknown bullet card ${JSON.stringify(discard)}`);
+    return "lost";
+  }
+  const h: [number, number, number] = [p.hand[0], p.hand[1] + 1, p.hand[2]];
+  const nextPile: [number, number, number] = [pile[0], pile[1] - 1, pile[2]];
+  if (handSize(p.hand) === 0) {
+    if (discard !== undefined) return fail("bad-decision", seat, `${who} holds no card to discard`);
+  } else {
+    if (discard === undefined)
+      return fail("bad-decision", seat, `${who} must name the card the clip makes them discard`);
+    if (discard !== "bang" && discard !== "click")
+      return fail("bad-decision", seat, `unknown bullet card ${JSON.stringify(discard)}`);
+    const i = BULLET_INDEX[discard];
+    if (p.hand[i] === 0) return fail("card-used", seat, `${who} holds no ${discard} card to discard`);
+    h[i]--;
+    nextPile[i]++;
+  }
+  q.hand = h;
+  s.discardPile = nextPile;
+  return "takes a bang"; // which card they discard stays secret
+}
+
 function pick(
   state: State,
   seat: Seat,
@@ -298,32 +338,9 @@ function pick(
     const q: Player = copyPlayer(p);
     let effect: string | undefined;
     if (card === "clip") {
-      const pile = state.discardPile;
-      if (pile[1] === 0) {
-        // lost: a discard named with it is ignored (the picker could not know the pile held no bang)
-        if (discard !== undefined && discard !== "bang" && discard !== "click")
-          return fail("bad-decision", seat, `unknown bullet card ${JSON.stringify(discard)}`);
-        effect = "lost";
-      } else {
-        const h: [number, number, number] = [p.hand[0], p.hand[1] + 1, p.hand[2]];
-        const nextPile: [number, number, number] = [pile[0], pile[1] - 1, pile[2]];
-        if (handSize(p.hand) === 0) {
-          if (discard !== undefined) return fail("bad-decision", seat, `${who} holds no card to discard`);
-        } else {
-          if (discard === undefined)
-            return fail("bad-decision", seat, `${who} must name the card the clip makes them discard`);
-          if (discard !== "bang" && discard !== "click")
-            return fail("bad-decision", seat, `unknown bullet card ${JSON.stringify(discard)}`);
-          const i = BULLET_INDEX[discard];
-          if (p.hand[i] === 0) return fail("card-used", seat, `${who} holds no ${discard} card to discard`);
-          h[i]--;
-          nextPile[i]++;
-        }
-        q.hand = h;
-        s.discardPile = nextPile;
-        effect = "takes a bang"; // which card they discard stays secret
-      }
-      s.lootUsed++;
+      const r = pickClip(state, s, seat, who, p, q, discard);
+      if (typeof r !== "string") return r;
+      effect = r;
     } else {
       if (discard !== undefined) return fail("bad-decision", seat, "only a clip comes with a card to discard");
       if (card === "first-aid") {
