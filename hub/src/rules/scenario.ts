@@ -113,35 +113,7 @@ function play(input: unknown): ScenarioResult {
       throw new Invalid(r, typeof name === "string" ? name : null, `${what}: unknown player ${JSON.stringify(name)}`);
     return i;
   };
-  const options = isObj(input.options) ? input.options : {};
-  const opts: SetupOptions = {
-    edition: input.edition as SetupOptions["edition"],
-    players: names as string[],
-    powers: options.powers === true,
-    cop: options.cop === true,
-  };
-  if (input.godfather !== undefined) opts.godfather = seatOf(input.godfather, 0, "godfather");
-  if (input.seed !== undefined) opts.seed = input.seed as number;
-  if (input.deck !== undefined) opts.deck = input.deck as SetupOptions["deck"];
-  if (isObj(input.powers)) {
-    const deal: (PowerId | null)[] = names.map(() => null);
-    for (const [name, power] of Object.entries(input.powers)) {
-      const seat = seatOf(name, 0, "powers");
-      if (!POWERS.includes(power as PowerId)) throw new Invalid(0, name, `unknown power ${JSON.stringify(power)}`);
-      deal[seat] = power as PowerId;
-    }
-    opts.powerDeal = deal;
-  }
-  if (isObj(input.roles)) {
-    for (const [name, role] of Object.entries(input.roles)) {
-      const seat = seatOf(name, 0, "roles");
-      if (role === "cop") {
-        if (opts.copSeat !== undefined) throw new Invalid(0, name, "there is exactly one cop");
-        opts.copSeat = seat;
-      } else if (role !== "gangster") throw new Invalid(0, name, `unknown role ${JSON.stringify(role)}`);
-    }
-    if (opts.copSeat === undefined) opts.cop = true;
-  }
+  const opts = setupOf(input, names as string[], seatOf);
   const made = newGame(opts);
   if (!made.ok) {
     const p = made.error.player;
@@ -189,6 +161,44 @@ function play(input: unknown): ScenarioResult {
     checkLeftovers(state, round, used, pick, r, names as string[]);
   });
   return { ok: true, output: describe(state), state };
+}
+
+/** The game's options a scenario names: edition, players, Godfather, seed, deck, powers and roles. */
+function setupOf(
+  input: Obj,
+  names: string[],
+  seatOf: (name: unknown, r: number, what: string) => number,
+): SetupOptions {
+  const options = isObj(input.options) ? input.options : {};
+  const opts: SetupOptions = {
+    edition: input.edition as SetupOptions["edition"],
+    players: names,
+    powers: options.powers === true,
+    cop: options.cop === true,
+  };
+  if (input.godfather !== undefined) opts.godfather = seatOf(input.godfather, 0, "godfather");
+  if (input.seed !== undefined) opts.seed = input.seed as number;
+  if (input.deck !== undefined) opts.deck = input.deck as SetupOptions["deck"];
+  if (isObj(input.powers)) {
+    const deal: (PowerId | null)[] = names.map(() => null);
+    for (const [name, power] of Object.entries(input.powers)) {
+      const seat = seatOf(name, 0, "powers");
+      if (!POWERS.includes(power as PowerId)) throw new Invalid(0, name, `unknown power ${JSON.stringify(power)}`);
+      deal[seat] = power as PowerId;
+    }
+    opts.powerDeal = deal;
+  }
+  if (isObj(input.roles)) {
+    for (const [name, role] of Object.entries(input.roles)) {
+      const seat = seatOf(name, 0, "roles");
+      if (role === "cop") {
+        if (opts.copSeat !== undefined) throw new Invalid(0, name, "there is exactly one cop");
+        opts.copSeat = seat;
+      } else if (role !== "gangster") throw new Invalid(0, name, `unknown role ${JSON.stringify(role)}`);
+    }
+    if (opts.copSeat === undefined) opts.cop = true;
+  }
+  return opts;
 }
 
 function pickDecision(entry: unknown, r: number, seatOf: (n: unknown) => number): Decision {
