@@ -1,8 +1,8 @@
 // `cng hub`: run the hub (embedded broker by default) until SIGINT/SIGTERM.
 import { type Command, Option } from "commander";
 import { CONFIG_FILE_DEFAULT, DEFAULTS, ENV_VARS, type HubConfig, readConfigFile, readEnv } from "../../config.js";
-import { startHub } from "../../hub.js";
-import { createLogger } from "../../log.js";
+import { type Hub, startHub } from "../../hub.js";
+import { createLogger, type Logger } from "../../log.js";
 import { lanLines } from "../../net/lines.js";
 import { warnVisible } from "./visible.js";
 
@@ -111,71 +111,81 @@ export function registerHub(program: Command): void {
       [] as string[],
     )
     .addHelpText("after", HELP)
-    .action(async (flags: HubFlags) => {
-      if (flags.pin !== undefined) warnVisible("--pin", "CNG_PIN");
-      if (flags.brokerPassword !== undefined) warnVisible("--broker-password", "CNG_BROKER_PASSWORD");
-      const fromFlags: Partial<HubConfig> = {
-        table: flags.table,
-        mqttPort: flags.mqttPort as unknown as number,
-        httpPort: flags.httpPort as unknown as number,
-        httpsPort: flags.httpsPort as unknown as number,
-        bind: flags.bind,
-        broker: flags.broker,
-        brokerUser: flags.brokerUser,
-        brokerPassword: flags.brokerPassword,
-        dynsec: flags.dynsec,
-        data: flags.data,
-        pin: flags.pin,
-        logLevel: flags.logLevel,
-        voice: flags.voice,
-        discovery: flags.discovery as HubConfig["discovery"] | undefined,
-      };
-      const fileLayer = readConfigFile(flags.config ?? process.env.CNG_CONFIG);
-      const layers = [fileLayer, readEnv(process.env), fromFlags];
-      const level = fromFlags.logLevel ?? readEnv(process.env).logLevel ?? fileLayer.logLevel ?? DEFAULTS.logLevel;
-      const log = createLogger({ level, pretty: flags.pretty === false ? false : undefined });
-      const merged = Object.assign({}, ...layers.map((l) => stripUndefined(l))) as Partial<HubConfig>;
-      const hub = await startHub({
-        ...merged,
-        log,
-        timing: flags.timing as "default" | "fast" | undefined,
-        tableBox: flags.tableBox,
-        serialGuns: flags.serialGun,
-      });
+    .action(runHub);
+}
 
-      const lines = [
-        `Cash'n Guns hub — table "${hub.table}" (${hub.mode} broker)`,
-        `  dashboard:   ${hub.urls.dashboard}`,
-        hub.mode === "embedded"
-          ? `  MQTT:        ${hub.urls.mqtt} (port ${hub.ports.mqtt}), WebSocket ${hub.urls.ws}`
-          : `  MQTT:        external broker ${hub.urls.mqtt}`,
-        ...lanLines(hub),
-        `  topics:      ${hub.topicRoot}/...`,
-        `  host PIN:    ${hub.pin}`,
-        `  data:        ${hub.config.data}`,
-        "  Ctrl-C to stop.",
-      ];
-      process.stdout.write(`${lines.join("\n")}\n`);
-      log.info({ ports: hub.ports, table: hub.table, mode: hub.mode }, "hub ready");
+/** `cng hub`: the settings from a file, the environment and the flags (each over the last), then the hub. */
+async function runHub(flags: HubFlags): Promise<void> {
+  if (flags.pin !== undefined) warnVisible("--pin", "CNG_PIN");
+  if (flags.brokerPassword !== undefined) warnVisible("--broker-password", "CNG_BROKER_PASSWORD");
+  const fromFlags: Partial<HubConfig> = {
+    table: flags.table,
+    mqttPort: flags.mqttPort as unknown as number,
+    httpPort: flags.httpPort as unknown as number,
+    httpsPort: flags.httpsPort as unknown as number,
+    bind: flags.bind,
+    broker: flags.broker,
+    brokerUser: flags.brokerUser,
+    brokerPassword: flags.brokerPassword,
+    dynsec: flags.dynsec,
+    data: flags.data,
+    pin: flags.pin,
+    logLevel: flags.logLevel,
+    voice: flags.voice,
+    discovery: flags.discovery as HubConfig["discovery"] | undefined,
+  };
+  const fileLayer = readConfigFile(flags.config ?? process.env.CNG_CONFIG);
+  const layers = [fileLayer, readEnv(process.env), fromFlags];
+  const level = fromFlags.logLevel ?? readEnv(process.env).logLevel ?? fileLayer.logLevel ?? DEFAULTS.logLevel;
+  const log = createLogger({ level, pretty: flags.pretty === false ? false : undefined });
+  const merged = Object.assign({}, ...layers.map((l) => stripUndefined(l))) as Partial<HubConfig>;
+  const hub = await startHub({
+    ...merged,
+    log,
+    timing: flags.timing as "default" | "fast" | undefined,
+    tableBox: flags.tableBox,
+    serialGuns: flags.serialGun,
+  });
+  process.stdout.write(`${startLines(hub).join("\n")}\n`);
+  log.info({ ports: hub.ports, table: hub.table, mode: hub.mode }, "hub ready");
+  stopOnSignals(hub, log);
+}
 
-      let closing = false;
-      const stop = (signal: string) => {
-        if (closing) return;
-        closing = true;
-        log.info({ signal }, "shutting down");
-        const force = setTimeout(() => process.exit(1), 5000);
-        force.unref();
-        hub.close().then(
-          () => {
-            process.exitCode = 0;
-            process.exit();
-          },
-          () => process.exit(1),
-        );
-      };
-      process.on("SIGINT", () => stop("SIGINT"));
-      process.on("SIGTERM", () => stop("SIGTERM"));
-    });
+/** What the host reads when the hub is up: where the dashboard and the broker are, the PIN, the data. */
+function startLines(hub: Hub): string[] {
+  return [
+    `Cash'n Guns hub — table "${hub.table}" (${hub.mode} broker)`,
+    `  dashboard:   ${hub.urls.dashboard}`,
+    hub.mode === "embedded"
+      ? `  MQTT:        ${hub.urls.mqtt} (port ${hub.ports.mqtt}), WebSocket ${hub.urls.ws}`
+      : `  MQTT:        external broker ${hub.urls.mqtt}`,
+    ...lanLines(hub),
+    `  topics:      ${hub.topicRoot}/...`,
+    `  host PIN:    ${hub.pin}`,
+    `  data:        ${hub.config.data}`,
+    "  Ctrl-C to stop.",
+  ];
+}
+
+/** Ctrl-C or SIGTERM closes the hub; a close that hangs for 5 s exits anyway. */
+function stopOnSignals(hub: Hub, log: Logger): void {
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 5000);
+    force.unref();
+    hub.close().then(
+      () => {
+        process.exitCode = 0;
+        process.exit();
+      },
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
