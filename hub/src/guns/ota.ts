@@ -121,6 +121,23 @@ interface Job {
   finish: (p: OtaProgress) => void;
 }
 
+/** What a gun is told as its update begins (before the hub vouches for it): the bundle's board, version, size and sums. */
+function beginMessage(bundle: OtaBundle, windowMs: number, force: boolean): Omit<OtaBeginMsg, "a"> {
+  return {
+    v: 1,
+    c: "begin",
+    b: bundle.board,
+    fw: bundle.fw,
+    n: bundle.code.length,
+    crc: crcOf(bundle.code),
+    w: windowMs,
+    h: shaOf(bundle.code),
+    // wall time, not the table's clock: the gun keeps it across restarts and refuses one not later than its last
+    t: Date.now(),
+    ...(force ? { f: 1 as const } : {}),
+  };
+}
+
 export class OtaService {
   private readonly jobs = new Map<GunId, Job>();
   private readonly last = new Map<GunId, OtaProgress>();
@@ -206,24 +223,11 @@ export class OtaService {
       this.emit(gun, failed);
       return Promise.resolve(failed);
     }
-    const crc = crcOf(bundle.code);
-    const begin: Omit<OtaBeginMsg, "a"> = {
-      v: 1,
-      c: "begin",
-      b: bundle.board,
-      fw: bundle.fw,
-      n: bundle.code.length,
-      crc,
-      w: this.opts.windowMs,
-      h: shaOf(bundle.code),
-      // wall time, not the table's clock: the gun keeps it across restarts and refuses one not later than its last
-      t: Date.now(),
-      ...(force ? { f: 1 as const } : {}),
-    };
+    const begin = beginMessage(bundle, this.opts.windowMs, force);
     const job: Job = {
       gun,
       bundle,
-      crc,
+      crc: begin.crc,
       begin: vouchedBegin(begin, keyHash!),
       p,
       silent: 0,
