@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { spread } from "../../bench/load/stats.js";
-import { runDemo, type Speed } from "../../demo.js";
+import { type DemoResult, runDemo, type Speed } from "../../demo.js";
+import type { HubOptions } from "../../hub.js";
 import type { Edition } from "../../rules/index.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
 import type { SecretMode } from "../../sim/player.js";
@@ -113,86 +114,98 @@ export function registerDemo(program: Command): void {
         .default("clean"),
     )
     .addHelpText("after", HELP)
-    .action(async (f: DemoFlags) => {
-      const players = Number(f.players);
-      const seed = Number(f.seed);
-      if (!Number.isInteger(players) || players < 2 || players > 12) throw new Error("--players must be 2-12");
-      if (!Number.isInteger(seed)) throw new Error("--seed must be a whole number");
-      const strategies = (f.strategies ?? "").split(",").filter((s) => s.length > 0);
-      const badName = strategies.find((s) => !isStrategy(s));
-      if (badName) throw new Error(`unknown strategy ${badName}; known: ${STRATEGIES.join(", ")}`);
-      const out = f.json ? process.stderr : process.stdout;
-      const say = (line: string) => out.write(`${line}\n`);
-      const data = f.data ?? mkdtempSync(join(tmpdir(), "cng-demo-"));
-      const runtime = await resolveRuntime(f.runtime, say);
-      const t0 = Date.now();
-      let stop: (() => void) | undefined;
-      const r = await runDemo({
-        edition: f.edition,
-        players,
-        seed,
-        speed: f.speed,
-        recentre: f.recentre,
-        powers: f.powers,
-        cop: f.cop,
-        strategies: strategies as StrategyName[],
-        secrets: f.secrets,
-        board: f.board,
-        runtime,
-        ...(f.weather !== "clean" ? { weather: weatherNamed(f.weather) } : {}),
-        hub: {
-          mqttPort: Number(f.mqttPort),
-          httpPort: Number(f.httpPort),
-          bind: f.bind,
-          data,
-          ...(f.table ? { table: f.table } : {}),
-          ...(f.voice ? { voice: f.voice } : {}),
-          ...(f.broker
-            ? {
-                broker: f.broker,
-                brokerUser: f.brokerUser ?? process.env.CNG_BROKER_USER,
-                brokerPassword: process.env.CNG_BROKER_PASSWORD,
-                dynsec: f.dynsec,
-              }
-            : {}),
-        },
-        progress: say,
-        onHub: (hub) => {
-          say(`Cash'n Guns demo — dashboard: ${hub.urls.dashboard}  (host PIN ${hub.pin}, data ${hub.config.data})`);
-        },
-        hold: f.keep
-          ? () =>
-              new Promise<void>((resolve) => {
-                say("Game over; the dashboard stays up. Ctrl-C to stop.");
-                stop = resolve;
-                process.once("SIGINT", resolve);
-                process.once("SIGTERM", resolve);
-              })
-          : undefined,
-      });
-      stop?.();
-      const res = r.result;
-      const rows = Object.entries(res.players).sort((a, b) => b[1].score - a[1].score);
-      say(`\nStandings after ${r.rounds} rounds (${((Date.now() - t0) / 1000).toFixed(1)} s):`);
-      for (const [name, p] of rows)
-        say(
-          `  ${res.winners.includes(name) ? "★" : " "} ${name.padEnd(4)} ${String(p.score).padStart(7)}` +
-            `${p.alive ? "" : "  (dead)"}${p.wounds && p.alive ? `  ${p.wounds} wound${p.wounds > 1 ? "s" : ""}` : ""}`,
-        );
-      if (r.weather) {
-        const s = (xs: number[]) => spread(xs);
-        const guns = r.weather;
-        const up = s(guns.flatMap((g) => g.delays.up));
-        const down = s(guns.flatMap((g) => g.delays.down));
-        const drops = guns.reduce((n, g) => n + g.dropouts, 0);
-        say(
-          `WiFi (${f.weather}): one way to the hub p50 ${up.p50.toFixed(0)} / p99 ${up.p99.toFixed(0)} ms, from it ` +
-            `p50 ${down.p50.toFixed(0)} / p99 ${down.p99.toFixed(0)} ms; ${drops} drop-outs`,
-        );
-      }
-      say(`Replay the log: cng replay ${r.hub.data}`);
-      if (f.json) process.stdout.write(`${JSON.stringify(r.result, null, 2)}\n`);
-      // the guns' and clients' timers are gone; leave no straggler keeping the process up
-      process.exit(0);
-    });
+    .action(runDemoCommand);
+}
+
+/** `cng demo`: the flags checked, the game played, its standings (and its WiFi) said. */
+async function runDemoCommand(f: DemoFlags): Promise<void> {
+  const players = Number(f.players);
+  const seed = Number(f.seed);
+  if (!Number.isInteger(players) || players < 2 || players > 12) throw new Error("--players must be 2-12");
+  if (!Number.isInteger(seed)) throw new Error("--seed must be a whole number");
+  const strategies = (f.strategies ?? "").split(",").filter((s) => s.length > 0);
+  const badName = strategies.find((s) => !isStrategy(s));
+  if (badName) throw new Error(`unknown strategy ${badName}; known: ${STRATEGIES.join(", ")}`);
+  const out = f.json ? process.stderr : process.stdout;
+  const say = (line: string) => out.write(`${line}\n`);
+  const data = f.data ?? mkdtempSync(join(tmpdir(), "cng-demo-"));
+  const runtime = await resolveRuntime(f.runtime, say);
+  const t0 = Date.now();
+  let stop: (() => void) | undefined;
+  const r = await runDemo({
+    edition: f.edition,
+    players,
+    seed,
+    speed: f.speed,
+    recentre: f.recentre,
+    powers: f.powers,
+    cop: f.cop,
+    strategies: strategies as StrategyName[],
+    secrets: f.secrets,
+    board: f.board,
+    runtime,
+    ...(f.weather !== "clean" ? { weather: weatherNamed(f.weather) } : {}),
+    hub: hubOptions(f, data),
+    progress: say,
+    onHub: (hub) => {
+      say(`Cash'n Guns demo — dashboard: ${hub.urls.dashboard}  (host PIN ${hub.pin}, data ${hub.config.data})`);
+    },
+    hold: f.keep
+      ? () =>
+          new Promise<void>((resolve) => {
+            say("Game over; the dashboard stays up. Ctrl-C to stop.");
+            stop = resolve;
+            process.once("SIGINT", resolve);
+            process.once("SIGTERM", resolve);
+          })
+      : undefined,
+  });
+  stop?.();
+  sayStandings(r, (Date.now() - t0) / 1000, say);
+  if (r.weather) sayWeather(r.weather, f.weather, say);
+  say(`Replay the log: cng replay ${r.hub.data}`);
+  if (f.json) process.stdout.write(`${JSON.stringify(r.result, null, 2)}\n`);
+  // the guns' and clients' timers are gone; leave no straggler keeping the process up
+  process.exit(0);
+}
+
+/** The demo's hub: its ports and data, and an external broker when one is named. */
+function hubOptions(f: DemoFlags, data: string): HubOptions {
+  return {
+    mqttPort: Number(f.mqttPort),
+    httpPort: Number(f.httpPort),
+    bind: f.bind,
+    data,
+    ...(f.table ? { table: f.table } : {}),
+    ...(f.voice ? { voice: f.voice } : {}),
+    ...(f.broker
+      ? {
+          broker: f.broker,
+          brokerUser: f.brokerUser ?? process.env.CNG_BROKER_USER,
+          brokerPassword: process.env.CNG_BROKER_PASSWORD,
+          dynsec: f.dynsec,
+        }
+      : {}),
+  };
+}
+
+function sayStandings(r: DemoResult, seconds: number, say: (line: string) => void): void {
+  const res = r.result;
+  const rows = Object.entries(res.players).sort((a, b) => b[1].score - a[1].score);
+  say(`\nStandings after ${r.rounds} rounds (${seconds.toFixed(1)} s):`);
+  for (const [name, p] of rows)
+    say(
+      `  ${res.winners.includes(name) ? "★" : " "} ${name.padEnd(4)} ${String(p.score).padStart(7)}` +
+        `${p.alive ? "" : "  (dead)"}${p.wounds && p.alive ? `  ${p.wounds} wound${p.wounds > 1 ? "s" : ""}` : ""}`,
+    );
+}
+
+function sayWeather(guns: NonNullable<DemoResult["weather"]>, name: string, say: (line: string) => void): void {
+  const up = spread(guns.flatMap((g) => g.delays.up));
+  const down = spread(guns.flatMap((g) => g.delays.down));
+  const drops = guns.reduce((n, g) => n + g.dropouts, 0);
+  say(
+    `WiFi (${name}): one way to the hub p50 ${up.p50.toFixed(0)} / p99 ${up.p99.toFixed(0)} ms, from it ` +
+      `p50 ${down.p50.toFixed(0)} / p99 ${down.p99.toFixed(0)} ms; ${drops} drop-outs`,
+  );
 }
