@@ -130,6 +130,58 @@ export function describeEvents(events: readonly GameEvent[], names: readonly str
   return out;
 }
 
+/** A bot at each seat, on its seat's console with the token the host gives it, holding its seat's gun. */
+async function joinPlayers(
+  hub: Connection,
+  fleet: Fleet,
+  o: GameOptions,
+  secrets: SecretMode[],
+  players: BotPlayer[],
+): Promise<void> {
+  const host = fleet.host;
+  const relay = async (decision: Decision) => {
+    await host.request("host.decide", { decision });
+  };
+  for (let seat = 0; seat < o.players; seat++) {
+    const { token } = await host.request("seat.token", { seat });
+    players.push(
+      await BotPlayer.join({
+        url: hub.url,
+        table: hub.table,
+        seat,
+        token,
+        strategy: new Strategy(strategyOf(o, seat), o.seed, seat),
+        gun: fleet.guns[seat]!,
+        secrets: secrets[seat],
+        ...(hub.login ? { login: hub.login } : {}),
+        relay,
+        log: (l) => o.progress?.(`  (${l})`),
+      }),
+    );
+  }
+}
+
+/** The host's game.new for these options: the host starts each round itself (`autoRound: false`). */
+function newGameArgs(o: GameOptions, names: string[], secrets: SecretMode[]) {
+  return {
+    edition: o.edition,
+    players: names,
+    seed: o.seed,
+    powers: o.powers === true,
+    cop: o.cop === true,
+    table: {
+      secrets,
+      timing: o.speed === "fast" ? ("fast" as const) : ("default" as const),
+      // fast counts, but long enough for a brisk swing the gyro can follow (see hand.ts)
+      ...(o.speed === "fast"
+        ? { timingOverrides: { ...FAST_COUNTS, ...(o.spoken ? { leadInMs: DEFAULT_TIMING.leadInMs } : {}) } }
+        : {}),
+      autoRound: false,
+      ...(o.recentre ? { recentre: o.recentre } : {}),
+    },
+  };
+}
+
 /** Plays one whole game with bots on a paired, calibrated fleet; resolves with the result once it is over. */
 export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): Promise<GameResult> {
   const clock = fleet.clock;
@@ -139,28 +191,9 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
   const secrets = secretsOf(o);
   if (fleet.guns.length < o.players) throw new Error(`${o.players} players need ${o.players} guns`);
   const host = fleet.host;
-  const relay = async (decision: Decision) => {
-    await host.request("host.decide", { decision });
-  };
   const players: BotPlayer[] = [];
   try {
-    for (let seat = 0; seat < o.players; seat++) {
-      const { token } = await host.request("seat.token", { seat });
-      players.push(
-        await BotPlayer.join({
-          url: hub.url,
-          table: hub.table,
-          seat,
-          token,
-          strategy: new Strategy(strategyOf(o, seat), o.seed, seat),
-          gun: fleet.guns[seat]!,
-          secrets: secrets[seat],
-          ...(hub.login ? { login: hub.login } : {}),
-          relay,
-          log: (l) => progress(`  (${l})`),
-        }),
-      );
-    }
+    await joinPlayers(hub, fleet, o, secrets, players);
     const watch = await CommandClient.connect(hub.url, {
       table: hub.table,
       clientId: simClientId("watch", hub.table),
@@ -200,23 +233,7 @@ export async function playGame(hub: Connection, fleet: Fleet, o: GameOptions): P
           });
         }
       });
-      const r = await host.request("game.new", {
-        edition: o.edition,
-        players: names,
-        seed: o.seed,
-        powers: o.powers === true,
-        cop: o.cop === true,
-        table: {
-          secrets,
-          timing: o.speed === "fast" ? "fast" : "default",
-          // fast counts, but long enough for a brisk swing the gyro can follow (see hand.ts)
-          ...(o.speed === "fast"
-            ? { timingOverrides: { ...FAST_COUNTS, ...(o.spoken ? { leadInMs: DEFAULT_TIMING.leadInMs } : {}) } }
-            : {}),
-          autoRound: false,
-          ...(o.recentre ? { recentre: o.recentre } : {}),
-        },
-      });
+      const r = await host.request("game.new", newGameArgs(o, names, secrets));
       gameId = r.game;
       progress(
         `game ${gameId}: ${o.edition}, ${o.players} players (${names.map((n, s) => `${n} ${strategyOf(o, s)}`).join(", ")})` +
