@@ -104,6 +104,17 @@ export function simClientId(kind: string, table: string): string {
   return `sim-${kind}-${process.pid}-${createHash("sha1").update(table).digest("hex").slice(0, 4)}`;
 }
 
+/** What every seat's gun is made from: the broker's address, the seed, the bearings, the people, the secrets. */
+interface SeatingContext {
+  u: URL;
+  seed: number;
+  rows: ReturnType<typeof bearings>;
+  traits: HumanTraits;
+  people: Person[];
+  seats: SeatLayout["seats"];
+  secretOf: (id: string) => string;
+}
+
 export class Fleet {
   readonly guns: SimGun[] = [];
   readonly status = new Map<string, GunStatus>();
@@ -165,6 +176,75 @@ export class Fleet {
     return `${this.o.idPrefix ?? "sim"}${seat}`;
   }
 
+  /** One seat's gun (its board, its IMU's own errors, its relay station in weather) and the person holding it. */
+  private async addGun(seat: Seat, ctx: SeatingContext): Promise<void> {
+    const { u, seed, rows, traits, people, seats, secretOf } = ctx;
+    const id = this.idOf(seat);
+    const random = seededRandom(seed * 1009 + seat * 7919 + 1);
+    const boards = this.o.board === "mixed" || this.o.board === undefined ? MIXED : this.o.board.split(",");
+    const board = boards[seat % boards.length]!;
+    const p = this.layout.seats[seat]!;
+    const centre = (Math.atan2(-p.y, -p.x) * 180) / Math.PI;
+    let made: Gun | undefined;
+    const station = this.o.weather
+      ? await this.o.weather.station(id, { sleeps: () => radioSleeps(made?.wifi.powersave ?? null) })
+      : undefined;
+    const gun = await createGun({
+      runtime: this.o.runtime,
+      ...(this.o.clock ? { clock: this.o.clock } : {}),
+      board,
+      config: {
+        id,
+        secret: secretOf(id),
+        table: this.table,
+        hub: station ? { host: "127.0.0.1", port: station.port } : { host: u.hostname, port: Number(u.port || 1883) },
+        hz: 25,
+      },
+      imu: {
+        gyroBias: [gaussian(random) * 0.3, gaussian(random) * 0.3, gaussian(random) * 0.3],
+        gyroNoise: 0.05,
+        accelNoise: 0.004,
+        ...(this.o.yawNoise ? { yawNoise: this.o.yawNoise } : {}),
+        seed: seed * 131 + seat,
+      },
+    });
+    made = gun;
+    if (station) this.stations.set(id, station);
+    if (needsBridge(gun))
+      this.bridges.push(
+        await bridgeGun(gun, {
+          mqttUrl: this.o.url,
+          table: this.table,
+          credentials: bridgeCredentialsOf(this.host),
+        }),
+      );
+    const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
+    const person = people[seat]!;
+    if (this.o.imuErrors) this.chipErrors(gun, seed * 337 + seat, centre);
+    const personal = seededRandom(seed * 6007 + seat * 31 + 5);
+    gun.onTone((e) => this.ears.tone(e.f, hand.hubMs(e.t)));
+    this.guns.push({
+      seat,
+      id,
+      gun,
+      hand,
+      bearings: rows[seat]!,
+      centre,
+      random,
+      person,
+      looks: person.looks && this.o.feedback !== false,
+      aimAt: (target) => aimBearing(personal, person, seats, seat, target, people[target]!.leanM),
+      towards: (target) => bodyBearing(seats, person, seat, target, people[target]!.leanM),
+      ears: this.ears,
+    });
+    // the gyro bias wanders with temperature: what the hub's per-round re-centre is for
+    this.timers.push(
+      everyOn(this.clock, 2000, () => {
+        gun.imu.gyroBias[2] += 0.004 * gaussian(random);
+      }),
+    );
+  }
+
   private async pairAll(): Promise<void> {
     const { guns: listed } = await this.host.request("guns.list");
     const u = new URL(this.o.url);
@@ -185,72 +265,8 @@ export class Fleet {
       this.status.delete(id);
     }
     await this.o.admit?.(ids.map((gun) => ({ gun, secret: secretOf(gun) })));
-    for (let seat = 0; seat < this.o.guns; seat++) {
-      const id = this.idOf(seat);
-      const random = seededRandom(seed * 1009 + seat * 7919 + 1);
-      const boards = this.o.board === "mixed" || this.o.board === undefined ? MIXED : this.o.board.split(",");
-      const board = boards[seat % boards.length]!;
-      const p = this.layout.seats[seat]!;
-      const centre = (Math.atan2(-p.y, -p.x) * 180) / Math.PI;
-      let made: Gun | undefined;
-      const station = this.o.weather
-        ? await this.o.weather.station(id, { sleeps: () => radioSleeps(made?.wifi.powersave ?? null) })
-        : undefined;
-      const gun = await createGun({
-        runtime: this.o.runtime,
-        ...(this.o.clock ? { clock: this.o.clock } : {}),
-        board,
-        config: {
-          id,
-          secret: secretOf(id),
-          table: this.table,
-          hub: station ? { host: "127.0.0.1", port: station.port } : { host: u.hostname, port: Number(u.port || 1883) },
-          hz: 25,
-        },
-        imu: {
-          gyroBias: [gaussian(random) * 0.3, gaussian(random) * 0.3, gaussian(random) * 0.3],
-          gyroNoise: 0.05,
-          accelNoise: 0.004,
-          ...(this.o.yawNoise ? { yawNoise: this.o.yawNoise } : {}),
-          seed: seed * 131 + seat,
-        },
-      });
-      made = gun;
-      if (station) this.stations.set(id, station);
-      if (needsBridge(gun))
-        this.bridges.push(
-          await bridgeGun(gun, {
-            mqttUrl: this.o.url,
-            table: this.table,
-            credentials: bridgeCredentialsOf(this.host),
-          }),
-        );
-      const hand = new Hand(gun, random, { ...traits }, centre, this.clock);
-      const person = people[seat]!;
-      if (this.o.imuErrors) this.chipErrors(gun, seed * 337 + seat, centre);
-      const personal = seededRandom(seed * 6007 + seat * 31 + 5);
-      gun.onTone((e) => this.ears.tone(e.f, hand.hubMs(e.t)));
-      this.guns.push({
-        seat,
-        id,
-        gun,
-        hand,
-        bearings: rows[seat]!,
-        centre,
-        random,
-        person,
-        looks: person.looks && this.o.feedback !== false,
-        aimAt: (target) => aimBearing(personal, person, seats, seat, target, people[target]!.leanM),
-        towards: (target) => bodyBearing(seats, person, seat, target, people[target]!.leanM),
-        ears: this.ears,
-      });
-      // the gyro bias wanders with temperature: what the hub's per-round re-centre is for
-      this.timers.push(
-        everyOn(this.clock, 2000, () => {
-          gun.imu.gyroBias[2] += 0.004 * gaussian(random);
-        }),
-      );
-    }
+    const table: SeatingContext = { u, seed, rows, traits, people, seats, secretOf };
+    for (let seat = 0; seat < this.o.guns; seat++) await this.addGun(seat, table);
     await Promise.all(this.guns.map((g) => this.pair(g)));
     this.log(`${this.guns.length} virtual guns paired and online`);
   }
