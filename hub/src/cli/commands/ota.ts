@@ -88,16 +88,15 @@ export function progressLine(gun: GunId, p: OtaProgress): string {
   }
 }
 
-export async function runOta(o: OtaCliOptions, out: (line: string) => void = console.log): Promise<number> {
-  if (!o.all && o.gun.length === 0) throw new InvalidArgumentError("name the guns: --gun ID (repeatable) or --all");
-  if (o.all && o.gun.length) throw new InvalidArgumentError("--all or --gun, not both");
+/** The host's client on the running hub's broker, with the PIN given or the one in the hub's data folder. */
+async function hostClient(o: OtaCliOptions): Promise<CommandClient> {
   const pin = o.pin ?? process.env.CNG_PIN ?? storedPin(o.data, o.table);
   if (!pin) {
     throw new InvalidArgumentError(
       `no host PIN: give --pin (the hub prints it when it starts) or run where the hub's data folder is (${dbPath(o.data, o.table)} not found)`,
     );
   }
-  const client = await CommandClient.connect(o.url, {
+  return CommandClient.connect(o.url, {
     table: o.table,
     clientId: `cng-ota-${process.pid}`,
     username: "host",
@@ -107,6 +106,12 @@ export async function runOta(o: OtaCliOptions, out: (line: string) => void = con
   }).catch((e: Error) => {
     throw new Error(`cannot reach the hub's broker at ${o.url}: ${e.message} (is cng hub running?)`);
   });
+}
+
+export async function runOta(o: OtaCliOptions, out: (line: string) => void = console.log): Promise<number> {
+  if (!o.all && o.gun.length === 0) throw new InvalidArgumentError("name the guns: --gun ID (repeatable) or --all");
+  if (o.all && o.gun.length) throw new InvalidArgumentError("--all or --gun, not both");
+  const client = await hostClient(o);
   try {
     const shown = new Map<string, string>();
     const last = new Map<string, OtaProgress>();

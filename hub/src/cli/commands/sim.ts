@@ -7,7 +7,7 @@ import type { Speed } from "../../demo.js";
 import type { Edition } from "../../rules/index.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
 import { Fleet } from "../../sim/fleet.js";
-import { playGame } from "../../sim/game.js";
+import { FAST_TEMPO, playGame } from "../../sim/game.js";
 import { isStrategy, STRATEGIES, type StrategyName } from "../../sim/strategies.js";
 import { resolveRuntime, runtimeOption } from "./runtime-option.js";
 import { warnVisible } from "./visible.js";
@@ -74,64 +74,69 @@ export function registerSim(program: Command): void {
     .option("--broker-user <name>", "with --dynsec: the plugin's admin (default CNG_BROKER_USER, or cng-admin)")
     .option("--id-prefix <prefix>", "gun ids are PREFIX0, PREFIX1, … (default sim; with --dynsec TABLE-sim)")
     .addHelpText("after", HELP)
-    .action(async (f: SimFlags) => {
-      const guns = Number(f.guns);
-      if (!Number.isInteger(guns) || guns < 1 || guns > 16) throw new Error("--guns must be 1-16");
-      if (f.pin !== undefined) warnVisible("--pin", "CNG_PIN");
-      const pin = f.pin ?? process.env.CNG_PIN;
-      if (!pin) throw new Error("give the host PIN: --pin or CNG_PIN");
-      const strategies = (f.strategies ?? "").split(",").filter((s) => s.length > 0);
-      const badName = strategies.find((s) => !isStrategy(s));
-      if (badName) throw new Error(`unknown strategy ${badName}; known: ${STRATEGIES.join(", ")}`);
-      const say = (line: string) => process.stdout.write(`${line}\n`);
-      const url = `mqtt://${f.hub}`;
-      const seed = Number(f.seed);
-      const runtime = await resolveRuntime(f.runtime, say);
-      let login: { username: string; password: string } | undefined;
-      if (f.dynsec) {
-        const password = process.env.CNG_BROKER_PASSWORD;
-        if (!password) throw new Error("--dynsec: give the plugin admin's password in CNG_BROKER_PASSWORD");
-        login = { username: f.brokerUser ?? process.env.CNG_BROKER_USER ?? DEFAULT_ADMIN, password };
-      }
-      const adminLogin = login;
-      const idPrefix = f.idPrefix ?? (f.dynsec ? `${f.table.slice(0, 24)}-sim` : undefined);
-      const fleet = await Fleet.start({
-        ...(adminLogin ? { login: adminLogin, admit: (g) => admitGun({ ...adminLogin, url, table: f.table }, g) } : {}),
-        ...(idPrefix ? { idPrefix } : {}),
-        url,
-        runtime,
-        table: f.table,
-        pin,
-        guns,
-        board: f.board,
-        seed,
-        tempo: f.speed === "fast" ? 300 / 700 : 1,
-        log: say,
-      });
-      let stopping = false;
-      const stop = () => {
-        if (stopping) return;
-        stopping = true;
-        void fleet.stop().finally(() => process.exit(0));
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-      if (f.calibrate) await fleet.calibrate(POSES[f.poses]);
-      if (f.play) {
-        const r = await playGame({ url, table: f.table, pin, ...(login ? { login } : {}) }, fleet, {
-          edition: f.play,
-          players: guns,
-          seed,
-          speed: f.speed,
-          powers: f.powers,
-          cop: f.cop,
-          strategies: strategies as StrategyName[],
-          progress: say,
-        });
-        say(JSON.stringify(r.result, null, 2));
-        stop();
-        return;
-      }
-      say(`${guns} guns streaming to ${url}; Ctrl-C to stop.`);
+    .action(runSim);
+}
+
+/** `cng sim`: the guns on the running hub's broker, calibrated, and a game played with bots when asked. */
+async function runSim(f: SimFlags): Promise<void> {
+  const guns = Number(f.guns);
+  if (!Number.isInteger(guns) || guns < 1 || guns > 16) throw new Error("--guns must be 1-16");
+  if (f.pin !== undefined) warnVisible("--pin", "CNG_PIN");
+  const pin = f.pin ?? process.env.CNG_PIN;
+  if (!pin) throw new Error("give the host PIN: --pin or CNG_PIN");
+  const strategies = (f.strategies ?? "").split(",").filter((s) => s.length > 0);
+  const badName = strategies.find((s) => !isStrategy(s));
+  if (badName) throw new Error(`unknown strategy ${badName}; known: ${STRATEGIES.join(", ")}`);
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  const url = `mqtt://${f.hub}`;
+  const seed = Number(f.seed);
+  const runtime = await resolveRuntime(f.runtime, say);
+  const login = adminLoginOf(f);
+  const idPrefix = f.idPrefix ?? (f.dynsec ? `${f.table.slice(0, 24)}-sim` : undefined);
+  const fleet = await Fleet.start({
+    ...(login ? { login, admit: (g) => admitGun({ ...login, url, table: f.table }, g) } : {}),
+    ...(idPrefix ? { idPrefix } : {}),
+    url,
+    runtime,
+    table: f.table,
+    pin,
+    guns,
+    board: f.board,
+    seed,
+    tempo: f.speed === "fast" ? FAST_TEMPO : 1,
+    log: say,
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void fleet.stop().finally(() => process.exit(0));
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  if (f.calibrate) await fleet.calibrate(POSES[f.poses]);
+  if (f.play) {
+    const r = await playGame({ url, table: f.table, pin, ...(login ? { login } : {}) }, fleet, {
+      edition: f.play,
+      players: guns,
+      seed,
+      speed: f.speed,
+      powers: f.powers,
+      cop: f.cop,
+      strategies: strategies as StrategyName[],
+      progress: say,
     });
+    say(JSON.stringify(r.result, null, 2));
+    stop();
+    return;
+  }
+  say(`${guns} guns streaming to ${url}; Ctrl-C to stop.`);
+}
+
+/** On a dynamic-security broker, the plugin admin's login (the hub's client and the bots use it). */
+function adminLoginOf(f: SimFlags): { username: string; password: string } | undefined {
+  if (!f.dynsec) return undefined;
+  const password = process.env.CNG_BROKER_PASSWORD;
+  if (!password) throw new Error("--dynsec: give the plugin admin's password in CNG_BROKER_PASSWORD");
+  return { username: f.brokerUser ?? process.env.CNG_BROKER_USER ?? DEFAULT_ADMIN, password };
 }
