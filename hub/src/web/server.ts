@@ -9,9 +9,7 @@ import { mqttUpgrade } from "./mqtt-upgrade.js";
 import type { WebOptions } from "./options.js";
 import { type StaticFile, securityHeaders, staticFiles } from "./static-files.js";
 
-export { foreignOrigin } from "./mqtt-upgrade.js";
-export type { FirmwareSource, WebOptions } from "./options.js";
-export { PUBLIC_DIR, securityHeaders } from "./static-files.js";
+export type { WebOptions } from "./options.js";
 
 export interface WebServer {
   readonly port: number;
