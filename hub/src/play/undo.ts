@@ -1,11 +1,10 @@
-// Which decision the host may take back (game.undo): only the last one, only one the host typed in (a draft
-// pick, doesnt-hurt, the Specialist's discard, take-gun, a phone flip; a privilege only without a table), and only
-// while nothing the table did since depends on it. Aims, courage and reveal pulls come from sensors; bullets are
+// Which decision the host may take back (game.undo): only the last one, only one the host typed in (those the
+// rules say the host makes: a draft pick, doesnt-hurt, the Specialist's discard, take-gun, a phone flip; a privilege
+// only without a table), and only while nothing the table did since depends on it. Aims, courage and reveal pulls come from sensors; bullets are
 // secrets: none of them is undoable.
 import type { DecisionType } from "@cng/protocol";
 import type { Undone } from "../game/session.js";
-
-const HOST_TYPES: readonly DecisionType[] = ["pick", "doesnt-hurt", "specialist", "take-gun", "phone"];
+import { HOST_DECISIONS } from "../rules/index.js";
 
 export interface UndoContext {
   /** a table runs the game (its privilege comes from its own records: not undoable) */
@@ -18,7 +17,7 @@ export interface UndoContext {
 export function undoRefusal(last: Undone, ctx: UndoContext): string | null {
   const d = last.decision;
   const what = `the last decision (${d.type} of seat ${d.seat}, by ${last.by})`;
-  const types: readonly DecisionType[] = ctx.table ? HOST_TYPES : [...HOST_TYPES, "privilege"];
+  const types: readonly DecisionType[] = ctx.table ? HOST_DECISIONS : [...HOST_DECISIONS, "privilege"];
   if (last.by !== "host" || !types.includes(d.type))
     return `${what} was not entered by the host: only a host's draft pick, doesnt-hurt, specialist, take-gun or phone input can be undone`;
   if (ctx.lastRecordAt !== null && ctx.lastRecordAt >= last.at)

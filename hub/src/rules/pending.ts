@@ -1,75 +1,22 @@
 // pending(state): the step the round is in and who still owes which decision. The table and the bots drive
 // the game from it. It names the owners of hidden powers, so it stays inside the hub (views hide that).
 import { hasGun2 } from "./players.js";
-import { canTakeGun, chosenOf } from "./powers.js";
-import { aimsLast, picksLast } from "./round.js";
+import { aimsLast, chosenOf, picksLast } from "./powers.js";
+import { STEP_RULES } from "./steps/index.js";
 import type { Owed, Pending, Seat, State } from "./types.js";
 
-/** The decisions the engine waits for now, in seat order (draft and phone: only the player whose turn it is). */
+/** The decisions the engine waits for now, in seat order (a turn: only the player whose turn it is). */
 export function owedDecisions(state: State): Owed[] {
   const out: Owed[] = [];
-  if (state.over) return out;
-  const players = state.players;
-  const n = players.length;
-  switch (state.step) {
-    case "bullet":
-    case "cunning-bullet": {
-      const cunning = state.step === "cunning-bullet";
-      for (let seat = 0; seat < n; seat++) {
-        const p = players[seat]!;
-        if (!p.alive || picksLast(p) !== cunning) continue;
-        if (state.card[seat] === null) out.push({ seat, decision: "bullet" });
-        if (hasGun2(p) && state.card2[seat] === null) out.push({ seat, decision: "bullet", gun: 2 });
-      }
-      return out;
-    }
-    case "aim":
-    case "kid-aim": {
-      const kid = state.step === "kid-aim";
-      for (let seat = 0; seat < n; seat++) {
-        const p = players[seat]!;
-        if (!p.alive || aimsLast(p) !== kid) continue;
-        if (state.aim[seat] === -2) out.push({ seat, decision: "aim" });
-        if (hasGun2(p) && state.aim2[seat] === -2) out.push({ seat, decision: "aim", gun: 2 });
-      }
-      return out;
-    }
-    case "privilege":
-      out.push({ seat: state.godfather, decision: "privilege" });
-      return out;
-    case "reaim":
-      out.push({ seat: state.ordered, decision: "aim" });
-      return out;
-    case "courage":
-      for (let seat = 0; seat < n; seat++)
-        if (players[seat]!.alive && state.courage[seat] === -1) out.push({ seat, decision: "courage" });
-      return out;
-    case "split":
-      for (let seat = 0; seat < n; seat++) if (state.dhUse[seat] === -1) out.push({ seat, decision: "doesnt-hurt" });
-      return out;
-    case "phone":
-      if (state.phone) out.push({ seat: state.phone.order[state.phone.at]!, decision: "phone" });
-      return out;
-    case "specialist":
-      for (const seat of state.specialists) out.push({ seat, decision: "specialist" });
-      return out;
-    case "take-gun":
-      for (let seat = 0; seat < n; seat++) if (canTakeGun(players[seat]!)) out.push({ seat, decision: "take-gun" });
-      return out;
-    case "draft":
-      if (state.draft) out.push({ seat: state.draft.order[state.draft.at]!, decision: "pick" });
-      return out;
-    default:
-      return out;
-  }
+  if (state.over || state.step === "over") return out;
+  STEP_RULES[state.step].owed(state, out);
+  return out;
 }
 
-/** How many decisions the engine waits for now (draft, phone, privilege, re-aim: one at a time). */
+/** How many decisions the engine waits for now (a step of one decision at a time: one). */
 export function owedCount(state: State): number {
-  if (state.over) return 0;
-  const step = state.step;
-  if (step === "draft" || step === "phone" || step === "privilege" || step === "reaim") return 1;
-  return state.owed;
+  if (state.over || state.step === "over") return 0;
+  return STEP_RULES[state.step].oneAtATime ? 1 : state.owed;
 }
 
 /**
@@ -118,6 +65,6 @@ export function optionalReveals(state: State): Owed[] {
 export function pending(state: State): Pending {
   const owed = owedDecisions(state);
   let turn: Seat | null = null;
-  if (state.step === "draft" || state.step === "phone") turn = owed[0]?.seat ?? null;
+  if (state.step !== "over" && STEP_RULES[state.step].turns) turn = owed[0]?.seat ?? null;
   return { round: state.round, step: state.step, owed, optional: optionalReveals(state), turn };
 }

@@ -153,6 +153,15 @@ export function decidesLast(p: Player, decision: "bullet" | "aim"): boolean {
   return p.alive && p.revealed && p.power !== null && (decision === "aim" ? AIMS_LAST : PICKS_LAST).includes(p.power);
 }
 
+/** Alive with a revealed power that makes them aim after everyone else (kid-aim). */
+export function aimsLast(p: Player): boolean {
+  return decidesLast(p, "aim");
+}
+/** Alive with a revealed power that makes them pick their card after every aim (cunning-bullet). */
+export function picksLast(p: Player): boolean {
+  return decidesLast(p, "bullet");
+}
+
 /** The wounds that kill this player. */
 export function deadlyWounds(p: Player): number {
   return powerOf(p).deadly ?? DEADLY_WOUNDS;

@@ -8,6 +8,7 @@ import { owedDecisions } from "./pending.js";
 import { CLASSIC_LOOT, SECOND_LOOT } from "./round.js";
 import { money, scores } from "./score.js";
 import { newGame } from "./setup.js";
+import { DECISION_RULES, SCENARIO_FIELDS } from "./steps/index.js";
 import {
   type Bill,
   type Bullet,
@@ -44,25 +45,18 @@ function isObj(x: unknown): x is Obj {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
+/** A round as the file gives it: its reveals, the draft's picks, the privilege, and every decision's fields. */
 interface Round {
   reveal: Obj;
-  bullets: Obj;
-  bullets2: Obj;
-  aims: Obj;
-  aims2: Obj;
-  privilege: { player: unknown; aim: unknown } | null;
-  lieDown: unknown[];
-  doesntHurt: unknown[];
   picks: unknown[];
-  phone: unknown[];
-  takeGun: Obj;
-  specialist: Obj;
+  privilege: { player: unknown; aim: unknown } | null;
+  /** each decision's field (steps/): by player name, or a list of names */
+  fields: Map<string, Obj | unknown[]>;
 }
 
 function readRound(raw: unknown, r: number): Round {
   if (!isObj(raw)) throw new Invalid(r, null, `round ${r} must be an object`);
-  const obj = (k: string): Obj => {
-    const v = raw[k];
+  const obj = (v: unknown, k: string): Obj => {
     if (v === undefined) return {};
     if (!isObj(v)) throw new Invalid(r, null, `round ${r}: ${k} must be an object`);
     return v;
@@ -72,23 +66,20 @@ function readRound(raw: unknown, r: number): Round {
     if (!Array.isArray(v)) throw new Invalid(r, null, `round ${r}: ${k} must be a list`);
     return v;
   };
-  const split = obj("split");
   const privilege = raw.privilege;
   if (privilege !== undefined && privilege !== null && !isObj(privilege))
     throw new Invalid(r, null, `round ${r}: privilege must be {"player": …, "aim": …}`);
+  const fields = new Map<string, Obj | unknown[]>();
+  for (const f of SCENARIO_FIELDS) {
+    const holder = f.in === undefined ? raw : obj(raw[f.in], f.in);
+    const at = f.in === undefined ? f.key : `${f.in}.${f.key}`;
+    fields.set(f.key, f.kind === "map" ? obj(holder[f.key], at) : list(holder[f.key], at));
+  }
   return {
-    reveal: obj("reveal"),
-    bullets: obj("bullets"),
-    bullets2: obj("bullets2"),
-    aims: obj("aims"),
-    aims2: obj("aims2"),
-    privilege: isObj(privilege) ? { player: privilege.player, aim: privilege.aim } : null,
-    lieDown: list(raw.lieDown, "lieDown"),
-    doesntHurt: list(split.doesntHurt, "split.doesntHurt"),
+    reveal: obj(raw.reveal, "reveal"),
     picks: list(raw.picks, "picks"),
-    phone: list(raw.phone, "phone"),
-    takeGun: obj("takeGun"),
-    specialist: obj("specialist"),
+    privilege: isObj(privilege) ? { player: privilege.player, aim: privilege.aim } : null,
+    fields,
   };
 }
 
@@ -214,7 +205,7 @@ function pickDecision(entry: unknown, r: number, seatOf: (n: unknown) => number)
   return d;
 }
 
-/** The decision a round's batches give for one owed entry, and a tag to mark the entry used. */
+/** The decision a round's batches give for one owed entry (its entry's reader), and a tag to mark the entry used. */
 function fromRound(
   state: State,
   round: Round,
@@ -223,62 +214,22 @@ function fromRound(
   r: number,
   seatOf: (n: unknown, what: string) => number,
 ): [Decision, string] {
-  const seat = o.seat;
-  const has = (m: Obj) => Object.hasOwn(m, name);
-  const target = (v: unknown, what: string): number | null => (v === null ? null : seatOf(v, what));
-  switch (o.decision) {
-    case "bullet": {
-      const m = o.gun === 2 ? round.bullets2 : round.bullets;
-      const field = o.gun === 2 ? "bullets2" : "bullets";
-      if (!has(m)) throw new Invalid(r, name, `${field}: no card for ${name}, who is alive`);
-      const card = m[name] as Bullet;
-      return [
-        o.gun === 2 ? { type: "bullet", seat, card, gun: 2 } : { type: "bullet", seat, card },
-        `${field}:${name}`,
-      ];
-    }
-    case "aim": {
-      if (state.step === "reaim") {
-        return [{ type: "aim", seat, target: target(round.privilege?.aim ?? null, "privilege.aim") }, "privilege"];
-      }
-      const m = o.gun === 2 ? round.aims2 : round.aims;
-      const field = o.gun === 2 ? "aims2" : "aims";
-      if (!has(m)) throw new Invalid(r, name, `${field}: no aim for ${name}, who is alive (null aims at nobody)`);
-      const t = target(m[name], field);
-      return [
-        o.gun === 2 ? { type: "aim", seat, target: t, gun: 2 } : { type: "aim", seat, target: t },
-        `${field}:${name}`,
-      ];
-    }
-    case "privilege":
-      return [
-        {
-          type: "privilege",
-          seat,
-          order: round.privilege === null ? null : seatOf(round.privilege.player, "privilege"),
-        },
-        "privilege",
-      ];
-    case "courage":
-      return [{ type: "courage", seat, lieDown: round.lieDown.includes(name) }, `lieDown:${name}`];
-    case "doesnt-hurt":
-      return [{ type: "doesnt-hurt", seat, use: round.doesntHurt.includes(name) }, `doesntHurt:${name}`];
-    case "phone":
-      return [{ type: "phone", seat, flip: round.phone.includes(name) }, `phone:${name}`];
-    case "take-gun":
-      return [
-        { type: "take-gun", seat, from: has(round.takeGun) ? seatOf(round.takeGun[name], "takeGun") : null },
-        `takeGun:${name}`,
-      ];
-    case "specialist": {
-      // no entry: she does not use it (her choice); an entry names the card to discard (null: none left)
-      if (!has(round.specialist))
-        return [{ type: "specialist", seat, discard: null, use: false }, `specialist:${name}`];
-      return [{ type: "specialist", seat, discard: round.specialist[name] as Bullet | null }, `specialist:${name}`];
-    }
-    default:
-      throw new Invalid(r, name, `unexpected decision ${o.decision}`);
-  }
+  const reader = DECISION_RULES[o.decision].scenario;
+  if (reader === null) throw new Invalid(r, name, `unexpected decision ${o.decision}`);
+  const given = (key: string) => round.fields.get(key);
+  return reader.read(state, o, name, {
+    map: (key) => {
+      const v = given(key);
+      return v === undefined || Array.isArray(v) ? {} : v;
+    },
+    list: (key) => {
+      const v = given(key);
+      return Array.isArray(v) ? v : [];
+    },
+    privilege: round.privilege,
+    seatOf,
+    missing: (who, message) => new Invalid(r, who, message),
+  });
 }
 
 /** Entries the round never asked for: a dead player deciding, a decision after the game ended, and so on. */
@@ -305,15 +256,7 @@ function checkLeftovers(
       throw new Invalid(r, name, `${field}: round ${r} never asked ${name} for this`);
     }
   };
-  check("bullets", Object.keys(round.bullets));
-  check("bullets2", Object.keys(round.bullets2));
-  check("aims", Object.keys(round.aims));
-  check("aims2", Object.keys(round.aims2));
-  check("lieDown", round.lieDown);
-  check("doesntHurt", round.doesntHurt);
-  check("phone", round.phone);
-  check("takeGun", Object.keys(round.takeGun));
-  check("specialist", Object.keys(round.specialist));
+  for (const [field, given] of round.fields) check(field, Array.isArray(given) ? given : Object.keys(given));
   if (round.privilege !== null && !used.has("privilege")) {
     const name = typeof round.privilege.player === "string" ? round.privilege.player : null;
     throw new Invalid(

@@ -2,19 +2,16 @@
 // player's hand, card, hidden power or role; aims and lie-downs only once everyone has committed to them.
 
 import type { PlayerView, PublicPlayer, PublicView } from "@cng/protocol";
-import { HOLDUP_STEPS } from "./holdup.js";
 import { owedDecisions } from "./pending.js";
 import { DEADLY_WOUNDS, handSize } from "./players.js";
 import { deadlyWounds } from "./powers.js";
 import { money, scores } from "./score.js";
-import type { Bill, Bullet, Seat, State, Step } from "./types.js";
+import { STEP_RULES } from "./steps/index.js";
+import type { Bill, Bullet, Seat, State } from "./types.js";
 
 // the views' shapes are the table contract's: what the engine computes here is what table/state and
 // player/<n>/view carry
 export type { PlayerView, PublicPlayer, PublicView };
-
-/** steps where the table sees who is still choosing: the hold-up, the draft, the phone */
-const OPEN_WAITING: ReadonlySet<Step> = new Set<Step>([...HOLDUP_STEPS, "draft", "phone"]);
 
 function billsList(counts: readonly number[]): Bill[] {
   const out: Bill[] = [];
@@ -26,7 +23,8 @@ function billsList(counts: readonly number[]): Bill[] {
 
 export function publicView(state: State): PublicView {
   const owed = owedDecisions(state);
-  const waiting = new Set(OPEN_WAITING.has(state.step) ? owed.map((o) => o.seat) : []);
+  const shown = state.step !== "over" && STEP_RULES[state.step].waitingShown;
+  const waiting = new Set(shown ? owed.map((o) => o.seat) : []);
   const aimsShown = state.step !== "bullet" && state.step !== "aim";
   const courageShown = state.step !== "courage";
   const score = scores(state);
