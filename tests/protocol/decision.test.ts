@@ -7,6 +7,9 @@ import {
   type Decision,
   decodeDecision,
   decodeGameSetup,
+  HOST_CHOICES,
+  type HostChoice,
+  hostDecision,
   LOOT_CARDS,
   MAX_SEATS,
   POWERS,
@@ -196,6 +199,24 @@ describe("decodeDecision", () => {
       }),
       { numRuns: 20_000, seed: 29 },
     );
+  });
+});
+
+describe("the host's choices", () => {
+  it("send decisions the decoder takes, one per button, and cover what the host is asked for without a form", () => {
+    const sent: Decision[] = [];
+    for (const type of DECISION_TYPES) {
+      for (const c of (HOST_CHOICES[type] ?? []) as HostChoice<typeof type>[]) {
+        const d = hostDecision(type, 2, c, c.each === "dead" ? 5 : 2);
+        expect(decodeDecision(d), JSON.stringify(d)).toEqual({ ok: true, value: d });
+        sent.push(d);
+      }
+    }
+    expect(new Set(sent.map((d) => d.type))).toEqual(new Set(["doesnt-hurt", "specialist", "take-gun", "phone"]));
+    // every button differs from the others: no two send the same decision
+    expect(new Set(sent.map((d) => JSON.stringify(d))).size).toBe(sent.length);
+    expect(sent).toContainEqual({ type: "take-gun", seat: 2, from: 5 });
+    expect(sent).toContainEqual({ type: "specialist", seat: 2, discard: null, use: false });
   });
 });
 

@@ -2,7 +2,7 @@
 // catalogues agree on keys and placeholders, plurals follow each language's own rules, and Intl formats the money.
 import { readdirSync, readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { TABLE_LANGS } from "@cng/protocol";
+import { HOST_CHOICES, TABLE_LANGS } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
 
 const DIR = new URL("../../hub/src/web/public/", import.meta.url);
@@ -15,13 +15,14 @@ const catalogues: Record<string, Catalogue> = {};
 for (const l of LANGS) catalogues[l] = (await load(`i18n-${l}.js`)).default;
 const i18n = await load("i18n.js");
 
-/** Every t("key") call in the pages' code (not the catalogues themselves). */
+/** Every t("key") call in the pages' code (not the catalogues themselves), and the host's choices' words. */
 function usedKeys(): Map<string, string[]> {
   const used = new Map<string, string[]>();
   for (const f of readdirSync(DIR).filter((x) => x.endsWith(".js") && !/^i18n-/.test(x))) {
     const src = readFileSync(new URL(f, DIR), "utf8");
     for (const m of src.matchAll(/(?<![\w.$])t\(\s*"([^"]*)"/g)) used.set(m[1]!, [...(used.get(m[1]!) ?? []), f]);
   }
+  for (const c of Object.values(HOST_CHOICES).flat()) used.set(`host.${c.word}`, ["host.js (HOST_CHOICES)"]);
   return used;
 }
 

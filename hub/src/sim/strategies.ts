@@ -2,6 +2,7 @@
 // public table). Every choice is a pure function of (the bot's seed, its seat, where the game is, the view),
 // so a bot asked again — after a hub restart, a recount — answers the same, and two runs with the same seed
 // make the same choices.
+import { HOST_CHOICES, type HostChoice, hostDecision } from "@cng/protocol";
 import {
   type Bullet,
   DEADLY_WOUNDS,
@@ -262,7 +263,21 @@ export class Strategy {
           { type: "phone", seat, flip: false },
         ];
       default:
-        return [];
+        return this.pressAny(v, type, rng);
     }
+  }
+
+  /** A decision this bot has no mind of its own about: the host's buttons for it, in a random order. */
+  private pressAny<K extends DecisionType>(v: PlayerView, type: K, rng: Rng): Decision[] {
+    const seat = v.me.seat;
+    const dead = v.players.filter((p) => !p.alive).map((p) => p.seat);
+    const out = (HOST_CHOICES[type] ?? []).flatMap((c: HostChoice<K>) =>
+      (c.each === "dead" ? dead : [seat]).map((at): Decision => hostDecision(type, seat, c, at)),
+    );
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
   }
 }

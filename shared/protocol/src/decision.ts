@@ -52,3 +52,48 @@ export function decodeDecision(x: unknown, at?: string): Decoded<Decision> {
   const bad = DECISION(x, at === undefined ? "decision" : at);
   return bad === null ? { ok: true, value: x as Decision } : { ok: false, error: bad };
 }
+
+/**
+ * A button the host's dashboard shows for a decision the guns cannot give (the simulator's host presses them too):
+ * its label, the word `host.<word>` in the dashboard's word files, and the decision's fields it sends.
+ */
+export interface HostChoice<K extends Kind> {
+  readonly word: string;
+  /** bullet cards the label names, by placeholder */
+  readonly cards?: Readonly<Record<string, Bullet>>;
+  /** one button per dead player, named `{name}` in the label, whose seat `fields` is given */
+  readonly each?: "dead";
+  fields(seat: Seat): Omit<Of<K>, "type" | "seat">;
+}
+
+/** The host's choices for each decision entered as buttons (the draft and the privilege have forms of their own). */
+export const HOST_CHOICES: { readonly [K in Kind]?: readonly HostChoice<K>[] } = {
+  "doesnt-hurt": [
+    { word: "useIt", fields: () => ({ use: true }) },
+    { word: "dontUseIt", fields: () => ({ use: false }) },
+  ],
+  // her bbb was used: she takes it back giving up a bang or a click (none when she has no card left), or not
+  specialist: [
+    { word: "specialistGiveUp", cards: { bbb: "bbb", card: "bang" }, fields: () => ({ discard: "bang" }) },
+    { word: "specialistGiveUp", cards: { bbb: "bbb", card: "click" }, fields: () => ({ discard: "click" }) },
+    { word: "specialistTake", cards: { bbb: "bbb" }, fields: () => ({ discard: null }) },
+    { word: "specialistKeep", fields: () => ({ discard: null, use: false }) },
+  ],
+  "take-gun": [
+    { word: "noGun", fields: () => ({ from: null }) },
+    { word: "gunOf", each: "dead", fields: (from) => ({ from }) },
+  ],
+  phone: [
+    { word: "phoneFlip", fields: () => ({ flip: true }) },
+    { word: "phonePass", fields: () => ({ flip: false }) },
+  ],
+};
+
+/** The decision a host choice sends for `seat` (`at`: the seat an `each` button names, else `seat`). */
+export function hostDecision<K extends Kind>(type: K, seat: Seat, c: HostChoice<K>, at: Seat = seat): Of<K> {
+  // no object spread: the protocol is compiled to ES5 for the firmware, where a spread needs a helper
+  const d: Record<string, unknown> = { type, seat };
+  const fields = c.fields(at) as Record<string, unknown>;
+  for (const k in fields) d[k] = fields[k];
+  return d as Of<K>;
+}

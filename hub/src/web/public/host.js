@@ -2,6 +2,7 @@
 // #/host page (PIN, secrets entered for a seat, seat console links). The hub checks the PIN on every request;
 // the page only hides what it knows the hub would refuse.
 
+import { HOST_CHOICES, hostDecision } from "/protocol/index.js";
 import { lang, list, t } from "./i18n.js";
 import { bulletName, cardName, decisionName, flash, h, redrawOnChange, sendRequest, stillState } from "./ui.js";
 
@@ -146,43 +147,20 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       { class: "host-input" },
       h("div", { class: "label" }, t("host.decisionFor", { name: name(who), decision: decisionName(w.decision) })),
     );
-    if (w.decision === "doesnt-hurt") {
-      row.append(
-        btn(t("host.useIt"), {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: true }, e.target)),
-        btn(t("host.dontUseIt"), {}, (e) => decide({ type: "doesnt-hurt", seat: who, use: false }, e.target)),
-      );
-    } else if (w.decision === "specialist") {
-      // her bbb was used: she takes it back giving up a bang or a click (none when she has no card left), or not
-      for (const c of /** @type {const} */ (["bang", "click", null]))
-        row.append(
-          btn(
-            c
-              ? t("host.specialistGiveUp", { bbb: bulletName("bbb"), card: bulletName(c) })
-              : t("host.specialistTake", { bbb: bulletName("bbb") }),
-            {},
-            (e) => decide({ type: "specialist", seat: who, discard: c }, e.target),
-          ),
-        );
-      row.append(
-        btn(t("host.specialistKeep"), {}, (e) =>
-          decide({ type: "specialist", seat: who, discard: null, use: false }, e.target),
-        ),
-      );
-    } else if (w.decision === "take-gun") {
-      row.append(btn(t("host.noGun"), {}, (e) => decide({ type: "take-gun", seat: who, from: null }, e.target)));
-      for (const x of seats.filter((x) => x.player && !x.player.alive))
-        row.append(
-          btn(t("host.gunOf", { name: x.name }), {}, (e) =>
-            decide({ type: "take-gun", seat: who, from: x.seat }, e.target),
-          ),
-        );
-    } else if (w.decision === "phone") {
-      row.append(
-        btn(t("host.phoneFlip"), {}, (e) => decide({ type: "phone", seat: who, flip: true }, e.target)),
-        btn(t("host.phonePass"), {}, (e) => decide({ type: "phone", seat: who, flip: false }, e.target)),
-      );
-    } else if (w.decision === "pick" || w.decision === "privilege") continue;
-    else row.append(h("span", { class: "note" }, t("host.enterOnHostPage")));
+    if (w.decision === "pick" || w.decision === "privilege") continue;
+    const choices = HOST_CHOICES[w.decision];
+    if (choices === undefined) row.append(h("span", { class: "note" }, t("host.enterOnHostPage")));
+    for (const c of choices ?? []) {
+      /** @type {Record<string, string>} */
+      const words = {};
+      for (const [k, card] of Object.entries(c.cards ?? {})) words[k] = bulletName(card);
+      /** @param {number} seat */
+      const send = (seat) => (/** @type {MouseEvent} */ e) => decide(hostDecision(w.decision, who, c, seat), e.target);
+      if (c.each === "dead")
+        for (const x of seats.filter((x) => x.player && !x.player.alive))
+          row.append(btn(t(`host.${c.word}`, { ...words, name: x.name }), {}, send(x.seat)));
+      else row.append(btn(t(`host.${c.word}`, words), {}, send(who)));
+    }
     rows.push(row);
   }
 
