@@ -36,6 +36,20 @@ export interface TriggerInput {
   t: GunMs;
 }
 
+/** a count's lead-in never grows past this, whatever a gun's link did once */
+const MAX_LEAD_IN_MS = 1500;
+
+/** The lead-in for cues to these slots: the slowest gun's recent downlink plus a margin, never under the timing's. */
+export function leadIn(
+  sensors: readonly SeatSensors[],
+  slots: readonly Seat[],
+  t: { leadInMs: number; leadMarginMs: number },
+): number {
+  let worst = 0;
+  for (const s of slots) worst = Math.max(worst, sensors[s]?.downlink.worstMs ?? 0);
+  return Math.min(MAX_LEAD_IN_MS, Math.max(t.leadInMs, worst + t.leadMarginMs));
+}
+
 export class SeatSensors {
   /** 4 s at 50 Hz: a count's reading looks from before "3" to its window's end after it, with room for late samples */
   readonly window = new AimWindow(200);
@@ -108,6 +122,28 @@ export class SeatSensors {
     const seen = biasedRow(this.track, row);
     const v = readDraw(this.window, go, upTo, w, this.offsetAt(go), seen, from, opts, eligible);
     return v.kind === "wait" ? v : { ...v, result: trusted(this.track, v.result) };
+  }
+
+  /**
+   * While the gun's LED follows its live target: what it shows now — its target's colour, blinking the other seat's
+   * when between two, dark for nobody — or undefined when nothing changed or it changed too recently (`intervalMs`).
+   */
+  lockCue(now: HubMs, intervalMs: number): { colour?: Seat; blink?: Seat } | undefined {
+    // a beat of the count flashed white and left the LED dark: its colour is shown again
+    let dark = false;
+    while (this.flashEnds.length > 0 && now >= this.flashEnds[0]!) {
+      if (this.flashEnds.shift()! > this.lastLockAt) dark = true;
+    }
+    const shows = this.live !== this.shown || this.between !== this.shownBetween || dark;
+    if (!shows || now - this.lastLockAt < intervalMs) {
+      if (dark) this.flashEnds.unshift(now);
+      return undefined;
+    }
+    this.shown = this.live;
+    this.shownBetween = this.between;
+    this.lastLockAt = now;
+    if (this.live === null) return {};
+    return this.between === null ? { colour: this.live } : { colour: this.live, blink: this.between };
   }
 
   /** The newest sample's gun time, or null. */
