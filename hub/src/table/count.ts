@@ -13,7 +13,9 @@ import type { Seat } from "../rules/index.js";
 import type { TimerHandle } from "./clock.js";
 import { type Coverage, keepWait } from "./coverage.js";
 import { heldAt, type Job, type JobContext } from "./job.js";
+import { absorb } from "./plan.js";
 import type { CountPurpose, TableActivity } from "./ports.js";
+import type { TableRecord } from "./records.js";
 import type { TriggerInput } from "./sensors.js";
 
 /** how long a pattern's LED steps run before its last colour stays (a beat's white flash, then dark) */
@@ -21,6 +23,32 @@ const flashOf = (l: readonly number[] | undefined) =>
   (l ?? []).reduce((a, v, i) => (i % 2 === 1 && i < l!.length - 1 ? a + v : a), 0);
 const BEAT_FLASH_MS = flashOf(cuePattern("beat").l);
 const GO_FLASH_MS = flashOf(cuePattern("go").l);
+
+/**
+ * The count's cues: beats at `t0` and `t0` + pace, "go" at `t0` + 2·pace, to every gun when the count is everyone's
+ * (`whole` and every living seat in it), else to its seats; the LED is dark after each beat's flash, and its live
+ * colour is shown again then (table.ts).
+ */
+function countCues(ctx: JobContext, seats: readonly Seat[], t0: HubMs, paceMs: number, whole: boolean): void {
+  const goAt = t0 + 2 * paceMs;
+  const everyone = whole && ctx.aliveSeats().every((s) => seats.includes(s));
+  const targets: CueTarget[] = everyone ? ["all"] : [...seats];
+  for (const to of targets) {
+    ctx.cue(to, "beat", { at: t0 });
+    ctx.cue(to, "beat", { at: t0 + paceMs });
+    ctx.cue(to, "go", { at: goAt });
+  }
+  for (const seat of seats)
+    ctx.sensor(seat).flashEnds.push(t0 + BEAT_FLASH_MS, t0 + paceMs + BEAT_FLASH_MS, goAt + GO_FLASH_MS);
+}
+
+/** One more re-count for `seat` in `used`, unless it had `max` already. */
+function another(used: Map<Seat, number>, seat: Seat, max: number): boolean {
+  const n = used.get(seat) ?? 0;
+  if (n >= max) return false;
+  used.set(seat, n + 1);
+  return true;
+}
 
 export class CountJob implements Job {
   readonly todo: Set<Seat>;
@@ -139,16 +167,7 @@ export class CountJob implements Job {
     const paceMs = this.purpose === "reaim" ? timing.shortCountPaceMs : timing.countPaceMs;
     const t0 = clock.now() + ctx.leadIn(seats);
     const goAt = t0 + 2 * paceMs;
-    const everyone = this.purpose !== "reaim" && ctx.aliveSeats().every((s) => seats.includes(s));
-    const targets: CueTarget[] = everyone ? ["all"] : seats;
-    for (const to of targets) {
-      ctx.cue(to, "beat", { at: t0 });
-      ctx.cue(to, "beat", { at: t0 + paceMs });
-      ctx.cue(to, "go", { at: goAt });
-    }
-    // each beat leaves the LED dark after its flash: the live colour is shown again then (table.ts)
-    for (const seat of seats)
-      ctx.sensor(seat).flashEnds.push(t0 + BEAT_FLASH_MS, t0 + paceMs + BEAT_FLASH_MS, goAt + GO_FLASH_MS);
+    countCues(ctx, seats, t0, paceMs, this.purpose !== "reaim");
     // the first instant worth reading: a lie-down from before "3" at once, an aim once a switch at "3" would show
     const first = this.purpose === "courage" ? timing.graceMs : Math.max(timing.graceMs, timing.switchMs);
     this.running = {
@@ -258,9 +277,7 @@ export class CountJob implements Job {
 
   /** The network held the seat's stream past the bound: counted again (false: too often, the drop rule then). */
   private lagged(seat: Seat): boolean {
-    const n = this.lags.get(seat) ?? 0;
-    if (n >= this.ctx.timing.maxLagRecounts) return false;
-    this.lags.set(seat, n + 1);
+    if (!another(this.lags, seat, this.ctx.timing.maxLagRecounts)) return false;
     this.lagging.add(seat);
     this.ready.add(seat);
     return true;
@@ -271,9 +288,7 @@ export class CountJob implements Job {
   }
 
   private retry(seat: Seat, cue: CueName): boolean {
-    const used = this.attempts.get(seat) ?? 0;
-    if (used >= this.ctx.timing.maxRecounts) return false;
-    this.attempts.set(seat, used + 1);
+    if (!another(this.attempts, seat, this.ctx.timing.maxRecounts)) return false;
     this.ready.add(seat);
     this.ctx.cue(seat, cue);
     return true;
@@ -303,25 +318,24 @@ export class CountJob implements Job {
   }
 
   private aimVerdict(seat: Seat, target: Seat | null): void {
-    const { plan } = this.ctx;
-    this.todo.delete(seat);
-    plan.aims.set(seat, target);
-    this.ctx.record({ kind: "aim", round: plan.round, seat, target });
+    this.verdict({ kind: "aim", round: this.ctx.plan.round, seat, target });
   }
 
   private courageVerdict(seat: Seat, lieDown: boolean): void {
-    const { plan } = this.ctx;
-    this.todo.delete(seat);
-    plan.courage.set(seat, lieDown);
-    this.ctx.record({ kind: "courage", round: plan.round, seat, lieDown });
+    this.verdict({ kind: "courage", round: this.ctx.plan.round, seat, lieDown });
   }
 
   private reaimVerdict(target: Seat | null): void {
-    const { plan } = this.ctx;
-    this.todo.clear();
     const order = target === null ? null : this.order!.seat;
-    plan.privilege = { order, target };
-    this.ctx.record({ kind: "privilege", round: plan.round, order, target });
+    this.verdict({ kind: "privilege", round: this.ctx.plan.round, order, target });
+  }
+
+  /** A verdict: its seat (a re-aim: the count) is done; the round's plan takes it in and the log keeps it. */
+  private verdict(r: Extract<TableRecord, { kind: "aim" | "courage" | "privilege" }>): void {
+    if (r.kind === "privilege") this.todo.clear();
+    else this.todo.delete(r.seat);
+    absorb(this.ctx.plan, r);
+    this.ctx.record(r);
   }
 
   private done(): void {
