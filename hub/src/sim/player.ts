@@ -12,18 +12,16 @@ import {
   isOneOf,
   type Payload,
   playerTopic,
-  seatColour,
   tableTopic,
 } from "@cng/protocol";
-import { angleDiff } from "../aim/index.js";
 import type { Bullet, Decision, PlayerView, Seat } from "../rules/index.js";
 import { open, viewKey } from "../seal/index.js";
 import type { Clock } from "../table/clock.js";
 import { CommandClient, CommandError } from "./commands.js";
+import { drawAtCount, hearOne } from "./draw.js";
+import { watchColour } from "./eyes.js";
 import { type SimGun, simClientId } from "./fleet.js";
-import { PULL_HOLD_MS } from "./hand.js";
-import { correctedAim, drawCue, swingMsFor } from "./human.js";
-import { logNormal } from "./prng.js";
+import { answerPhone, pointAndPull, recentrePose, revealPull } from "./gestures.js";
 import type { Strategy } from "./strategies.js";
 import type { TableState } from "./table-view.js";
 
@@ -61,17 +59,6 @@ export interface Intent {
   dueAt?: number;
 }
 
-/** What the gun's LED shows as its player sees it: a seat's colour, blinking with another's, or none. */
-interface SeenColour {
-  seat: Seat | null;
-  between: Seat | null;
-}
-
-/** the LED's legs are all written within this of the first */
-const LED_WRITE_MS = 2;
-/** a colour blinking with another within this reads as between two seats */
-const BLINK_MS = 400;
-
 export class BotPlayer {
   state: TableState | null = null;
   view: PlayerView | null = null;
@@ -83,6 +70,7 @@ export class BotPlayer {
   /** rounds whose power reveal is settled */
   private readonly revealed = new Set<number>();
   private stopped = false;
+  private readonly isStopped = () => this.stopped;
 
   private constructor(
     readonly client: CommandClient,
@@ -184,11 +172,21 @@ export class BotPlayer {
     } else if (a.kind === "reveal" && a.seats.includes(me)) {
       const card = this.cards.get(round);
       if (card === a.window)
-        this.once(`reveal:${a.window}:${a.opensAt}`, () => this.revealPull(round, card, a.opensAt));
+        this.once(`reveal:${a.window}:${a.opensAt}`, () => {
+          this.intents.push({ round, kind: "pull", card });
+          return revealPull(this.o.gun, this.clock, a.opensAt);
+        });
     } else if (a.kind === "phone" && a.seat === me) {
-      this.once(`phone:${round}:${s.decisions}`, () => this.phone(v));
+      this.once(`phone:${round}:${s.decisions}`, () => {
+        const flip = this.o.strategy.flip(v);
+        this.intents.push({ round, kind: "phone", flip });
+        return answerPhone(this.o.gun, flip);
+      });
     } else if (a.kind === "recentre" && a.seats.includes(me)) {
-      this.once(`recentre:${round}:${a.until}`, () => this.recentre(round, a.godfather));
+      this.once(`recentre:${round}:${a.until}`, () => {
+        this.intents.push({ round, kind: "recentre", target: a.godfather });
+        return recentrePose(this.o.gun, this.clock, a.godfather);
+      });
     }
   }
 
@@ -257,66 +255,6 @@ export class BotPlayer {
     throw last;
   }
 
-  /** Calls `fn` with when the person heard the count's `kind` tone due at hub ms `at` (or `at`, when no gun played it). */
-  private hear(kind: "beat" | "go", at: number, pace: number, fn: (heard: number) => void): void {
-    this.o.gun.ears.when(kind, at - pace / 2, at + pace / 2, (h) => {
-      if (!this.stopped) fn(h ?? at);
-    });
-  }
-
-  /** The person's reaction to "3" (a beat they wait for). */
-  private reaction3(): number {
-    const t = this.o.gun.hand.traits;
-    return logNormal(this.o.gun.random, t.reaction3MedianMs, t.reaction3Sigma);
-  }
-
-  /**
-   * Draws at a count as the person does: `act(cue, reactionMs)` makes the move that counts, `early(cue)` a switcher's
-   * move at "1" (true when it is not already the one that counts); `done` once the last move is planned.
-   */
-  private draw(
-    goAt: number,
-    pace: number,
-    bearing: number | null,
-    act: (cue: number, reactionMs?: number) => void,
-    early: ((cue: number) => boolean) | null,
-    done: () => void,
-  ): void {
-    const g = this.o.gun;
-    const kind = g.person.draw;
-    const one = goAt - 2 * pace;
-    if (kind === "one")
-      this.hear("beat", one, pace, (h1) => {
-        act(h1);
-        done();
-      });
-    else if (kind === "three")
-      this.hear("go", goAt, pace, (h3) => {
-        act(h3, this.reaction3());
-        done();
-      });
-    else if (kind === "timed")
-      this.hear("beat", one, pace, (h1) =>
-        this.hear("beat", goAt - pace, pace, (h2) => {
-          // the swing is timed to end on the "3" the beats heard so far foretell
-          const p = g.hand.pose(g.hand.now());
-          const angle = bearing === null ? 60 : Math.hypot(angleDiff(bearing, p.yaw), p.pitch);
-          const c = drawCue(g.random, g.person, "timed", h1, h2 + (h2 - h1), swingMsFor(g.hand.traits, angle));
-          act(c.cueMs, c.reactionMs);
-          done();
-        }),
-      );
-    else
-      this.hear("beat", one, pace, (h1) => {
-        // with nothing to show early (a lie-down), a switcher moves at "3"
-        const switches = early === null ? true : early(h1);
-        this.hear("go", goAt, pace, (h3) => {
-          if (switches) act(h3, this.reaction3());
-          done();
-        });
-      });
-  }
-
   private aimCount(v: PlayerView, purpose: "aim" | "reaim", goAt: number, pace: number, dueAt: number): void {
     const round = v.round;
     let target: Seat | null;
@@ -334,7 +272,7 @@ export class BotPlayer {
       intent.readyAt = g.hand.settledAtHub();
     };
     if (target === null) {
-      this.hear("beat", goAt - 2 * pace, pace, (h1) => {
+      hearOne(g, this.isStopped, goAt, pace, (h1) => {
         g.hand.hold(g.centre, h1);
         settled();
       });
@@ -349,17 +287,17 @@ export class BotPlayer {
       settled();
       return decoy !== target;
     };
-    this.draw(
+    drawAtCount(g, this.isStopped, {
       goAt,
       pace,
       bearing,
-      (cue, reaction) => g.hand.aim(bearing, cue, reaction),
+      act: (cue, reaction) => g.hand.aim(bearing, cue, reaction),
       early,
-      () => {
+      done: () => {
         settled();
         if (g.looks) this.watch(intent, target, goAt);
       },
-    );
+    });
   }
 
   private courageCount(v: PlayerView, goAt: number, pace: number, dueAt: number): void {
@@ -371,151 +309,41 @@ export class BotPlayer {
     this.intents.push(intent);
     if (!lieDown) return;
     // a switcher who lies down does it at "3", as one who draws there
-    this.draw(
+    drawAtCount(g, this.isStopped, {
       goAt,
       pace,
-      null,
-      (cue, reaction) => g.hand.lower(cue, reaction),
-      null,
-      () => {
+      bearing: null,
+      act: (cue, reaction) => g.hand.lower(cue, reaction),
+      early: null,
+      done: () => {
         intent.readyAt = g.hand.settledAtHub();
       },
-    );
+    });
   }
 
-  /**
-   * A person who watches the gun's colour: each time the swing ends, and each time the colour changes, a colour
-   * other than the seat meant (another seat's, a blink between two, none) is corrected after a visual reaction, while
-   * this count runs.
-   */
+  /** A person who looks corrects a wrong colour while this count runs (never long past it: a state lost on the way). */
   private watch(intent: Intent, target: Seat, goAt: number): void {
     const g = this.o.gun;
-    const hand = g.hand;
-    let pending = false;
-    let stop = () => {};
+    const until = goAt + 8 * g.hand.traits.visualMedianMs + 2000;
     const counting = () => {
       const a = this.state?.table?.activity;
-      // until the state says otherwise, and never long past the count (a state lost on the way)
       return (
         !this.stopped &&
-        this.clock.now() < goAt + 8 * hand.traits.visualMedianMs + 2000 &&
+        this.clock.now() < until &&
         (a == null || (a.kind === "count" && a.goAt === goAt && a.seats.includes(this.o.seat)))
       );
     };
-    const look = () => {
-      if (!counting()) {
-        stop();
-        return;
-      }
-      if (pending || this.clock.now() < hand.arrivedAtHub()) return;
-      if (this.rightColour(this.seenColour(), target)) return;
-      pending = true;
-      this.clock.setTimer(logNormal(g.random, hand.traits.visualMedianMs, hand.traits.visualSigma), () => {
-        pending = false;
-        if (!counting()) return stop();
-        const seen = this.seenColour();
-        if (this.rightColour(seen, target) || this.clock.now() < hand.arrivedAtHub()) return;
-        const aim = correctedAim(g.random, hand.aimYaw(), seen, target, g.towards, () => g.aimAt(target));
-        hand.aim(aim, this.clock.now(), 0);
-        intent.readyAt = hand.settledAtHub();
-        this.clock.setTimer(hand.arrivedAtHub() - this.clock.now() + 1, look);
-      });
-    };
-    // an RGB LED's three legs are written one after another: look once the colour is whole
-    stop = g.gun.onLed(() => this.clock.setTimer(LED_WRITE_MS, look));
-    this.clock.setTimer(Math.max(0, hand.arrivedAtHub() - this.clock.now()) + 1, look);
-  }
-
-  /** Nothing to correct: the colour of the seat meant, steady; or no colour at all, which tells the player nothing. */
-  private rightColour(seen: SeenColour, target: Seat): boolean {
-    return seen.seat === null || (seen.seat === target && seen.between === null);
-  }
-
-  /**
-   * What the gun's LED shows: a seat's colour, or a seat's blinking with another's (the two alternating lately; one
-   * change of colour is the gun swinging past a seat, not a blink). The beats' white flashes and the moments the LED's
-   * three legs are written one by one (one gun ms) are not looked at.
-   */
-  private seenColour(): SeenColour {
-    const g = this.o.gun;
-    const led = g.gun.led;
-    const now = g.gun.now();
-    const nowSeat = this.seatOfColour(g.gun.ledNow());
-    if (nowSeat === null) return { seat: null, between: null };
-    // the seat colours shown lately, newest first, each change once (the last write of each gun ms)
-    const shown: Seat[] = [];
-    for (let i = led.length - 1; i >= 0 && led[i]!.t >= now - BLINK_MS; i--) {
-      if (i < led.length - 1 && led[i + 1]!.t === led[i]!.t) continue;
-      const s = this.seatOfColour(led[i]!.c);
-      if (s !== null && shown[shown.length - 1] !== s) shown.push(s);
-    }
-    const blinking = shown.length >= 3 && shown[0] === shown[2] && shown[1] !== shown[0];
-    return { seat: nowSeat, between: blinking ? (shown[0] === nowSeat ? shown[1]! : shown[0]!) : null };
-  }
-
-  /** The seat whose colour this is (the board may dim it), or null for none, white or off. */
-  private seatOfColour(c: number): Seat | null {
-    const rgb = (x: number) => [(x >> 16) & 255, (x >> 8) & 255, x & 255];
-    const norm = (v: number[]) => {
-      const m = Math.max(...v);
-      return m === 0 ? null : v.map((x) => x / m);
-    };
-    const seen = norm(rgb(c));
-    // white, however dimmed: a beat's flash
-    if (seen === null || seen.every((x) => x > 0.95)) return null;
-    let best: Seat | null = null;
-    let bestD = 0.15;
-    for (let s = 0; s < this.o.gun.bearings.length; s++) {
-      const n = norm(rgb(seatColour(s)))!;
-      const d = Math.hypot(n[0]! - seen[0]!, n[1]! - seen[1]!, n[2]! - seen[2]!);
-      if (d < bestD) {
-        bestD = d;
-        best = s;
-      }
-    }
-    return best;
+    watchColour(g, this.clock, target, counting, () => {
+      intent.readyAt = g.hand.settledAtHub();
+    });
   }
 
   private async privilege(v: PlayerView): Promise<void> {
     const order = this.o.strategy.privilege(v);
     this.intents.push({ round: v.round, kind: "privilege", target: order });
-    if (order === null) {
-      // the Godfather shakes their head: the host enters the pass rather than letting the window run out
-      await this.o.relay({ type: "privilege", seat: this.o.seat, order: null });
-      return;
-    }
-    const g = this.o.gun;
-    g.hand.aim(g.aimAt(order), this.clock.now());
-    await g.hand.pull(g.hand.settledAtHub() + 200 - this.clock.now());
-  }
-
-  /** The round's re-centre pose: point at the Godfather, settle, pull. */
-  private async recentre(round: number, godfather: Seat): Promise<void> {
-    this.intents.push({ round, kind: "recentre", target: godfather });
-    const g = this.o.gun;
-    const now = this.clock.now();
-    g.hand.aim(g.aimAt(godfather), now);
-    const pullIn = g.hand.settledAtHub() + 200 - now;
-    // then lowers it, as a person does once the pose is taken: a slow player whose count's aim starts after "go"
-    // would otherwise still point at the Godfather, steady, and the table would rightly take that as the aim
-    g.hand.hold(g.centre, now + pullIn + PULL_HOLD_MS);
-    await g.hand.pull(pullIn);
-  }
-
-  private async revealPull(round: number, card: Bullet, opensAt: number): Promise<void> {
-    this.intents.push({ round, kind: "pull", card });
-    const g = this.o.gun;
-    const reaction = g.hand.traits.reactionMedianMs * (0.8 + 0.4 * g.random());
-    await g.hand.pull(opensAt + reaction - this.clock.now());
-  }
-
-  private async phone(v: PlayerView): Promise<void> {
-    const flip = this.o.strategy.flip(v);
-    this.intents.push({ round: v.round, kind: "phone", flip });
-    const g = this.o.gun;
-    const delay = g.hand.traits.reactionMedianMs;
-    if (flip) await g.hand.doublePull(delay);
-    else await g.hand.pull(delay);
+    // the Godfather shakes their head: the host enters the pass rather than letting the window run out
+    if (order === null) await this.o.relay({ type: "privilege", seat: this.o.seat, order: null });
+    else await pointAndPull(this.o.gun, this.clock, order);
   }
 
   async leave(): Promise<void> {
