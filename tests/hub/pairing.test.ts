@@ -44,6 +44,26 @@ describe("gun pairing and presence", () => {
     expect(gun.connected).toBe(true);
   });
 
+  it("a gun that hears its commands gets its key once: its info meanwhile (a rate's answer) does not bring it again", async () => {
+    const table = hub.table;
+    const host = track(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));
+    const pending = track(await connect(hub.urls.mqtt, { username: "g3", password: "anything", clientId: "g3" }));
+    const keys: unknown[] = [];
+    pending.on("message", (topic, p) => {
+      const m = JSON.parse(p.toString()) as { c?: string };
+      if (topic === gunTopic(table, "g3", "cmd") && m.c === "key") keys.push(m);
+    });
+    await pending.subscribeAsync(gunTopic(table, "g3", "cmd"), { qos: 1 });
+    const info = JSON.stringify({ v: 1, fw: "0.1.0", b: "esp32", i: "sim", bat: 80, mem: 4000, up: 1 });
+    await pending.publishAsync(gunTopic(table, "g3", "info"), info, { qos: 1, retain: true });
+    await nextMessage(host, gunTopic(table, "g3", "status"), (m) => m.paired === false && m.on === true);
+    expect(await request(host, table, "pair.accept", { gun: "g3", seat: 2 }, hub.pin)).toMatchObject({ ok: true });
+    // before it takes the key and logs in again, the gun answers the hub (a rate command) with its info
+    await pending.publishAsync(gunTopic(table, "g3", "info"), info, { qos: 1, retain: true });
+    await sleep(400);
+    expect(keys).toHaveLength(1);
+  });
+
   it("an unknown gun becomes a pairing request; once accepted it gets a key and must use it", async () => {
     const table = hub.table;
     const host = track(await connect(hub.urls.mqtt, { username: "host", password: hub.pin }));

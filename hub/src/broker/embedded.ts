@@ -4,8 +4,7 @@
 // (presence.ts), and every connection before MQTT (connections.ts: per-address counts, packet sizes), over the one
 // record of who is on (sessions.ts); the limits in limits.ts.
 import type { Duplex } from "node:stream";
-import type { GunId } from "@cng/protocol";
-import { MAX_TOPIC_LEVELS } from "@cng/protocol";
+import { type GunId, gunTopic, MAX_TOPIC_LEVELS } from "@cng/protocol";
 import { Aedes } from "aedes";
 import type { SecretLimiter } from "../access/limiter.js";
 import type { Logger } from "../log.js";
@@ -55,6 +54,8 @@ export interface EmbeddedBroker {
   kick(gun: GunId): void;
   /** a gun was paired: the device it waited on gets the key, and any other waiting as it is closed */
   paired(gun: GunId): void;
+  /** a connection of the gun is subscribed to its commands: a command sent now reaches it */
+  hearsCommands(gun: GunId): boolean;
   /** closes every connection a revoked host device made with its token */
   kickDevice(device: DeviceId): void;
   /** closes the consoles logged in on a seat's token (all seats when none is given): the token was renewed */
@@ -107,6 +108,7 @@ export async function startEmbeddedBroker(o: EmbeddedBrokerOptions): Promise<Emb
     },
     kick: (gun) => st.kick(gun),
     paired: (gun) => st.paired(gun),
+    hearsCommands: (gun) => st.hears(gun, gunTopic(o.table, gun, "cmd")),
     kickDevice: (device) => st.kickDevice(device),
     kickSeats: (seat) => st.kickSeats(seat),
     subscribe: (filter, handler) => subscribeInProcess(aedes, st, filter, handler),

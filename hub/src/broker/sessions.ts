@@ -102,6 +102,15 @@ export class BrokerSessions {
     }
   }
 
+  /** Whether a connection of the gun holds a subscription to `topic` (aedes registers it before the SUBACK). */
+  hears(gun: GunId, topic: string): boolean {
+    for (const c of this.gunClients.get(gun) ?? []) {
+      const subs = (c as unknown as { subscriptions?: Record<string, unknown> }).subscriptions;
+      if (!c.closed && subs?.[topic] !== undefined) return true;
+    }
+    return false;
+  }
+
   /** Closes every connection a revoked host device made with its token. */
   kickDevice(device: DeviceId): void {
     for (const c of this.all()) {

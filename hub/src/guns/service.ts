@@ -41,6 +41,8 @@ export interface GunSessions {
   kick(gun: GunId): void;
   /** paired: the device that waited keeps its session to take the key; any other waiting as the gun is closed */
   paired(gun: GunId): void;
+  /** a connection of the gun is subscribed to its commands (false when the broker cannot tell) */
+  hearsCommands(gun: GunId): boolean;
 }
 
 /** Commands the hub sends, minus the sequence number it adds. */
@@ -263,7 +265,9 @@ export class GunService {
     this.registry.paired(gun, seat);
     this.sessions.paired(gun);
     if (this.mode === "embedded" || this.provision) {
-      this.keyFor.set(gun, secret);
+      // a gun not yet subscribed to its commands would lose the key: its next info brings it again. One that hears
+      // them gets it once (its info answering a rate command meanwhile must not send the key over the air again)
+      if (!this.sessions.hearsCommands(gun)) this.keyFor.set(gun, secret);
       await this.command(gun, this.keyCommand(secret));
     }
     if (this.provision) {

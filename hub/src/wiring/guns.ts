@@ -41,7 +41,11 @@ export async function startGuns(w: Wiring, input: GunsInput, later: Later): Prom
     secrets,
     log.child({ part: "guns" }),
     mode,
-    { kick: (g) => broker?.kick(g), paired: (g) => broker?.paired(g) },
+    {
+      kick: (g) => broker?.kick(g),
+      paired: (g) => broker?.paired(g),
+      hearsCommands: (g) => broker?.hearsCommands(g) ?? false,
+    },
     now,
     provisioner,
   );
