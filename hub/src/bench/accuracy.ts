@@ -26,6 +26,7 @@ import {
   liveAim,
   type OffsetTrack,
   offsetAt,
+  type Ranges,
   ranges,
   readDraw,
   readWindow,
@@ -58,6 +59,7 @@ import {
 } from "../sim/human.js";
 import { type Random, seededRandom, uniform } from "../sim/prng.js";
 import { DEFAULT_TIMING } from "../table/timing.js";
+import { Tally } from "./accuracy-tally.js";
 import { type HoldUpPlayed, playHoldUp, type Shown } from "./holdup.js";
 import type { Bench, BenchOptions } from "./index.js";
 
@@ -252,6 +254,28 @@ function liveShown(win: AimWindow, offset: number, row: readonly number[], shoot
   };
 }
 
+/** One gun at one seat of a bench game: its person, its sensor, the table it sees, the hub that reads it. */
+interface GunAtSeat {
+  cfg: AccuracyConfig;
+  opts: AimOptions;
+  human: HumanTraits;
+  random: Random;
+  personal: Random;
+  person: Person;
+  sensor: SensorTraits;
+  seats: readonly SeatPoint[];
+  leans: readonly number[];
+  s: number;
+  b: Bearings;
+  far: Ranges;
+  win: AimWindow;
+  centre: number;
+  feedback: boolean;
+  trueOffsetAt(t: number): number;
+  /** the raw heading a calibration pose at `seat` reads, prompted at `cueMs` (null: no steady reading) */
+  pose(seat: number, cueMs: number): number | null;
+}
+
 /**
  * Plays `cfg.games` games and counts outcomes. `deadline` (ms since epoch, optional) cuts it short; `human`
  * replaces the people's traits (to try one figure at a time).
@@ -276,23 +300,7 @@ export function measureAccuracy(
   const b = bearings(layout, opts.gunForwardM);
   const far = ranges(layout, opts.gunForwardM);
   const win = new AimWindow(256);
-  let holdUps = 0;
-  let correct = 0;
-  let reaim = 0;
-  let nobody = 0;
-  let wrong = 0;
-  let ownMiss = 0;
-  let wrongOurs = 0;
-  let correctUnhurried = 0;
-  let slow = 0;
-  let poses = 0;
-  let corrections = 0;
-  let naiveCorrect = 0;
-  let naiveWrong = 0;
-  let nearestCorrect = 0;
-  let nearestWrong = 0;
-  let offsetErrSum = 0;
-  let aimErrSum = 0;
+  const tally = new Tally();
   for (let g = 0; g < cfg.games && Date.now() < deadline; g++) {
     const table = drawTable(personal, human, n);
     const leans = table.map((p) => p.leanM);
@@ -306,175 +314,160 @@ export function measureAccuracy(
         tiltNoiseDeg: 0.5,
         ...(imu === "chips" ? drawImuErrors(personal, IMU_ERRORS[s % 2 === 0 ? "mpu6050" : "bno085"], centre) : {}),
       };
-      const trueOffsetAt = (t: number) => wrapDeg(sensor.offsetDeg - (sensor.biasDegPerS * t) / 1000);
-      const pose = (seat: number, cueMs: number) =>
-        calibrationPose(random, personal, person, seats, leans, sensor, b, s, seat, cueMs, opts, win);
-      // the wizard: the three seats the hub's own wizard asks for, spread round the table
-      const poseSeats = poseTargets(s, n, 3);
-      let t = 5000;
-      let calOffset = 0;
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const made = [];
-        for (const seat of poseSeats) {
-          const raw = pose(seat, t);
-          t += 4000;
-          if (raw !== null) made.push({ seat, rawYawDeg: raw });
-        }
-        const cal = calibrate(made, b[s], s, opts);
-        calOffset = cal.offsetDeg;
-        if (cal.verdict === "ok") break;
-      }
-      let track = startTrack(calOffset, t, opts, poseSeats.length);
-      const hub = hubSide(b, s, () => track, opts);
-
-      // what the hub would know of this gun at `at` if it were told (cfg.known)
-      const told = (at: number): OffsetTrack => {
-        const bias: Record<number, number> = {};
-        for (let j = 0; j < n; j++) {
-          if (j === s) continue;
-          const aim = bodyBearing(seats, person, s, j, leans[j] ?? 0) + (person.directionBiasDeg[j] ?? 0);
-          bias[biasKey(s, j)] = wrapDeg(
-            aim + slowHeadingError({ ...sensor, slowErr: [], warmDegPerS: 0 }, aim + person.biasDeg, 0) - b[s][j]!,
-          );
-        }
-        const warm = slowHeadingError({ ...sensor, slowErr: [], scaleFrac: 0 }, 0, at);
-        const o = wrapDeg(trueOffsetAt(at) - person.biasDeg - warm);
-        return { ...startTrack(o, at, opts), rateDegPerS: -sensor.biasDegPerS, ...(cfg.known === "all" && { bias }) };
+      const gun: GunAtSeat = {
+        cfg,
+        opts,
+        human,
+        random,
+        personal,
+        person,
+        sensor,
+        seats,
+        leans,
+        s,
+        b,
+        far,
+        win,
+        centre,
+        feedback,
+        trueOffsetAt: (t) => wrapDeg(sensor.offsetDeg - (sensor.biasDegPerS * t) / 1000),
+        pose: (seat, cueMs) =>
+          calibrationPose(random, personal, person, seats, leans, sensor, b, s, seat, cueMs, opts, win),
       };
-      for (let r = 0; r < cfg.rounds; r++) {
-        t += uniform(random, 40_000, 80_000);
-        if (cfg.known) track = told(t);
-        const godfather = r % n;
-        const asked = cfg.recentre === "pose" || (cfg.recentre === "snapshots" && inDoubt(track, opts));
-        if (asked && godfather !== s) {
-          poses++;
-          const poseTime = t - uniform(random, 15_000, 30_000);
-          const raw = pose(godfather, poseTime - 2500);
-          if (raw !== null)
-            track = recentreFromPose(track, poseTime, b[s][godfather], raw, opts, {
-              target: godfather,
-              from: s,
-              rangeM: far[s]![godfather]!,
-            }).track;
-        }
-        const intended = (s + 1 + Math.floor(random() * (n - 1))) % n;
-        // held low between counts, about the table's centre as far as the people say (today's: anywhere)
-        const from = {
-          yaw: ((u) => (human.holdSpreadDeg >= 180 ? u : wrapDeg(centre + (u * human.holdSpreadDeg) / 180)))(
-            uniform(random, -180, 180),
-          ),
-          pitch: uniform(random, -70, -30),
-          roll: 0,
-        };
-        const go = t + 2 * PACE_MS;
-        const offset = offsetAt(track, go);
-        const played = playHoldUp({
-          random,
-          personal,
-          person,
-          sensor,
-          seats,
-          leans,
-          shooter: s,
-          intended,
-          oneMs: t,
-          paceMs: PACE_MS,
-          from,
-          win,
-          endMs: go + hub.readsUntilMs,
-          feedback,
-          live: liveShown(win, offset, hub.row(), s, opts),
-          lockIntervalMs: DEFAULT_TIMING.lockIntervalMs,
-          latencyMs: LED_LATENCY_MS,
-        });
-        if (played.slow) slow++;
-        corrections += played.corrections;
-        holdUps++;
-        const { result, at } = hub.verdict(win, go, offset);
-        offsetErrSum += angleDist(offset, trueOffsetAt(at));
-        const aimTrue =
-          bodyBearing(seats, person, s, intended, leans[intended] ?? 0) +
-          person.biasDeg +
-          (person.directionBiasDeg[intended] ?? 0);
-        const aimErr = angleDiff(
-          offset - biasOf(track, s, intended),
-          b[s][intended]! - (aimTrue - trueOffsetAt(at) + slowHeadingError(sensor, aimTrue, at)),
-        );
-        aimErrSum += Math.abs(aimErr);
-        if (observe) {
-          const offsetErrDeg = angleDiff(offset, told(at).offsetDeg);
-          observe({
-            game: g,
-            round: r,
-            shooter: s,
-            intended,
-            result,
-            person,
-            played,
-            aimErrDeg: aimErr,
-            offsetErrDeg,
-            asked,
-            readMs: at - go,
-          });
-        }
-        if (played.ownMiss) ownMiss++;
-        if (result.kind === "target") {
-          if (result.seat === intended) {
-            correct++;
-            if (!played.slow) correctUnhurried++;
-          } else {
-            wrong++;
-            if (!played.ownMiss) wrongOurs++;
-          }
-        } else if (result.kind === "ambiguous") reaim++;
-        else nobody++;
-
-        const newest = win.newestAtOrBefore(at);
-        const naive = newest < 0 ? -1 : nearestSeat(wrapDeg(win.yaw(newest) + calOffset), b[s], s);
-        if (naive === intended) naiveCorrect++;
-        else naiveWrong++;
-        const reading = readWindow(win, at, opts, false);
-        if (reading.kind === "reading") {
-          const nearest = nearestSeat(wrapDeg(reading.rawHeadingDeg + offset), b[s], s);
-          if (nearest === intended) nearestCorrect++;
-          else nearestWrong++;
-        }
-        track = learnFromSnapshot(track, at, result, b[s], opts, far[s]).track;
-        t = go + hub.readsUntilMs;
-      }
+      playGun(gun, g, tally, observe);
     }
   }
-  const pct = (k: number) => (holdUps ? (100 * k) / holdUps : 0);
-  return {
-    recentre: cfg.recentre,
-    people,
-    feedback,
-    imu,
-    ...(cfg.known && { known: cfg.known }),
-    biasDegPerS: cfg.biasDegPerS,
-    seats: n,
-    noiseDeg: cfg.noiseDeg,
-    holdUps,
-    correct: pct(correct),
-    reaim: pct(reaim),
-    nobody: pct(nobody),
-    wrong: pct(wrong),
-    missed: pct(reaim + nobody),
-    ownMiss: pct(ownMiss),
-    wrongOurs: pct(wrongOurs),
-    correctUnhurried: holdUps > slow ? (100 * correctUnhurried) / (holdUps - slow) : 0,
-    slow: pct(slow),
-    poses: pct(poses),
-    corrections: pct(corrections),
-    naiveCorrect: pct(naiveCorrect),
-    naiveWrong: pct(naiveWrong),
-    nearestCorrect: pct(nearestCorrect),
-    nearestWrong: pct(nearestWrong),
-    meanOffsetErrorDeg: holdUps ? offsetErrSum / holdUps : 0,
-    meanAimErrorDeg: holdUps ? aimErrSum / holdUps : 0,
-  };
+  return tally.row(cfg, people, feedback, imu);
 }
 
+/** One gun's game: the wizard's three poses, then a hold-up each round (and the re-centre pose when asked). */
+function playGun(x: GunAtSeat, game: number, tally: Tally, observe?: (h: HoldUpSeen) => void): void {
+  const { cfg, opts, random, s, b } = x;
+  const n = cfg.seats;
+  // the wizard: the three seats the hub's own wizard asks for, spread round the table
+  const poseSeats = poseTargets(s, n, 3);
+  let t = 5000;
+  let calOffset = 0;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const made = [];
+    for (const seat of poseSeats) {
+      const raw = x.pose(seat, t);
+      t += 4000;
+      if (raw !== null) made.push({ seat, rawYawDeg: raw });
+    }
+    const cal = calibrate(made, b[s], s, opts);
+    calOffset = cal.offsetDeg;
+    if (cal.verdict === "ok") break;
+  }
+  let track = startTrack(calOffset, t, opts, poseSeats.length);
+  const hub = hubSide(b, s, () => track, opts);
+  for (let r = 0; r < cfg.rounds; r++) {
+    t += uniform(random, 40_000, 80_000);
+    if (cfg.known) track = toldTrack(x, t);
+    const godfather = r % n;
+    const asked = cfg.recentre === "pose" || (cfg.recentre === "snapshots" && inDoubt(track, opts));
+    if (asked && godfather !== s) {
+      tally.poses++;
+      const poseTime = t - uniform(random, 15_000, 30_000);
+      const raw = x.pose(godfather, poseTime - 2500);
+      if (raw !== null)
+        track = recentreFromPose(track, poseTime, b[s][godfather], raw, opts, {
+          target: godfather,
+          from: s,
+          rangeM: x.far[s]![godfather]!,
+        }).track;
+    }
+    const heard = holdUp(x, hub, track, t, tally);
+    const seen = heard.seen;
+    observe?.({
+      game,
+      round: r,
+      shooter: s,
+      ...seen,
+      offsetErrDeg: angleDiff(heard.offset, toldTrack(x, heard.at).offsetDeg),
+      asked,
+    });
+    // the plain readings on the same samples: the newest sample with the wizard's offset; our median heading
+    const { win } = x;
+    const newest = win.newestAtOrBefore(heard.at);
+    const naive = newest < 0 ? -1 : nearestSeat(wrapDeg(win.yaw(newest) + calOffset), b[s], s);
+    const reading = readWindow(win, heard.at, opts, false);
+    const nearest =
+      reading.kind === "reading" ? nearestSeat(wrapDeg(reading.rawHeadingDeg + heard.offset), b[s], s) : null;
+    tally.plain(naive, nearest, seen.intended);
+    track = learnFromSnapshot(track, heard.at, seen.result, b[s], opts, x.far[s]).track;
+    t = heard.endMs;
+  }
+}
+
+/** One hold-up at the count whose "1" is at `t`: the person draws at a seat, the hub reads it; counted in `tally`. */
+function holdUp(x: GunAtSeat, hub: HubSide, track: OffsetTrack, t: number, tally: Tally) {
+  const { random, person, s, b, cfg, human, seats, leans } = x;
+  const n = cfg.seats;
+  const intended = (s + 1 + Math.floor(random() * (n - 1))) % n;
+  // held low between counts, about the table's centre as far as the people say (today's: anywhere)
+  const from = {
+    yaw: ((u) => (human.holdSpreadDeg >= 180 ? u : wrapDeg(x.centre + (u * human.holdSpreadDeg) / 180)))(
+      uniform(random, -180, 180),
+    ),
+    pitch: uniform(random, -70, -30),
+    roll: 0,
+  };
+  const go = t + 2 * PACE_MS;
+  const offset = offsetAt(track, go);
+  const played = playHoldUp({
+    random,
+    personal: x.personal,
+    person,
+    sensor: x.sensor,
+    seats,
+    leans,
+    shooter: s,
+    intended,
+    oneMs: t,
+    paceMs: PACE_MS,
+    from,
+    win: x.win,
+    endMs: go + hub.readsUntilMs,
+    feedback: x.feedback,
+    live: liveShown(x.win, offset, hub.row(), s, x.opts),
+    lockIntervalMs: DEFAULT_TIMING.lockIntervalMs,
+    latencyMs: LED_LATENCY_MS,
+  });
+  if (played.slow) tally.slow++;
+  tally.corrections += played.corrections;
+  tally.holdUps++;
+  const { result, at } = hub.verdict(x.win, go, offset);
+  tally.offsetErrSum += angleDist(offset, x.trueOffsetAt(at));
+  const aimTrue =
+    bodyBearing(seats, person, s, intended, leans[intended] ?? 0) +
+    person.biasDeg +
+    (person.directionBiasDeg[intended] ?? 0);
+  const aimErrDeg = angleDiff(
+    offset - biasOf(track, s, intended),
+    b[s][intended]! - (aimTrue - x.trueOffsetAt(at) + slowHeadingError(x.sensor, aimTrue, at)),
+  );
+  tally.aimErrSum += Math.abs(aimErrDeg);
+  tally.verdict(result, intended, played);
+  const seen = { intended, result, person, played, aimErrDeg, readMs: at - go };
+  return { seen, offset, at, endMs: go + hub.readsUntilMs };
+}
+
+/** What the hub would know of the gun at `at` if it were told (cfg.known): its offset and drift, and its person's biases. */
+function toldTrack(x: GunAtSeat, at: number): OffsetTrack {
+  const { cfg, s, b, person, sensor, seats, leans, opts } = x;
+  const bias: Record<number, number> = {};
+  for (let j = 0; j < cfg.seats; j++) {
+    if (j === s) continue;
+    const aim = bodyBearing(seats, person, s, j, leans[j] ?? 0) + (person.directionBiasDeg[j] ?? 0);
+    bias[biasKey(s, j)] = wrapDeg(
+      aim + slowHeadingError({ ...sensor, slowErr: [], warmDegPerS: 0 }, aim + person.biasDeg, 0) - b[s][j]!,
+    );
+  }
+  const warm = slowHeadingError({ ...sensor, slowErr: [], scaleFrac: 0 }, 0, at);
+  const o = wrapDeg(x.trueOffsetAt(at) - person.biasDeg - warm);
+  return { ...startTrack(o, at, opts), rateDegPerS: -sensor.biasDegPerS, ...(cfg.known === "all" && { bias }) };
+}
 export const SEAT_COUNTS = [4, 6, 8] as const;
 export const NOISES_DEG = [1, 3, 5] as const;
 /** games per configuration when no time bound is given: ≈ 100,000 hold-ups at 8 seats */
