@@ -194,144 +194,172 @@ function hugeHeader(len: number): Buffer {
   return Buffer.from(out);
 }
 
+/** A flood's run: the hub it floods, the table, and whether it still goes on. */
+interface FloodRun {
+  hub: HubChild;
+  table: string;
+  going(): boolean;
+  /** `n` workers side by side */
+  workers(n: number, fn: (i: number) => Promise<void>): Promise<unknown>;
+}
+
+type Sent = { sent: number; what: string };
+
+/** Each flood: what it sends, as fast as the hub takes it, until the run ends. */
+const FLOOD: { readonly [K in FloodKind]: (r: FloodRun) => Promise<Sent> } = {
+  none: async ({ going }) => {
+    while (going()) await sleep(100);
+    return { sent: 0, what: "-" };
+  },
+  ids: async ({ hub, table, going, workers }) => {
+    let sent = 0;
+    // the hub's old fixed id and each gun's, from 8 devices, as fast as they connect
+    await workers(8, async (w) => {
+      for (let i = 0; going(); i++) {
+        const clientId = i % 2 ? `${table}-sim${i % 6}` : `cng-hub-${table}`;
+        await tcpConnect(hub.mqtt, { clientId, from: `127.0.3.${w + 1}` }, "127.0.0.1", 3000);
+        sent++;
+      }
+    });
+    return { sent, what: "connects" };
+  },
+  "ws-partial": async ({ hub, going, workers }) => {
+    let sent = 0;
+    // 40 WebSockets from 8 devices, each a packet announced at 100 MB and never finished
+    await workers(40, async (w) => {
+      while (going()) {
+        const ws = new WebSocket(`ws://127.0.0.1:${hub.http}/mqtt`, ["mqtt"], {
+          localAddress: `127.0.4.${(w % 8) + 1}`,
+        });
+        ws.on("error", () => {});
+        await new Promise<void>((r) => {
+          ws.once("open", () => r());
+          ws.once("close", () => r());
+        });
+        if (ws.readyState === WebSocket.OPEN) {
+          ws.send(connectPacket({ clientId: `wsp${w}` }));
+          ws.send(hugeHeader(100 * 1024 * 1024));
+          const chunk = Buffer.alloc(4096, 0x41);
+          while (going() && ws.readyState === WebSocket.OPEN) {
+            ws.send(chunk);
+            sent += chunk.length;
+            await sleep(5);
+          }
+        }
+        ws.terminate();
+      }
+    });
+    return { sent: Math.round(sent / 1024), what: "KiB" };
+  },
+  connections: async ({ hub, going, workers }) => {
+    let sent = 0;
+    // sockets held open from 4 devices, as many as they get
+    const held: ReturnType<typeof tcp>[] = [];
+    await workers(4, async (w) => {
+      while (going()) {
+        const s = tcp({ host: "127.0.0.1", port: hub.mqtt, localAddress: `127.0.5.${w + 1}` });
+        s.on("error", () => {});
+        held.push(s);
+        sent++;
+        await sleep(2);
+      }
+    });
+    for (const s of held) s.destroy();
+    return { sent, what: "sockets" };
+  },
+  subscriptions: async ({ hub, table, going, workers }) => {
+    let sent = 0;
+    await workers(4, async (w) => {
+      while (going()) {
+        const c = await clientFrom(hub.mqtt, `127.0.6.${w + 1}`, { clientId: `subf${w}` }).catch(() => null);
+        if (!c) continue;
+        for (let i = 0; going() && c.connected; i++) {
+          await c.subscribeAsync(gunTopic(table, `x${w}x${i}`, "status")).catch(() => {});
+          sent++;
+        }
+        c.end(true);
+      }
+    });
+    return { sent, what: "subscribes" };
+  },
+  requests: async ({ hub, table, going, workers }) => {
+    let sent = 0;
+    // game.history as fast as 4 devices can send it; a device closed comes back at once
+    await workers(4, async (w) => {
+      while (going()) {
+        const clientId = `reqf${w}`;
+        const c = await clientFrom(hub.mqtt, `127.0.7.${w + 1}`, { clientId }).catch(() => null);
+        if (!c) {
+          await sleep(20);
+          continue;
+        }
+        const topic = cmdTopic(table, clientId, "req");
+        for (let i = 0; going() && c.connected; i++) {
+          c.publish(topic, JSON.stringify({ v: 1, id: `f${i}`, op: "game.history", a: { game: 1 } }), () => {});
+          sent++;
+          if (i % 20 === 0) await sleep(0);
+        }
+        c.end(true);
+      }
+    });
+    return { sent, what: "requests" };
+  },
+  pin: async ({ hub, going, workers }) => {
+    let sent = 0;
+    await workers(16, async (w) => {
+      for (let i = w; going(); i += 16) {
+        const from = `127.0.${8 + Math.floor((i % 300) / 250)}.${1 + ((i % 300) % 250)}`;
+        await tcpConnect(
+          hub.mqtt,
+          { clientId: `pin${i}`, username: "host", password: "000000", from },
+          "127.0.0.1",
+          3000,
+        );
+        sent++;
+      }
+    });
+    return { sent, what: "guesses" };
+  },
+  pairing: async ({ hub, going, workers }) => {
+    let sent = 0;
+    // made-up guns asking to be paired, from 50 devices, each id held as long as the hub lets it
+    await workers(50, async (w) => {
+      for (let i = 0; going(); i++) {
+        const id = `fake${w}x${i}`;
+        const c = await clientFrom(hub.mqtt, `127.0.10.${w + 1}`, {
+          clientId: id,
+          username: id,
+          password: "x",
+        }).catch(() => null);
+        sent++;
+        if (c) {
+          while (going() && c.connected) await sleep(100);
+          c.end(true);
+        } else await sleep(100);
+      }
+    });
+    return { sent, what: "asks" };
+  },
+  voice: async ({ hub, going, workers }) => {
+    let sent = 0;
+    // new phrases, 32 in flight
+    await workers(32, async (w) => {
+      for (let i = 0; going(); i++) {
+        const n = 5000 * (1 + ((w * 997 + i * 31) % 40));
+        await fetch(`http://127.0.0.1:${hub.http}/api/voice/en/split.${n}.0`).catch(() => null);
+        sent++;
+      }
+    });
+    return { sent, what: "renders" };
+  },
+};
+
 /** One flood, running until `until`; resolves with what it sent. */
-async function flood(kind: FloodKind, hub: HubChild, until: number): Promise<{ sent: number; what: string }> {
-  const table = "main";
-  let sent = 0;
+function flood(kind: FloodKind, hub: HubChild, until: number): Promise<Sent> {
   const going = () => Date.now() < until;
   const workers = (n: number, fn: (i: number) => Promise<void>) =>
     Promise.all(Array.from({ length: n }, (_, i) => fn(i)));
-  switch (kind) {
-    case "none":
-      while (going()) await sleep(100);
-      return { sent: 0, what: "-" };
-    case "ids":
-      // the hub's old fixed id and each gun's, from 8 devices, as fast as they connect
-      await workers(8, async (w) => {
-        for (let i = 0; going(); i++) {
-          const clientId = i % 2 ? `${table}-sim${i % 6}` : `cng-hub-${table}`;
-          await tcpConnect(hub.mqtt, { clientId, from: `127.0.3.${w + 1}` }, "127.0.0.1", 3000);
-          sent++;
-        }
-      });
-      return { sent, what: "connects" };
-    case "ws-partial":
-      // 40 WebSockets from 8 devices, each a packet announced at 100 MB and never finished
-      await workers(40, async (w) => {
-        while (going()) {
-          const ws = new WebSocket(`ws://127.0.0.1:${hub.http}/mqtt`, ["mqtt"], {
-            localAddress: `127.0.4.${(w % 8) + 1}`,
-          });
-          ws.on("error", () => {});
-          await new Promise<void>((r) => {
-            ws.once("open", () => r());
-            ws.once("close", () => r());
-          });
-          if (ws.readyState === WebSocket.OPEN) {
-            ws.send(connectPacket({ clientId: `wsp${w}` }));
-            ws.send(hugeHeader(100 * 1024 * 1024));
-            const chunk = Buffer.alloc(4096, 0x41);
-            while (going() && ws.readyState === WebSocket.OPEN) {
-              ws.send(chunk);
-              sent += chunk.length;
-              await sleep(5);
-            }
-          }
-          ws.terminate();
-        }
-      });
-      return { sent: Math.round(sent / 1024), what: "KiB" };
-    case "connections": {
-      // sockets held open from 4 devices, as many as they get
-      const held: ReturnType<typeof tcp>[] = [];
-      await workers(4, async (w) => {
-        while (going()) {
-          const s = tcp({ host: "127.0.0.1", port: hub.mqtt, localAddress: `127.0.5.${w + 1}` });
-          s.on("error", () => {});
-          held.push(s);
-          sent++;
-          await sleep(2);
-        }
-      });
-      for (const s of held) s.destroy();
-      return { sent, what: "sockets" };
-    }
-    case "subscriptions":
-      await workers(4, async (w) => {
-        while (going()) {
-          const c = await clientFrom(hub.mqtt, `127.0.6.${w + 1}`, { clientId: `subf${w}` }).catch(() => null);
-          if (!c) continue;
-          for (let i = 0; going() && c.connected; i++) {
-            await c.subscribeAsync(gunTopic(table, `x${w}x${i}`, "status")).catch(() => {});
-            sent++;
-          }
-          c.end(true);
-        }
-      });
-      return { sent, what: "subscribes" };
-    case "requests":
-      // game.history as fast as 4 devices can send it; a device closed comes back at once
-      await workers(4, async (w) => {
-        while (going()) {
-          const clientId = `reqf${w}`;
-          const c = await clientFrom(hub.mqtt, `127.0.7.${w + 1}`, { clientId }).catch(() => null);
-          if (!c) {
-            await sleep(20);
-            continue;
-          }
-          const topic = cmdTopic(table, clientId, "req");
-          for (let i = 0; going() && c.connected; i++) {
-            c.publish(topic, JSON.stringify({ v: 1, id: `f${i}`, op: "game.history", a: { game: 1 } }), () => {});
-            sent++;
-            if (i % 20 === 0) await sleep(0);
-          }
-          c.end(true);
-        }
-      });
-      return { sent, what: "requests" };
-    case "pin":
-      await workers(16, async (w) => {
-        for (let i = w; going(); i += 16) {
-          const from = `127.0.${8 + Math.floor((i % 300) / 250)}.${1 + ((i % 300) % 250)}`;
-          await tcpConnect(
-            hub.mqtt,
-            { clientId: `pin${i}`, username: "host", password: "000000", from },
-            "127.0.0.1",
-            3000,
-          );
-          sent++;
-        }
-      });
-      return { sent, what: "guesses" };
-    case "pairing":
-      // made-up guns asking to be paired, from 50 devices, each id held as long as the hub lets it
-      await workers(50, async (w) => {
-        for (let i = 0; going(); i++) {
-          const id = `fake${w}x${i}`;
-          const c = await clientFrom(hub.mqtt, `127.0.10.${w + 1}`, {
-            clientId: id,
-            username: id,
-            password: "x",
-          }).catch(() => null);
-          sent++;
-          if (c) {
-            while (going() && c.connected) await sleep(100);
-            c.end(true);
-          } else await sleep(100);
-        }
-      });
-      return { sent, what: "asks" };
-    case "voice":
-      // new phrases, 32 in flight
-      await workers(32, async (w) => {
-        for (let i = 0; going(); i++) {
-          const n = 5000 * (1 + ((w * 997 + i * 31) % 40));
-          await fetch(`http://127.0.0.1:${hub.http}/api/voice/en/split.${n}.0`).catch(() => null);
-          sent++;
-        }
-      });
-      return { sent, what: "renders" };
-  }
+  return FLOOD[kind]({ hub, table: "main", going, workers });
 }
 
 function mb(kb: number): number {
