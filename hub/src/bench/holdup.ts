@@ -77,9 +77,6 @@ export function playHoldUp(p: HoldUpPlay): HoldUpPlayed {
   const bearingTo = (j: number, rnd = p.personal) => aimBearing(rnd, person, seats, shooter, j, p.leans[j] ?? 0);
   const trueTo = (j: number) => bodyBearing(seats, person, shooter, j, p.leans[j] ?? 0);
   const moves: MovePlan[] = [];
-  // today's bench people (`one` with no personal errors) draw exactly as they always did
-  const plain = person.draw === "one";
-  const target = bearingTo(intended);
   const aimAt = (cueMs: number, bearing: number, reactionMs?: number) => {
     const fromPose = moves.length === 0 ? p.from : smooth(moves, Math.max(cueMs, p.oneMs));
     const req = {
@@ -98,36 +95,18 @@ export function playHoldUp(p: HoldUpPlay): HoldUpPlayed {
     moves.push(plan);
     return plan;
   };
-  if (plain) aimAt(p.oneMs, target);
-  else if (person.draw === "switch") {
-    const others = seats.map((_, j) => j).filter((j) => j !== shooter);
-    const decoy = others[Math.floor(p.personal() * others.length)]!;
-    aimAt(p.oneMs, decoy === intended ? target : bearingTo(decoy));
-    if (decoy !== intended) {
-      const c = drawCue(p.personal, person, "three", p.oneMs, goMs, 0);
-      aimAt(c.cueMs, target, c.reactionMs);
-    }
-  } else {
-    const swing = swingMsFor(traits, Math.hypot(angleDiff(target, p.from.yaw), traits.aimPitchDeg - p.from.pitch));
-    const c = drawCue(p.personal, person, person.draw, p.oneMs, goMs, swing);
-    aimAt(c.cueMs, target, c.reactionMs);
-  }
+  firstMoves(p, aimAt, bearingTo, goMs);
 
   const win = p.win;
   win.clear();
-  let shown: Shown = { seat: null };
-  /** what the LED shows from `ledAt` on */
-  let next: { shown: Shown; at: number } | null = null;
-  let sent: Shown = { seat: null };
-  let lastLock = Number.NEGATIVE_INFINITY;
-  let seenAt = Number.POSITIVE_INFINITY;
+  const led = new LedSeen(p);
   let correctAt = Number.POSITIVE_INFINITY;
   let correctFrom: Shown | null = null;
   let corrections = 0;
   const looks = p.feedback && person.looks && p.live !== undefined;
   const phase = p.random() * SAMPLE_MS;
   for (let t = p.oneMs - 100 + phase; t <= p.endMs; t += SAMPLE_MS) {
-    if (t >= correctAt && correctFrom !== null && right(shown, intended)) {
+    if (t >= correctAt && correctFrom !== null && right(led.shown, intended)) {
       // it came right meanwhile
       correctAt = Number.POSITIVE_INFINITY;
       correctFrom = null;
@@ -146,32 +125,57 @@ export function playHoldUp(p: HoldUpPlay): HoldUpPlayed {
     const s = sense(p.random, p.sensor, pose(moves, t), t);
     win.push(s.t, s.yaw, s.pitch, s.roll, s.still);
     if (!looks) continue;
-    if (next !== null && t >= next.at) {
-      shown = next.shown;
-      next = null;
-      seenAt = t;
-    }
-    const live = p.live!(t);
-    if (!same(live, sent) && t - lastLock >= p.lockIntervalMs) {
-      sent = live;
-      lastLock = t;
-      next = { shown: live, at: t + p.latencyMs };
-    }
+    led.at(t);
     // a person whose swing has ended (the hand on the target, correcting its overshoot) who sees a colour other than
     // the one meant corrects it after a visual reaction
     const m = moves[moves.length - 1]!;
     const arrived = t >= m.startMs + m.swingMs;
-    if (arrived && correctFrom === null && t >= seenAt && t >= goMs - 2 * p.paceMs && !right(shown, intended)) {
-      correctFrom = shown;
-      correctAt = Math.max(t, seenAt) + logNormal(p.personal, traits.visualMedianMs, traits.visualSigma);
+    const seen = led.shown;
+    if (arrived && correctFrom === null && t >= led.seenAt && t >= goMs - 2 * p.paceMs && !right(seen, intended)) {
+      correctFrom = seen;
+      correctAt = Math.max(t, led.seenAt) + logNormal(p.personal, traits.visualMedianMs, traits.visualSigma);
     }
   }
   const last = moves[moves.length - 1]!;
   // the person's own bias, the same at every seat, is the gun's offset to the hub (the calibration takes it)
-  const aimed = last.to.yaw - person.biasDeg;
+  const nearest = nearestBody(last.to.yaw - person.biasDeg, seats.length, shooter, trueTo);
+  return { last, slow: last.slow, corrections, ownMiss: nearest !== intended };
+}
+
+/**
+ * The person's first moves: on "1" (today's bench people, with no personal errors, exactly as they always did); a
+ * switcher at someone from "1" and at the seat meant at "3"; the others at "3", or timed to arrive on it.
+ */
+function firstMoves(
+  p: HoldUpPlay,
+  aimAt: (cueMs: number, bearing: number, reactionMs?: number) => unknown,
+  bearingTo: (j: number) => number,
+  goMs: number,
+): void {
+  const { person, seats, shooter, intended } = p;
+  const target = bearingTo(intended);
+  if (person.draw === "one") aimAt(p.oneMs, target);
+  else if (person.draw === "switch") {
+    const others = seats.map((_, j) => j).filter((j) => j !== shooter);
+    const decoy = others[Math.floor(p.personal() * others.length)]!;
+    aimAt(p.oneMs, decoy === intended ? target : bearingTo(decoy));
+    if (decoy !== intended) {
+      const c = drawCue(p.personal, person, "three", p.oneMs, goMs, 0);
+      aimAt(c.cueMs, target, c.reactionMs);
+    }
+  } else {
+    const traits = person.traits;
+    const swing = swingMsFor(traits, Math.hypot(angleDiff(target, p.from.yaw), traits.aimPitchDeg - p.from.pitch));
+    const c = drawCue(p.personal, person, person.draw, p.oneMs, goMs, swing);
+    aimAt(c.cueMs, target, c.reactionMs);
+  }
+}
+
+/** The seat whose body is nearest the bearing `aimed` from the shooter's gun. */
+function nearestBody(aimed: number, n: number, shooter: number, trueTo: (j: number) => number): number {
   let nearest = -1;
   let best = Number.POSITIVE_INFINITY;
-  for (let j = 0; j < seats.length; j++) {
+  for (let j = 0; j < n; j++) {
     if (j === shooter) continue;
     const d = angleDist(aimed, trueTo(j));
     if (d < best) {
@@ -179,7 +183,35 @@ export function playHoldUp(p: HoldUpPlay): HoldUpPlayed {
       nearest = j;
     }
   }
-  return { last, slow: last.slow, corrections, ownMiss: nearest !== intended };
+  return nearest;
+}
+
+/** The LED as the person sees it: what the hub sends (a lock at most every interval) shows a latency later. */
+class LedSeen {
+  shown: Shown = { seat: null };
+  /** when the colour shown last changed */
+  seenAt = Number.POSITIVE_INFINITY;
+  /** what the LED shows from `at` on */
+  private next: { shown: Shown; at: number } | null = null;
+  private sent: Shown = { seat: null };
+  private lastLock = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly p: HoldUpPlay) {}
+
+  /** The sample at gun ms `t`: the LED catches up, and the hub may send what it reads now. */
+  at(t: number): void {
+    if (this.next !== null && t >= this.next.at) {
+      this.shown = this.next.shown;
+      this.next = null;
+      this.seenAt = t;
+    }
+    const live = this.p.live!(t);
+    if (!same(live, this.sent) && t - this.lastLock >= this.p.lockIntervalMs) {
+      this.sent = live;
+      this.lastLock = t;
+      this.next = { shown: live, at: t + this.p.latencyMs };
+    }
+  }
 }
 
 function same(a: Shown, b: Shown): boolean {
