@@ -117,65 +117,22 @@ export async function runVenueBench(c: VenueBenchConfig): Promise<VenueResult> {
   process.once("SIGTERM", onSignal);
   const tables: TableRun[] = [];
   const pids = { mosquitto: 0, hubs: [] as number[] };
-  let made = 0;
   const epochMs = performance.timeOrigin + performance.now();
   try {
     broker = await startBroker(left, bin, c.say);
     pids.mosquitto = broker.pid;
     const b = broker;
-    const resize = async (n: number) => {
-      while (tables.length > n) await stopTable(left, tables.pop()!);
-      const more = n - tables.length;
-      if (more <= 0) return;
-      c.say(`starting ${more} table${more > 1 ? "s" : ""} (${c.guns} guns each)…`);
-      // one at a time (each hub's start takes a core for a moment); a table that fails to start is tried once more
-      while (tables.length < n) {
-        let t: TableRun | undefined;
-        for (let attempt = 1; !t; attempt++) {
-          const name = `v${++made}`;
-          try {
-            t = await startTable(left, b, name, c.guns, epochMs);
-          } catch (e) {
-            if (attempt > 1) throw e;
-            c.say(`table ${name} did not start (${(e as Error).message.split("\n")[0]}); trying once more`);
-          }
-        }
-        tables.push(t);
-        pids.hubs.push(t.pid);
-        c.say(`table ${t.name}: hub pid ${t.pid}, web port ${t.httpPort}, ${c.guns} guns paired`);
-      }
-    };
+    const fleet: Fleet = { left, broker: b, c, tables, pids, made: 0, epochMs };
     const steps: VenueStep[] = [];
     let base = Number.NaN;
     let largest = 0;
     let ceiling = Number.POSITIVE_INFINITY;
     let stoppedBy: VenueResult["stoppedBy"] = "limit";
     for (let n = 1; ; ) {
-      await resize(n);
-      // the one-table figure is the reference: measured twice as long, for a steadier p99
-      const seconds = n === 1 ? 2 * c.seconds : c.seconds;
-      c.say(`N=${n}: ${c.warmupSeconds} s warm-up, then ${seconds} s measured…`);
-      let s = await measure(tables, b, { ...c, seconds });
+      await resize(fleet, n);
+      const s = await judgedStep(tables, b, c, n, base);
       if (n === 1) base = s.rtt.p99;
-      const limit = base * P99_LIMIT;
-      // p99 alone over the limit, nothing lost: a second window, judged on both together (a p99 is noisy)
-      if (n > 1 && !(s.rtt.p99 <= limit) && s.aimLost === 0 && s.triggers === s.cues) {
-        c.say(`N=${n}: p99 ${s.rtt.p99.toFixed(2)} ms > ${limit.toFixed(2)} ms; measuring ${seconds} s more…`);
-        s = merge(s, await measure(tables, b, { ...c, seconds }));
-      }
-      const why = [
-        s.aimLost > 0 ? `${s.aimLost} aim samples lost` : "",
-        s.triggers > s.cues ? `${s.triggers - s.cues} cues never came` : "",
-        s.cues === 0 ? "no cue came back" : "",
-        n > 1 && !(s.rtt.p99 <= limit) ? `p99 ${s.rtt.p99.toFixed(2)} ms > ${limit.toFixed(2)} ms` : "",
-      ].filter(Boolean);
-      s.held = why.length === 0;
-      s.why = why.length ? why.join(", ") : null;
       steps.push(s);
-      c.say(
-        `N=${n}: p50 ${s.rtt.p50.toFixed(2)} ms, p99 ${s.rtt.p99.toFixed(2)} ms, ${s.aimLost} of ${s.aimSent} samples lost, ` +
-          `mosquitto ${(s.brokerCpu * 100).toFixed(0)}% CPU: ${s.held ? "held" : `not held (${s.why})`}`,
-      );
       if (s.held) largest = Math.max(largest, n);
       else ceiling = Math.min(ceiling, n);
       if (s.held && n >= c.max) {
@@ -197,6 +154,77 @@ export async function runVenueBench(c: VenueBenchConfig): Promise<VenueResult> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   }
+}
+
+/** The venue's tables as they grow and shrink, on one broker. */
+interface Fleet {
+  left: Leftovers;
+  broker: Broker;
+  c: VenueBenchConfig;
+  tables: TableRun[];
+  pids: { mosquitto: number; hubs: number[] };
+  /** tables started so far (each gets a new name) */
+  made: number;
+  epochMs: number;
+}
+
+/** Stops or starts tables until `n` run: one at a time (each hub's start takes a core a moment), each tried twice. */
+async function resize(f: Fleet, n: number): Promise<void> {
+  const { tables, c } = f;
+  while (tables.length > n) await stopTable(f.left, tables.pop()!);
+  const more = n - tables.length;
+  if (more <= 0) return;
+  c.say(`starting ${more} table${more > 1 ? "s" : ""} (${c.guns} guns each)…`);
+  while (tables.length < n) {
+    let t: TableRun | undefined;
+    for (let attempt = 1; !t; attempt++) {
+      const name = `v${++f.made}`;
+      try {
+        t = await startTable(f.left, f.broker, name, c.guns, f.epochMs);
+      } catch (e) {
+        if (attempt > 1) throw e;
+        c.say(`table ${name} did not start (${(e as Error).message.split("\n")[0]}); trying once more`);
+      }
+    }
+    tables.push(t);
+    f.pids.hubs.push(t.pid);
+    c.say(`table ${t.name}: hub pid ${t.pid}, web port ${t.httpPort}, ${c.guns} guns paired`);
+  }
+}
+
+/**
+ * N tables measured and judged against the one-table p99 `base` (N = 1: the reference, measured twice as long):
+ * held when no aim sample was lost, every trigger got its cue and the p99 stayed within the limit.
+ */
+async function judgedStep(
+  tables: TableRun[],
+  b: Broker,
+  c: VenueBenchConfig,
+  n: number,
+  base: number,
+): Promise<VenueStep> {
+  const seconds = n === 1 ? 2 * c.seconds : c.seconds;
+  c.say(`N=${n}: ${c.warmupSeconds} s warm-up, then ${seconds} s measured…`);
+  let s = await measure(tables, b, { ...c, seconds });
+  const limit = (n === 1 ? s.rtt.p99 : base) * P99_LIMIT;
+  // p99 alone over the limit, nothing lost: a second window, judged on both together (a p99 is noisy)
+  if (n > 1 && !(s.rtt.p99 <= limit) && s.aimLost === 0 && s.triggers === s.cues) {
+    c.say(`N=${n}: p99 ${s.rtt.p99.toFixed(2)} ms > ${limit.toFixed(2)} ms; measuring ${seconds} s more…`);
+    s = merge(s, await measure(tables, b, { ...c, seconds }));
+  }
+  const why = [
+    s.aimLost > 0 ? `${s.aimLost} aim samples lost` : "",
+    s.triggers > s.cues ? `${s.triggers - s.cues} cues never came` : "",
+    s.cues === 0 ? "no cue came back" : "",
+    n > 1 && !(s.rtt.p99 <= limit) ? `p99 ${s.rtt.p99.toFixed(2)} ms > ${limit.toFixed(2)} ms` : "",
+  ].filter(Boolean);
+  s.held = why.length === 0;
+  s.why = why.length ? why.join(", ") : null;
+  c.say(
+    `N=${n}: p50 ${s.rtt.p50.toFixed(2)} ms, p99 ${s.rtt.p99.toFixed(2)} ms, ${s.aimLost} of ${s.aimSent} samples lost, ` +
+      `mosquitto ${(s.brokerCpu * 100).toFixed(0)}% CPU: ${s.held ? "held" : `not held (${s.why})`}`,
+  );
+  return s;
 }
 
 /** Two windows at the same N as one. */
