@@ -91,16 +91,26 @@ function residual(
   return { e: best, k: at, sigma };
 }
 
-/**
- * Fits the marks (oldest first) at the newest mark's time. `from` (the previous fit) is where it starts: its rate,
- * and lines of other rates through its offset at the oldest mark.
- */
-export function fitOffset(
-  marks: readonly OffsetMark[],
-  from: { offsetDeg: Deg; rateDegPerS: number; tMs: GunMs },
-  opts: FitOptions,
-): OffsetFit {
-  const tRef = marks.length > 0 ? marks[marks.length - 1]!.t : from.tMs;
+/** One fit's problem: the marks' times (s before the newest, ≤ 0), their variance from age, their bias slots. */
+interface FitProblem {
+  marks: readonly OffsetMark[];
+  ts: Float64Array;
+  aged: Float64Array;
+  /** per mark, each candidate's slot in the direction biases (null: none) */
+  keyIx: (Int32Array | null)[];
+  /** the (shooter seat, target seat) pairs the slots stand for */
+  keys: number[];
+  /** the biases' prior weight, the rate's, and the Huber cap in σ */
+  priorB: number;
+  pr: number;
+  cap: number;
+  /** per bias slot, scratch sums of one iteration */
+  sumW: Float64Array;
+  sumWT: Float64Array;
+  sumWE: Float64Array;
+}
+
+function fitProblem(marks: readonly OffsetMark[], tRef: GunMs, opts: FitOptions): FitProblem {
   // times in seconds before tRef (≤ 0), each mark's variance from its age (its σ comes with the candidate read)
   const n = marks.length;
   const ts = new Float64Array(n);
@@ -125,80 +135,108 @@ export function fitOffset(
     return ix;
   });
   const nb = keys.length;
-  const priorB = opts.directionSigmaDeg > 0 ? 1 / opts.directionSigmaDeg ** 2 : 0;
-  const pr = 1 / opts.rateSigmaDegPerS ** 2;
-  const cap = opts.fitCapSigmas;
-  const sumW = new Float64Array(nb);
-  const sumWT = new Float64Array(nb);
-  const sumWE = new Float64Array(nb);
-  const solve = (o0: Deg, r0: number) => {
-    let o = o0;
-    let r = r0;
-    let cost = 0;
-    let a11 = 0;
-    let a12 = 0;
-    let a22 = 0;
-    const bias = new Float64Array(nb);
-    for (let it = 0; it < ITERATIONS; it++) {
-      // least squares on (Δo, Δr) and the biases together, for residuals e⁰ ≈ Δo + Δr·t − bias (e⁰: the mark's
-      // distance from the line, its bias left out), Huber-weighted, with the rate's prior and each bias's; the biases are
-      // solved out (each is what its marks leave of the line, shrunk), leaving two equations for the line
-      a11 = 0;
-      a12 = 0;
-      a22 = pr;
-      let b1 = 0;
-      let b2 = -pr * r;
-      cost = pr * r * r;
-      sumW.fill(0);
-      sumWT.fill(0);
-      sumWE.fill(0);
-      for (let k = 0; k < nb; k++) cost += priorB * bias[k]! * bias[k]!;
-      for (let i = 0; i < n; i++) {
-        const t = ts[i]!;
-        const { e, k, sigma } = residual(marks[i]!, o + r * t, bias, keyIx[i]!);
-        const wi = 1 / (sigma * sigma + aged[i]!);
-        const z = Math.abs(e) * Math.sqrt(wi);
-        const w = z > cap ? (wi * cap) / z : wi;
-        cost += z > cap ? cap * cap : z * z;
-        const e0 = k >= 0 ? e - bias[k]! : e;
-        a11 += w;
-        a12 += w * t;
-        a22 += w * t * t;
-        b1 += w * e0;
-        b2 += w * t * e0;
-        if (k >= 0) {
-          sumW[k]! += w;
-          sumWT[k]! += w * t;
-          sumWE[k]! += w * e0;
-        }
-      }
-      for (let k = 0; k < nb; k++) {
-        const c = 1 / (sumW[k]! + priorB);
-        a11 -= c * sumW[k]! * sumW[k]!;
-        a12 -= c * sumW[k]! * sumWT[k]!;
-        a22 -= c * sumWT[k]! * sumWT[k]!;
-        b1 -= c * sumWE[k]! * sumW[k]!;
-        b2 -= c * sumWE[k]! * sumWT[k]!;
-      }
-      const det = a11 * a22 - a12 * a12;
-      if (!(det > 0)) break;
-      const dO = (b1 * a22 - a12 * b2) / det;
-      const dR = (a11 * b2 - a12 * b1) / det;
-      o += dO;
-      r += dR;
-      // each direction's bias: what its marks leave once the line moved, shrunk towards none by the prior
-      for (let k = 0; k < nb; k++) bias[k] = -(sumWE[k]! - sumW[k]! * dO - sumWT[k]! * dR) / (sumW[k]! + priorB);
-    }
-    return { o: wrapDeg(o), r, cost, a11, a12, a22, bias };
+  return {
+    marks,
+    ts,
+    aged,
+    keyIx,
+    keys,
+    priorB: opts.directionSigmaDeg > 0 ? 1 / opts.directionSigmaDeg ** 2 : 0,
+    pr: 1 / opts.rateSigmaDegPerS ** 2,
+    cap: opts.fitCapSigmas,
+    sumW: new Float64Array(nb),
+    sumWT: new Float64Array(nb),
+    sumWE: new Float64Array(nb),
   };
+}
+
+/**
+ * The line (offset `o`, rate `r`) and the direction biases from the start (`o0`, `r0`): least squares on (Δo, Δr) and
+ * the biases together, for residuals e⁰ ≈ Δo + Δr·t − bias (e⁰: the mark's distance from the line, its bias left out),
+ * Huber-weighted, with the rate's prior and each bias's; the biases are solved out (each is what its marks leave of
+ * the line, shrunk), leaving two equations for the line.
+ */
+function solveLine(p: FitProblem, o0: Deg, r0: number) {
+  const { marks, ts, aged, keyIx, priorB, pr, cap, sumW, sumWT, sumWE } = p;
+  const n = marks.length;
+  const nb = p.keys.length;
+  let o = o0;
+  let r = r0;
+  let cost = 0;
+  let a11 = 0;
+  let a12 = 0;
+  let a22 = 0;
+  const bias = new Float64Array(nb);
+  for (let it = 0; it < ITERATIONS; it++) {
+    a11 = 0;
+    a12 = 0;
+    a22 = pr;
+    let b1 = 0;
+    let b2 = -pr * r;
+    cost = pr * r * r;
+    sumW.fill(0);
+    sumWT.fill(0);
+    sumWE.fill(0);
+    for (let k = 0; k < nb; k++) cost += priorB * bias[k]! * bias[k]!;
+    for (let i = 0; i < n; i++) {
+      const t = ts[i]!;
+      const { e, k, sigma } = residual(marks[i]!, o + r * t, bias, keyIx[i]!);
+      const wi = 1 / (sigma * sigma + aged[i]!);
+      const z = Math.abs(e) * Math.sqrt(wi);
+      const w = z > cap ? (wi * cap) / z : wi;
+      cost += z > cap ? cap * cap : z * z;
+      const e0 = k >= 0 ? e - bias[k]! : e;
+      a11 += w;
+      a12 += w * t;
+      a22 += w * t * t;
+      b1 += w * e0;
+      b2 += w * t * e0;
+      if (k >= 0) {
+        sumW[k]! += w;
+        sumWT[k]! += w * t;
+        sumWE[k]! += w * e0;
+      }
+    }
+    for (let k = 0; k < nb; k++) {
+      const c = 1 / (sumW[k]! + priorB);
+      a11 -= c * sumW[k]! * sumW[k]!;
+      a12 -= c * sumW[k]! * sumWT[k]!;
+      a22 -= c * sumWT[k]! * sumWT[k]!;
+      b1 -= c * sumWE[k]! * sumW[k]!;
+      b2 -= c * sumWE[k]! * sumWT[k]!;
+    }
+    const det = a11 * a22 - a12 * a12;
+    if (!(det > 0)) break;
+    const dO = (b1 * a22 - a12 * b2) / det;
+    const dR = (a11 * b2 - a12 * b1) / det;
+    o += dO;
+    r += dR;
+    // each direction's bias: what its marks leave once the line moved, shrunk towards none by the prior
+    for (let k = 0; k < nb; k++) bias[k] = -(sumWE[k]! - sumW[k]! * dO - sumWT[k]! * dR) / (sumW[k]! + priorB);
+  }
+  return { o: wrapDeg(o), r, cost, a11, a12, a22, bias };
+}
+
+/**
+ * Fits the marks (oldest first) at the newest mark's time. `from` (the previous fit) is where it starts: its rate,
+ * and lines of other rates through its offset at the oldest mark.
+ */
+export function fitOffset(
+  marks: readonly OffsetMark[],
+  from: { offsetDeg: Deg; rateDegPerS: number; tMs: GunMs },
+  opts: FitOptions,
+): OffsetFit {
+  const tRef = marks.length > 0 ? marks[marks.length - 1]!.t : from.tMs;
+  const n = marks.length;
+  const p = fitProblem(marks, tRef, opts);
   const at = (t: GunMs) => from.offsetDeg + (from.rateDegPerS * (t - from.tMs)) / 1000;
-  let best = solve(wrapDeg(at(tRef)), from.rateDegPerS);
+  let best = solveLine(p, wrapDeg(at(tRef)), from.rateDegPerS);
   const pivot = n > 0 ? at(marks[0]!.t) : at(tRef);
-  const back = n > 0 ? -ts[0]! : 0;
+  const back = n > 0 ? -p.ts[0]! : 0;
   const fits = [best];
   for (let i = 0; i < STARTS; i++) {
     const r = -opts.fitRateSpanDegPerS + (2 * opts.fitRateSpanDegPerS * i) / (STARTS - 1);
-    const f = solve(wrapDeg(pivot + r * back), r);
+    const f = solveLine(p, wrapDeg(pivot + r * back), r);
     fits.push(f);
     if (f.cost < best.cost) best = f;
   }
@@ -207,10 +245,11 @@ export function fitOffset(
     if (Math.abs(angleDiff(f.o, best.o)) >= opts.doubtApartDeg && (!other || f.cost < other.cost)) other = f;
   const det = best.a11 * best.a22 - best.a12 * best.a12;
   const ok = det > 0;
+  const nb = p.keys.length;
   let bias: Record<number, Deg> | undefined;
   if (nb > 0) {
     bias = {};
-    for (let k = 0; k < nb; k++) bias[keys[k]!] = best.bias[k]!;
+    for (let k = 0; k < nb; k++) bias[p.keys[k]!] = best.bias[k]!;
   }
   return {
     offsetDeg: best.o,
@@ -218,7 +257,7 @@ export function fitOffset(
     tMs: tRef,
     pOO: ok ? best.a22 / det : Number.POSITIVE_INFINITY,
     pOR: ok ? -best.a12 / det : 0,
-    pRR: ok ? best.a11 / det : 1 / pr,
+    pRR: ok ? best.a11 / det : 1 / p.pr,
     ...(other && { runnerUp: { offsetDeg: other.o, rateDegPerS: other.r, costMore: other.cost - best.cost } }),
     ...(bias && { bias }),
   };
