@@ -59,98 +59,123 @@ export interface VmSerialOptions {
 const DEVICES = ["Serial1", "Serial2", "USB", "Bluetooth", "LoopbackA", "LoopbackB"];
 
 export function vmSerial(board: BoardProfile, o: VmSerialOptions): VmSerial {
-  const usbDevice = consoleDevice(board);
-  let consoleOn = usbDevice;
-  let forced = false;
+  return new SerialPorts(board, o);
+}
+
+class SerialPorts implements VmSerial {
+  readonly devices: Record<string, EspSerial> = {};
+  readonly usb: VirtualUsbSerial;
+  readonly lines: string[] = [];
+  private readonly usbDevice: string;
+  private consoleOn: string;
+  private forced = false;
   /** a connection holding the console (telnet): where console output goes meanwhile */
-  let taken: ((text: string) => void) | undefined;
-  let run: ((js: string) => string) | undefined;
-  let typed = "";
-  let out = "";
-  const listeners: ((text: string) => void)[] = [];
-  const lines: string[] = [];
-  const toPc = (d: string) => {
-    out += d;
-    for (const fn of listeners) fn(d);
-  };
-  const usbEvents = new Emitter();
-  const devices: Record<string, EspSerial> = {};
-  for (const name of DEVICES) {
-    if ((name === "USB" || name === "Bluetooth") && usbDevice !== name) continue;
-    const em = name === usbDevice ? usbEvents : new Emitter();
-    devices[name] = {
-      setup: (_baud, opts) => o.setup(name, opts, (d) => em.emit("data", d)),
-      on: (ev, fn) => em.on(ev, fn as (...a: unknown[]) => void),
-      write(d: unknown) {
-        if (name === usbDevice) toPc(String(d));
+  private taken: ((text: string) => void) | undefined;
+  private run: ((js: string) => string) | undefined;
+  /** what the PC typed since the last line it ended */
+  private typed = "";
+  private out = "";
+  private readonly listeners: ((text: string) => void)[] = [];
+  private readonly usbEvents = new Emitter();
+
+  constructor(
+    board: BoardProfile,
+    private readonly o: VmSerialOptions,
+  ) {
+    this.usbDevice = consoleDevice(board);
+    this.consoleOn = this.usbDevice;
+    for (const name of DEVICES) {
+      if ((name === "USB" || name === "Bluetooth") && this.usbDevice !== name) continue;
+      this.devices[name] = this.device(name);
+    }
+    const self = this;
+    this.usb = {
+      device: this.usbDevice,
+      get console() {
+        return self.consoleOn;
       },
-      setConsole(force?: boolean) {
-        consoleOn = name;
-        forced = !!force;
+      send: (text) => this.fromPc(text),
+      onData: (fn) => {
+        this.listeners.push(fn);
+      },
+      get out() {
+        return self.out;
       },
     };
   }
-  const usb: VirtualUsbSerial = {
-    device: usbDevice,
-    get console() {
-      return consoleOn;
-    },
-    send(text: string) {
-      if (consoleOn !== usbDevice) {
-        o.guard(() => usbEvents.emit("data", text));
+
+  readonly log = (s: string): void => {
+    this.lines.push(s);
+    this.o.onConsole?.(s);
+    if (this.taken) this.taken(`${s}\r\n`);
+    else if (this.consoleOn === this.usbDevice) this.toPc(`${s}\r\n`);
+  };
+
+  movable(): boolean {
+    return !this.forced;
+  }
+
+  away(to: ((text: string) => void) | undefined): void {
+    this.taken = to;
+  }
+
+  moveTo(device: string, on: boolean): void {
+    if (this.forced || (!on && this.consoleOn !== this.usbDevice)) return;
+    this.consoleOn = device;
+    this.typed = "";
+  }
+
+  repl(fn: ((js: string) => string) | undefined): void {
+    this.run = fn;
+  }
+
+  private device(name: string): EspSerial {
+    const em = name === this.usbDevice ? this.usbEvents : new Emitter();
+    return {
+      setup: (_baud, opts) => this.o.setup(name, opts, (d) => em.emit("data", d)),
+      on: (ev, fn) => em.on(ev, fn as (...a: unknown[]) => void),
+      write: (d: unknown) => {
+        if (name === this.usbDevice) this.toPc(String(d));
+      },
+      setConsole: (force?: boolean) => {
+        this.consoleOn = name;
+        this.forced = !!force;
+      },
+    };
+  }
+
+  private toPc(d: string): void {
+    this.out += d;
+    for (const fn of this.listeners) fn(d);
+  }
+
+  /** What the PC sends on the USB device: the firmware's when the console is away, else the REPL's. */
+  private fromPc(text: string): void {
+    const o = this.o;
+    if (this.consoleOn !== this.usbDevice) {
+      o.guard(() => this.usbEvents.emit("data", text));
+      return;
+    }
+    // the REPL echoes what it gets (and runs it, where the board says so)
+    this.toPc(text.replace(/\r?\n/g, "\r\n"));
+    if (!this.run) return;
+    this.typed += text;
+    for (let i = this.typed.indexOf("\n"); i >= 0; i = this.typed.indexOf("\n")) {
+      const js = this.typed.slice(0, i).replace(/\r$/, "");
+      this.typed = this.typed.slice(i + 1);
+      // Espruino's own prefix for a line it runs without echoing it (\x10), and Ctrl-C (it clears the line)
+      let k = 0;
+      while (js.charCodeAt(k) === 3 || js.charCodeAt(k) === 16) k++;
+      const code = js.slice(k);
+      const run = this.run;
+      if (code && run) o.guard(() => this.toPc(`${run(code)}\r\n>`));
+      if (this.consoleOn !== this.usbDevice) {
+        // the console moved away (the firmware took it): the rest of the bytes are the firmware's
+        const rest = this.typed;
+        this.typed = "";
+        if (rest) o.guard(() => this.usbEvents.emit("data", rest));
         return;
       }
-      // the REPL echoes what it gets (and runs it, where the board says so)
-      toPc(text.replace(/\r?\n/g, "\r\n"));
-      if (!run) return;
-      typed += text;
-      for (let i = typed.indexOf("\n"); i >= 0; i = typed.indexOf("\n")) {
-        const js = typed.slice(0, i).replace(/\r$/, "");
-        typed = typed.slice(i + 1);
-        // Espruino's own prefix for a line it runs without echoing it (\x10), and Ctrl-C (it clears the line)
-        let k = 0;
-        while (js.charCodeAt(k) === 3 || js.charCodeAt(k) === 16) k++;
-        const code = js.slice(k);
-        const r = run;
-        if (code) o.guard(() => toPc(`${r(code)}\r\n>`));
-        if (consoleOn !== usbDevice) {
-          // the console moved away (the firmware took it): the rest of the bytes are the firmware's
-          const rest = typed;
-          typed = "";
-          if (rest) o.guard(() => usbEvents.emit("data", rest));
-          return;
-        }
-      }
-    },
-    onData(fn) {
-      listeners.push(fn);
-    },
-    get out() {
-      return out;
-    },
-  };
-  const log = (s: string) => {
-    lines.push(s);
-    o.onConsole?.(s);
-    if (taken) taken(`${s}\r\n`);
-    else if (consoleOn === usbDevice) toPc(`${s}\r\n`);
-  };
-  return {
-    devices,
-    usb,
-    lines,
-    log,
-    movable: () => !forced,
-    away(to) {
-      taken = to;
-    },
-    moveTo(device, on) {
-      if (forced || (!on && consoleOn !== usbDevice)) return;
-      consoleOn = device;
-      typed = "";
-    },
-    repl(fn) {
-      run = fn;
-    },
-  };
+    }
+  }
 }

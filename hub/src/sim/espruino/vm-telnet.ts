@@ -43,6 +43,24 @@ export function shown(v: unknown): string {
   return String(v);
 }
 
+/** Each line the connection sends, run while it holds the console (`holds`), its value or error said back. */
+function repl(s: Socket, run: (js: string) => unknown, say: (t: string) => void, holds: () => boolean): void {
+  let line = "";
+  s.on("data", (b: Buffer) => {
+    line += b.toString("latin1");
+    for (let i = line.indexOf("\n"); i >= 0; i = line.indexOf("\n")) {
+      const js = line.slice(0, i).replace(/\r$/, "");
+      line = line.slice(i + 1);
+      if (!holds()) return;
+      try {
+        say(`=${shown(run(js))}\r\n>`);
+      } catch (e) {
+        say(`Uncaught ${e instanceof Error ? e.message : String(e)}\r\n>`);
+      }
+    }
+  });
+}
+
 /** `run` runs code in the firmware's global scope; `serial` is where the console is. */
 export function vmTelnet(run: (js: string) => unknown, serial: VmSerial): VmTelnet {
   let on = true;
@@ -68,20 +86,7 @@ export function vmTelnet(run: (js: string) => unknown, serial: VmSerial): VmTeln
       if (!s.destroyed) s.write(t, "latin1");
     };
     serial.away(say);
-    let line = "";
-    s.on("data", (b: Buffer) => {
-      line += b.toString("latin1");
-      for (let i = line.indexOf("\n"); i >= 0; i = line.indexOf("\n")) {
-        const js = line.slice(0, i).replace(/\r$/, "");
-        line = line.slice(i + 1);
-        if (client !== s) return;
-        try {
-          say(`=${shown(run(js))}\r\n>`);
-        } catch (e) {
-          say(`Uncaught ${e instanceof Error ? e.message : String(e)}\r\n>`);
-        }
-      }
-    });
+    repl(s, run, say, () => client === s);
     s.on("close", () => release(s));
     s.on("error", () => release(s));
     say(">");
