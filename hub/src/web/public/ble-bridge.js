@@ -51,6 +51,32 @@ function connectMqtt(url, options) {
 }
 
 /**
+ * The MQTT login a bridged gun is on the broker with: its own id and the token the hub gave for it, its will.
+ * @param {string} table
+ * @param {{ id: string, pass: string }} h
+ */
+const gunLogin = (table, h) => ({
+  clientId: h.id,
+  username: h.id,
+  password: h.pass,
+  protocolVersion: 4,
+  clean: true,
+  keepalive: 15,
+  reconnectPeriod: 2000,
+  connectTimeout: 10_000,
+  queueQoSZero: false,
+  will: { topic: gunTopic(table, h.id, "will"), payload: encWill(), qos: 1, retain: false },
+});
+
+/**
+ * What the page says when the broker did not take a bridged gun (`m`: its word).
+ * @param {string} m
+ */
+const joinRefusal = (m) =>
+  `the broker refused or did not answer (${m})` +
+  (/not authori|bad user|wrong/i.test(m) ? "; its secret is wrong: forget and pair it again" : "");
+
+/**
  * @typedef {"connecting" | "online" | "lost" | "closed"} BridgeState
  *   connecting: the Bluetooth link is up, the gun is not on the broker yet (no hello yet, or the broker refused);
  *   online: on the broker as itself; lost: the Bluetooth link dropped, being opened again; closed: let go here
@@ -165,18 +191,7 @@ export class BluetoothGun {
       this.session = key;
       const cue = gunTopic(this.table, h.id, "cue");
       const cmd = gunTopic(this.table, h.id, "cmd");
-      const c = await connectMqtt(this.url, {
-        clientId: h.id,
-        username: h.id,
-        password: h.pass,
-        protocolVersion: 4,
-        clean: true,
-        keepalive: 15,
-        reconnectPeriod: 2000,
-        connectTimeout: 10_000,
-        queueQoSZero: false,
-        will: { topic: gunTopic(this.table, h.id, "will"), payload: encWill(), qos: 1, retain: false },
-      });
+      const c = await connectMqtt(this.url, gunLogin(this.table, h));
       if (this.closed || this.session !== key) {
         await c.endAsync().catch(() => {});
         return;
@@ -201,11 +216,7 @@ export class BluetoothGun {
     } catch (e) {
       this.session = "";
       const m = e?.message ?? String(e);
-      this.warn(
-        `join:${m}`,
-        `the broker refused or did not answer (${m})` +
-          (/not authori|bad user|wrong/i.test(m) ? "; its secret is wrong: forget and pair it again" : ""),
-      );
+      this.warn(`join:${m}`, joinRefusal(m));
       if (!this.closed) setTimeout(() => this.want && !this.mqtt && this.joinBroker(), BROKER_RETRY_MS);
     } finally {
       this.joining = false;

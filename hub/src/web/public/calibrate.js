@@ -9,6 +9,17 @@ import { css, errText, flash, h, redrawOnChange, sendRequest, stillState } from 
 /** A table's head row. */
 const thead = (...labels) => h("thead", {}, h("tr", {}, ...labels.map((l) => h("th", {}, l))));
 
+/** What the wizard asks of the players, in order. */
+const calSteps = () =>
+  h(
+    "ol",
+    { class: "cal-steps" },
+    h("li", {}, t("cal.step1")),
+    h("li", {}, t("cal.step2")),
+    h("li", {}, t("cal.step3")),
+    h("li", {}, t("cal.step4", { degrees: t("degrees", { n: 5 }) })),
+  );
+
 /** @param {Link} link */
 export function calibratePage(root, link) {
   /** calibrate.start's choices */
@@ -38,115 +49,19 @@ export function calibratePage(root, link) {
       { id: "cal-poses", onchange: (e) => (poses = POSES.find((n) => n === Number(e.target.value)) ?? 1) },
       POSES.map((n) => h("option", { value: n, selected: n === poses }, t("cal.poses", { n }))),
     );
-    const steps = h(
-      "ol",
-      { class: "cal-steps" },
-      h("li", {}, t("cal.step1")),
-      h("li", {}, t("cal.step2")),
-      h("li", {}, t("cal.step3")),
-      h("li", {}, t("cal.step4", { degrees: t("degrees", { n: 5 }) })),
-    );
     const list = h("div", { class: "cal-list", id: "cal-list" });
     if (cal.length === 0) list.append(h("p", { class: "note" }, t("cal.none")));
-    for (const c of cal) {
-      const r = c.result;
-      const state = r ? (r.verdict === "ok" ? "ok" : "redo") : "running";
-      const card = h(
-        "div",
-        { class: `cal-card ${state}`, "data-seat": c.seat },
-        h(
-          "div",
-          { class: "who" },
-          h("span", { class: "swatch", style: `background:${colour(c.seat)}` }),
-          ` ${name(c.seat)}`,
-        ),
-        h(
-          "div",
-          { class: "note" },
-          t("cal.progress", { gun: c.gun ?? "–", pose: Math.min(c.poses ?? 0, c.targets.length), n: c.targets.length }),
-        ),
-      );
-      if (c.next !== null && c.next !== undefined) {
-        card.append(
-          h(
-            "div",
-            { class: "aim-at" },
-            h("span", { class: "swatch big", style: `background:${colour(c.next)}` }),
-            " ",
-            t("cal.aimAt", { name: name(c.next) }),
-          ),
-        );
-      }
-      if (r) {
-        card.append(
-          h(
-            "div",
-            { class: "cal-result" },
-            r.verdict === "ok"
-              ? t("cal.ok", {
-                  error: t("degrees", { n: num(r.spread, 1) }),
-                  offset: t("degrees", { n: num(r.offset, 1) }),
-                })
-              : t("cal.redo", { error: t("degrees", { n: num(Number(r.spread ?? 0), 1) }) }),
-          ),
-        );
-        if (r.reasons?.length) card.append(h("div", { class: "note" }, r.reasons.map(reasonText).join("; ")));
-        if (r.verdict !== "ok" && c.next === null)
-          card.append(
-            h(
-              "button",
-              { disabled: !host, onclick: (e) => act("calibrate.start", { seat: c.seat, poses }, e.target) },
-              t("cal.redoButton"),
-            ),
-          );
-      }
-      list.append(card);
-    }
-    const offsets = h(
-      "table",
-      { class: "gun-table" },
-      thead(t("guns.seat"), t("guns.gun"), t("cal.keptOffset"), ""),
-      h(
-        "tbody",
-        {},
-        seats.map((x) => {
-          const calMsg = x.gun ? link.cals.get(x.gun) : null;
-          return h(
-            "tr",
-            {},
-            h("td", {}, x.name),
-            h("td", {}, x.gun ?? t("cal.noGun")),
-            h(
-              "td",
-              {},
-              calMsg && typeof calMsg.off === "number"
-                ? t("degrees", { n: num(calMsg.off, 1) })
-                : t("cal.notCalibrated"),
-            ),
-            h(
-              "td",
-              {},
-              h(
-                "button",
-                {
-                  disabled: !host || !x.gun,
-                  title: why || (x.gun ? "" : t("cal.noGunHere")),
-                  onclick: (e) => act("calibrate.start", { seat: x.seat, poses }, e.target),
-                },
-                t("cal.calibrate"),
-              ),
-            ),
-          );
-        }),
-      ),
-    );
+    /** @type {CalView} */
+    const view = { host, name, colour, act, poses: () => poses };
+    for (const c of cal) list.append(calCard(c, view));
+    const offsets = offsetsTable(link, seats, view, why);
     const mounting = mountSection(link, seats, mountNotes, msg, draw);
     root.replaceChildren(
       h(
         "div",
         { class: "page cal-page" },
         h("h2", {}, t("cal.title")),
-        steps,
+        calSteps(),
         h(
           "div",
           { class: "row" },
@@ -180,6 +95,120 @@ export function calibratePage(root, link) {
     link,
     () => [link.isHost, stillState(link.state), [...link.cals], [...(link.guns?.entries?.() ?? [])], lang()],
     draw,
+  );
+}
+
+/**
+ * What a calibrate page's parts are drawn with.
+ * @typedef {{ host: boolean, name: (i: number) => string, colour: (i: number) => string,
+ *   act: (op: any, a: any, button?: any) => unknown, poses: () => 1 | 2 | 3 }} CalView
+ */
+
+/**
+ * One gun's calibration as it goes: whom to aim at next, then its result (and a redo button).
+ * @param {any} c
+ * @param {CalView} v
+ */
+function calCard(c, v) {
+  const { host, name, colour, act } = v;
+  const r = c.result;
+  const state = r ? (r.verdict === "ok" ? "ok" : "redo") : "running";
+  const card = h(
+    "div",
+    { class: `cal-card ${state}`, "data-seat": c.seat },
+    h(
+      "div",
+      { class: "who" },
+      h("span", { class: "swatch", style: `background:${colour(c.seat)}` }),
+      ` ${name(c.seat)}`,
+    ),
+    h(
+      "div",
+      { class: "note" },
+      t("cal.progress", { gun: c.gun ?? "–", pose: Math.min(c.poses ?? 0, c.targets.length), n: c.targets.length }),
+    ),
+  );
+  if (c.next !== null && c.next !== undefined) {
+    card.append(
+      h(
+        "div",
+        { class: "aim-at" },
+        h("span", { class: "swatch big", style: `background:${colour(c.next)}` }),
+        " ",
+        t("cal.aimAt", { name: name(c.next) }),
+      ),
+    );
+  }
+  if (r) {
+    card.append(
+      h(
+        "div",
+        { class: "cal-result" },
+        r.verdict === "ok"
+          ? t("cal.ok", {
+              error: t("degrees", { n: num(r.spread, 1) }),
+              offset: t("degrees", { n: num(r.offset, 1) }),
+            })
+          : t("cal.redo", { error: t("degrees", { n: num(Number(r.spread ?? 0), 1) }) }),
+      ),
+    );
+    if (r.reasons?.length) card.append(h("div", { class: "note" }, r.reasons.map(reasonText).join("; ")));
+    if (r.verdict !== "ok" && c.next === null)
+      card.append(
+        h(
+          "button",
+          { disabled: !host, onclick: (e) => act("calibrate.start", { seat: c.seat, poses: v.poses() }, e.target) },
+          t("cal.redoButton"),
+        ),
+      );
+  }
+  return card;
+}
+
+/**
+ * The offsets kept per seat's gun, each with a button to calibrate it alone.
+ * @param {Link} link
+ * @param {any[]} seats
+ * @param {CalView} v
+ * @param {string} why
+ */
+function offsetsTable(link, seats, v, why) {
+  const { host, act } = v;
+  return h(
+    "table",
+    { class: "gun-table" },
+    thead(t("guns.seat"), t("guns.gun"), t("cal.keptOffset"), ""),
+    h(
+      "tbody",
+      {},
+      seats.map((x) => {
+        const calMsg = x.gun ? link.cals.get(x.gun) : null;
+        return h(
+          "tr",
+          {},
+          h("td", {}, x.name),
+          h("td", {}, x.gun ?? t("cal.noGun")),
+          h(
+            "td",
+            {},
+            calMsg && typeof calMsg.off === "number" ? t("degrees", { n: num(calMsg.off, 1) }) : t("cal.notCalibrated"),
+          ),
+          h(
+            "td",
+            {},
+            h(
+              "button",
+              {
+                disabled: !host || !x.gun,
+                title: why || (x.gun ? "" : t("cal.noGunHere")),
+                onclick: (e) => act("calibrate.start", { seat: x.seat, poses: v.poses() }, e.target),
+              },
+              t("cal.calibrate"),
+            ),
+          ),
+        );
+      }),
+    ),
   );
 }
 

@@ -157,6 +157,57 @@ function keepSerialPort() {
 }
 
 /**
+ * The link over the library's open connection `c`: written while open; its data and its close to one listener each;
+ * closed by ending the serial port's stream (`port`) or the connection.
+ * @param {LinkKind} kind
+ * @param {any} c
+ * @param {any} port
+ * @param {(() => Promise<BoardLink>) | null} reopen
+ * @returns {BoardLink}
+ */
+function linkOver(kind, c, port, reopen) {
+  let open = true;
+  /** @type {(data: string) => void} */
+  let dataCb = () => {};
+  /** @type {() => void} */
+  let closeCb = () => {};
+  c.on("data", (d) => dataCb(d));
+  c.on("close", () => {
+    if (!open) return;
+    open = false;
+    closeCb();
+  });
+  return {
+    kind,
+    write: (data) =>
+      new Promise((res, rej) => {
+        if (!open) {
+          rej(new Error("the link is closed"));
+          return;
+        }
+        c.write(data, () => res());
+      }),
+    onData: (cb) => {
+      dataCb = cb;
+    },
+    onClose: (cb) => {
+      closeCb = cb;
+    },
+    close: () => {
+      if (!open) return;
+      // a serial link ends its stream: the library's loop sees "done" and reports the close itself
+      if (port) port.close();
+      else c.close();
+      if (open) {
+        open = false;
+        closeCb();
+      }
+    },
+    reopen,
+  };
+}
+
+/**
  * Opens a link: call from a click handler, after preloadLink() resolved (the chooser needs the user's gesture).
  * Rejects when the person closes the chooser or the board does not answer.
  * @param {LinkKind} kind
@@ -173,57 +224,22 @@ export function openLink(kind, device) {
   /** the wrapped serial port of this link, once the library opened it */
   let port = null;
   return new Promise((resolve, reject) => {
-    /** @type {(data: string) => void} */
-    let dataCb = () => {};
-    /** @type {() => void} */
-    let closeCb = () => {};
-    let open = false;
+    let connected = false;
     const conn = uart.connect((c) => {
       if (!c) {
         reject(new Error("no board chosen"));
         return;
       }
-      open = true;
+      connected = true;
       if (kind === "serial") port = lastPort;
-      c.on("data", (d) => dataCb(d));
-      c.on("close", () => {
-        if (!open) return;
-        open = false;
-        closeCb();
-      });
-      resolve({
-        kind,
-        write: (data) =>
-          new Promise((res, rej) => {
-            if (!open) {
-              rej(new Error("the link is closed"));
-              return;
-            }
-            c.write(data, () => res());
-          }),
-        onData: (cb) => {
-          dataCb = cb;
-        },
-        onClose: (cb) => {
-          closeCb = cb;
-        },
-        close: () => {
-          if (!open) return;
-          // a serial link ends its stream: the library's loop sees "done" and reports the close itself
-          if (port) port.close();
-          else c.close();
-          if (open) {
-            open = false;
-            closeCb();
-          }
-        },
-        reopen: kind === "bluetooth" && chosen.device ? () => openLink(kind, chosen.device) : null,
-      });
+      resolve(
+        linkOver(kind, c, port, kind === "bluetooth" && chosen.device ? () => openLink(kind, chosen.device) : null),
+      );
     });
     // A cancelled chooser or a failed connect only clears the connection's `isOpening` (no event, no callback):
     // watch it, so the page can say so instead of waiting forever.
     const watch = setInterval(() => {
-      if (open) clearInterval(watch);
+      if (connected) clearInterval(watch);
       else if (!conn.isOpening) {
         clearInterval(watch);
         reject(new Error("the board did not connect"));

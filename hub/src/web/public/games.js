@@ -55,36 +55,7 @@ export function gamesPage(root, link, params) {
     else page.append(h("p", {}, t("games.noGame")));
     page.append(h("h3", {}, t("games.past")));
     if (hubNote()) page.append(h("p", { class: "note", id: "games-note" }, hubNote()));
-    const ids = hubGames ? hubGames.map((g) => g.id) : [];
-    page.append(
-      h(
-        "ul",
-        { class: "game-list", id: "game-list" },
-        [...ids].reverse().map((id) => {
-          const meta = hubGames?.find((g) => g.id === id);
-          const hist = meta ? { names: meta.players, over: meta.over } : null;
-          const bits = [];
-          if (meta?.createdAt) bits.push(date(meta.createdAt));
-          if (meta) bits.push(editionName(meta.edition), t("games.decisions", { n: meta.decisions }));
-          if (hist) bits.push(hist.names.join(", "));
-          if (hist?.over) bits.push(t("games.over"));
-          if (meta?.over)
-            bits.push(
-              t("games.wonBy", {
-                n: meta.winners.length,
-                names: list(meta.winners.map((w) => meta.players[w] ?? w)),
-              }),
-            );
-          return h(
-            "li",
-            { "data-game": id },
-            h("a", { href: `#/games?game=${id}` }, t("games.game", { id: String(id) })),
-            bits.map((b) => ` · ${b}`),
-            id === st?.id ? ` ${t("games.current")}` : "",
-          );
-        }),
-      ),
-    );
+    page.append(pastGames(hubGames, st?.id));
     root.replaceChildren(page);
   };
   const off = onLinkChange(link, (e) => {
@@ -164,8 +135,58 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
     );
   box.append(charts);
 
-  // the replay: the events of one round at a time
-  // events before the first round-start this browser saw belong to the round before it (or the current one)
+  const replay = replayBox(server, events, live, names, replayRound, setRound);
+  if (replay) box.append(replay);
+  return box;
+}
+
+/**
+ * The hub's past games, newest first: when, edition, decisions, players, and who won.
+ * @param {any[] | null} hubGames
+ * @param {number | null | undefined} current
+ */
+function pastGames(hubGames, current) {
+  const ids = hubGames ? hubGames.map((g) => g.id) : [];
+  return h(
+    "ul",
+    { class: "game-list", id: "game-list" },
+    [...ids].reverse().map((id) => {
+      const meta = hubGames?.find((g) => g.id === id);
+      const hist = meta ? { names: meta.players, over: meta.over } : null;
+      const bits = [];
+      if (meta?.createdAt) bits.push(date(meta.createdAt));
+      if (meta) bits.push(editionName(meta.edition), t("games.decisions", { n: meta.decisions }));
+      if (hist) bits.push(hist.names.join(", "));
+      if (hist?.over) bits.push(t("games.over"));
+      if (meta?.over)
+        bits.push(
+          t("games.wonBy", {
+            n: meta.winners.length,
+            names: list(meta.winners.map((w) => meta.players[w] ?? w)),
+          }),
+        );
+      return h(
+        "li",
+        { "data-game": id },
+        h("a", { href: `#/games?game=${id}` }, t("games.game", { id: String(id) })),
+        bits.map((b) => ` · ${b}`),
+        id === current ? ` ${t("games.current")}` : "",
+      );
+    }),
+  );
+}
+
+/**
+ * The replay: the events of one round at a time (events before the first round-start this browser saw belong to the
+ * round before it, or the current one); null with no round to show.
+ * @param {any} server
+ * @param {any[]} events
+ * @param {any} live
+ * @param {string[]} names
+ * @param {number | null} replayRound
+ * @param {(r: number) => void} setRound
+ */
+function replayBox(server, events, live, names, replayRound, setRound) {
   const rounds = server ? server.rounds.filter((r) => r.events.length > 0) : [];
   const firstStart = events.find((e) => e.type === "round-start");
   for (const e of server ? [] : events) {
@@ -174,32 +195,28 @@ function gameReport(link, id, fromServer, replayRound, setRound) {
       rounds.push({ round: firstStart ? firstStart.round - 1 : (live?.round ?? "?"), events: [] });
     rounds[rounds.length - 1].events.push(e);
   }
-  if (rounds.length) {
-    const i = replayRound === null ? rounds.length - 1 : Math.min(replayRound, rounds.length - 1);
-    const name = (s) => (s === null || s === undefined ? t("who.nobody") : (names[s] ?? t("seat.n", { n: s + 1 })));
-    const r = rounds[i];
-    box.append(
-      h(
-        "div",
-        { class: "replay", id: "replay" },
-        h("h3", {}, t("games.replay")),
-        h("button", { disabled: i === 0, onclick: () => setRound(i - 1) }, t("games.roundBefore")),
-        " ",
-        h("strong", {}, t("side.round", { n: r.round })),
-        " ",
-        h("button", { disabled: i === rounds.length - 1, onclick: () => setRound(i + 1) }, t("games.roundAfter")),
-        h(
-          "ul",
-          {},
-          r.events
-            .map((e) => eventText(e, name))
-            .filter(Boolean)
-            .map((t) => h("li", {}, t)),
-        ),
-      ),
-    );
-  }
-  return box;
+  if (!rounds.length) return null;
+  const i = replayRound === null ? rounds.length - 1 : Math.min(replayRound, rounds.length - 1);
+  const name = (s) => (s === null || s === undefined ? t("who.nobody") : (names[s] ?? t("seat.n", { n: s + 1 })));
+  const r = rounds[i];
+  return h(
+    "div",
+    { class: "replay", id: "replay" },
+    h("h3", {}, t("games.replay")),
+    h("button", { disabled: i === 0, onclick: () => setRound(i - 1) }, t("games.roundBefore")),
+    " ",
+    h("strong", {}, t("side.round", { n: r.round })),
+    " ",
+    h("button", { disabled: i === rounds.length - 1, onclick: () => setRound(i + 1) }, t("games.roundAfter")),
+    h(
+      "ul",
+      {},
+      r.events
+        .map((e) => eventText(e, name))
+        .filter(Boolean)
+        .map((t) => h("li", {}, t)),
+    ),
+  );
 }
 
 /** second edition: the most diamond cards among the living, alone, at the end (docs/rules.md) */

@@ -46,13 +46,46 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
   }
   const hasTable = !!st.table;
   const decideOp = hasTable ? "host.decide" : "game.decide";
-  const decide = (decision, button) => act(link, msg, decideOp, { decision }, button);
   const seats = link.seats();
-  const name = (i) => seats[i]?.name ?? t("seat.n", { n: i + 1 });
   const waits = st.table?.waiting ?? [];
-  const hostWaits = waits.filter((w) => w.for === "host");
+  /** @type {Panel} */
+  const p = {
+    link,
+    msg,
+    st,
+    g,
+    hasTable,
+    decide: (decision, button) => act(link, msg, decideOp, { decision }, button),
+    seats,
+    name: (i) => seats[i]?.name ?? t("seat.n", { n: i + 1 }),
+    waits,
+    hostWaits: waits.filter((w) => w.for === "host"),
+  };
+  /** @type {HTMLElement[]} */
   const rows = [];
+  roundRows(p, rows);
+  draftRow(p, rows);
+  privilegeRow(p, rows);
+  inputRows(p, rows);
+  laterRows(p, rows);
+  panel.append(...rows, msg);
+  return panel;
+}
 
+/**
+ * What the host panel's rows are made from.
+ * @typedef {{ link: Link, msg: HTMLElement, st: any, g: any, hasTable: boolean,
+ *   decide: (decision: import("/protocol/index.js").Decision, button?: any) => unknown, seats: any[],
+ *   name: (i: number) => string, waits: any[], hostWaits: any[] }} Panel
+ */
+
+/**
+ * The round start, and going on without the guns a restarted count waits for.
+ * @param {Panel} p
+ * @param {HTMLElement[]} rows
+ */
+function roundRows(p, rows) {
+  const { link, msg, g, hasTable, name, waits } = p;
   // Round start
   if (!hasTable) rows.push(off(t("host.startRound"), t("host.noTable"), "start-round"));
   else if (g.over) rows.push(off(t("host.startRound"), t("host.over"), "start-round"));
@@ -76,7 +109,15 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
     );
     rows.push(b);
   }
+}
 
+/**
+ * Draft (second edition): whose turn, the cards on the table.
+ * @param {Panel} p
+ * @param {HTMLElement[]} rows
+ */
+function draftRow(p, rows) {
+  const { g, decide, name } = p;
   // Draft (second edition): whose turn, the cards on the table
   if (g.step === "draft" && g.turn !== null && g.turn !== undefined) {
     const seat = g.turn;
@@ -113,7 +154,15 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       ),
     );
   }
+}
 
+/**
+ * The Godfather's privilege, when entered by hand (no gun, or the host decides).
+ * @param {Panel} p
+ * @param {HTMLElement[]} rows
+ */
+function privilegeRow(p, rows) {
+  const { st, g, hasTable, hostWaits, decide, seats, name } = p;
   // The Godfather's privilege, when entered by hand (no gun, or the host decides)
   // (open while the table's privilege window runs: the Godfather may also point and pull)
   const priv =
@@ -138,7 +187,15 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       ),
     );
   }
+}
 
+/**
+ * Other inputs the sensors cannot give: the host choices of each decision waited for.
+ * @param {Panel} p
+ * @param {HTMLElement[]} rows
+ */
+function inputRows(p, rows) {
+  const { hostWaits, decide, seats, name } = p;
   // Other inputs the sensors cannot give
   for (const w of hostWaits) {
     const who = w.seat;
@@ -163,7 +220,15 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
     }
     rows.push(row);
   }
+}
 
+/**
+ * Pause or resume, and undo.
+ * @param {Panel} p
+ * @param {HTMLElement[]} rows
+ */
+function laterRows(p, rows) {
+  const { link, msg, st, g, hasTable } = p;
   if (st.table?.paused) rows.push(h("p", { class: "note", id: "paused-note" }, t("host.pausedNote")));
   rows.push(
     h(
@@ -177,8 +242,6 @@ export function hostPanel(link, msg = messageLine("host-msg")) {
       btn(t("host.undo"), { id: "undo", title: t("host.undoWhy") }, (e) => act(link, msg, "game.undo", {}, e.target)),
     ),
   );
-  panel.append(...rows, msg);
-  return panel;
 }
 
 /**

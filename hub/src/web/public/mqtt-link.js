@@ -2,28 +2,11 @@
 // statuses, a seat's private view), request/response commands, and the hub's clock.
 // Views read `link.*` and re-render on its "change" event; nothing here touches the DOM.
 
-import {
-  decodeGunStatus,
-  decodePlayerView,
-  decodeTableAim,
-  decodeTableEvents,
-  decodeTableState,
-  roundSeats,
-  seatColour,
-} from "/protocol/index.js";
-import {
-  isSealed,
-  makeProof,
-  open,
-  pakeStart,
-  parseProof,
-  sameTag,
-  seal,
-  secretKey,
-  sessionKey,
-  viewKey,
-} from "/vendor/seal.js";
+import { roundSeats, seatColour } from "/protocol/index.js";
+import { parseProof, seal, sessionKey, viewKey } from "/vendor/seal.js";
 import { t } from "./i18n.js";
+import { DEVICE_KEY, loginOptions, newClientId, onRefused, pinLogin } from "./link-login.js";
+import { takeMessage } from "./link-messages.js";
 
 // What the hub publishes about the game and the guns, in the contract's types (shared/protocol/src/table.ts): each
 // message is decoded strictly by the contract's decoder; one that does not decode is dropped, with a console warning.
@@ -47,47 +30,8 @@ import { t } from "./i18n.js";
  *   | { ok: false, e: import("/protocol/index.js").ResponseError, r?: undefined }} Answer
  */
 
-const decoder = new TextDecoder();
 /** where an older dashboard kept the PIN for the tab: cleared, the PIN is never kept now */
 const PIN_KEY = "cng-pin";
-/** this browser's host-device token, kept across visits: it logs in as the host without the PIN */
-const DEVICE_KEY = "cng-host-device";
-const MAX_EVENT_BATCHES = 200;
-/** how long a PIN given before the link is up waits for it, ms */
-const LOGIN_WAIT_MS = 10_000;
-
-/** A name the host can tell this browser by in Setup's list of host devices. */
-function deviceName() {
-  const ua = navigator.userAgent;
-  const browser = /Firefox\//.test(ua)
-    ? "Firefox"
-    : /Edg\//.test(ua)
-      ? "Edge"
-      : /Chrom/.test(ua)
-        ? "Chrome"
-        : /Safari\//.test(ua)
-          ? "Safari"
-          : "a browser";
-  const os = /Android/.test(ua)
-    ? "Android"
-    : /iPhone|iPad/.test(ua)
-      ? "iOS"
-      : /Mac OS/.test(ua)
-        ? "macOS"
-        : /Windows/.test(ua)
-          ? "Windows"
-          : /Linux/.test(ua)
-            ? "Linux"
-            : "";
-  return os ? `${browser} on ${os}` : browser;
-}
-
-/** A client id nobody else has: the hub gives a session only to the login that holds it. */
-function newClientId() {
-  const b = new Uint8Array(8);
-  crypto.getRandomValues(b);
-  return `web${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
-}
 
 export class Link extends EventTarget {
   constructor() {
@@ -195,30 +139,8 @@ export class Link extends EventTarget {
   connect() {
     if (this.client) this.client.end(true);
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${this.facts.ws}`;
-    /** @type {Record<string, any>} */
-    const o = { clientId: this.cid, reconnectPeriod: 1500, connectTimeout: 5000, protocolVersion: 4, clean: true };
-    // the secret never leaves this page: the login is a proof made with it, new at each connect (seal/proof.ts)
-    /** @type {(() => string) | null} */
-    let prove = null;
-    /** @type {Uint8Array | null} */
-    let key = null;
-    const device = this.device;
-    if (this.seat !== null && this.token) {
-      key = secretKey(this.token);
-      o.username = `seat-${this.seat}`;
-      this.role = "seat";
-    } else if (device) {
-      key = secretKey(device.token);
-      o.username = "host";
-      this.role = "host";
-    } else this.role = "viewer";
-    if (key) {
-      const k = key;
-      prove = () => makeProof(k, o.username, this.cid, this.hubNow(), device && this.seat === null ? device.id : "");
-      o.password = prove();
-    }
+    const { o, key, prove } = loginOptions(this);
     const role = this.role;
-    const byDevice = role === "host";
     this.sessionKey = null;
     const client = window.mqtt.connect(url, o);
     this.client = client;
@@ -255,36 +177,7 @@ export class Link extends EventTarget {
         this.changed("link");
       }
     });
-    client.on("error", (e) => {
-      // 2: identifier rejected — this id is still held by this page's last session (another address, not yet timed
-      // out) or another login: take a new one
-      if (e && e.code === 2) {
-        client.end(true);
-        this.cid = newClientId();
-        this.connect();
-        return;
-      }
-      // 5: not authorised now (a proof out of date: the clock again, then a new one)
-      if (e && e.code === 5) {
-        void this.syncClock();
-        return;
-      }
-      // 4: bad user name or password
-      if (e && (e.code === 4 || /password/i.test(String(e.message)))) {
-        client.end(true);
-        if (role === "host") {
-          // a token refused was revoked from Setup: this device needs the PIN again
-          if (byDevice) localStorage.removeItem(DEVICE_KEY);
-          this.statusText = () => t("link.deviceRevoked");
-          this.dispatchEvent(new CustomEvent("pin-refused"));
-          this.connect();
-        } else {
-          this.statusText = () => t("link.tokenRefused");
-          this.dispatchEvent(new CustomEvent("token-refused"));
-        }
-        this.changed("link");
-      }
-    });
+    client.on("error", (e) => onRefused(this, client, e, role));
     client.on("message", (topic, payload) => this.onMessage(topic, payload));
   }
 
@@ -296,36 +189,7 @@ export class Link extends EventTarget {
    * @returns {Promise<string | null>}
    */
   async login(pin) {
-    // a PIN given as the page opens waits for its link to the hub, as a person would
-    if (!(await this.whenConnected(LOGIN_WAIT_MS))) return t("link.noHub");
-    const table = this.facts?.table;
-    if (!table) return t("link.noHub");
-    const pake = pakeStart(pin, table);
-    const a = await this.request("login.start", { X: pake.X });
-    if (!a.ok) return a.e.msg;
-    const keys = pake.finish(a.r.Y);
-    if (!keys) return t("link.pinRefused");
-    const b = await this.request("login.finish", { sid: a.r.sid, c: keys.client, name: deviceName() });
-    if (!b.ok) return b.e.code === "auth" ? t("link.pinRefused") : b.e.msg;
-    // the hub's confirmation: it knows the PIN too (not a device posing as the hub)
-    const sealed = sameTag(b.r.c, keys.hub) ? open(keys.key, b.r.x) : null;
-    const d = sealed === null ? null : JSON.parse(sealed);
-    if (!d || typeof d.token !== "string") return t("link.pinRefused");
-    localStorage.setItem(DEVICE_KEY, JSON.stringify({ id: d.device.id, token: d.token }));
-    return new Promise((resolve) => {
-      const done = (/** @type {string | null} */ why) => {
-        this.removeEventListener("pin-refused", no);
-        this.removeEventListener("change", yes);
-        resolve(why);
-      };
-      const no = () => done(t("link.pinRefused"));
-      const yes = () => {
-        if (this.role === "host" && this.connected) done(null);
-      };
-      this.addEventListener("pin-refused", no);
-      this.addEventListener("change", yes);
-      this.connect();
-    });
+    return pinLogin(this, pin);
   }
 
   /**
@@ -357,82 +221,9 @@ export class Link extends EventTarget {
     this.connect();
   }
 
+  /** A message from the broker, taken in (link-messages.js). */
   onMessage(topic, payload) {
-    const rel = topic.slice(this.root.length + 1).split("/");
-    if (payload.length === 0) {
-      if (rel[0] === "gun" && rel[2] === "status") this.guns.delete(rel[1]);
-      if (rel[0] === "gun" && rel[2] === "cal") this.cals.delete(rel[1]);
-      this.changed("guns");
-      return;
-    }
-    const text = decoder.decode(payload);
-    if (rel[0] === "table" || rel[0] === "player") {
-      this.onGame(topic, rel, text);
-      return;
-    }
-    if (rel[0] === "gun" && rel[2] === "status") {
-      const d = decodeGunStatus(text);
-      if (!d.ok) {
-        console.warn(`${topic}: refused, ${d.error.message}`);
-        return;
-      }
-      this.guns.set(rel[1], d.value);
-      this.changed("guns");
-      return;
-    }
-    let m;
-    try {
-      // an answer to a sealed request comes sealed under the session's key
-      m = JSON.parse(isSealed(text) && this.sessionKey ? (open(this.sessionKey, text) ?? "") : text);
-    } catch {
-      return;
-    }
-    if (rel[0] === "cmd" && rel[2] === "res") {
-      const p = this.pending.get(m.id);
-      if (p) {
-        this.pending.delete(m.id);
-        clearTimeout(p.timer);
-        p.resolve(m);
-      }
-    } else if (rel[0] === "gun" && rel[2] === "cal") {
-      this.cals.set(rel[1], m);
-      this.changed("guns");
-    }
-  }
-
-  /** What the hub publishes about the game: `table/{state,aim,events}`, `player/<seat>/view`, decoded strictly. */
-  onGame(topic, rel, text) {
-    /** @param {{ok: false, error: {message: string}}} d */
-    const refuse = (d) => console.warn(`${topic}: refused, ${d.error.message}`);
-    const leaf = rel[0] === "table" ? rel[1] : rel[2];
-    if (leaf === "state") {
-      const d = decodeTableState(text);
-      if (!d.ok) return refuse(d);
-      const prev = this.state;
-      this.state = d.value;
-      if (prev && prev.id !== d.value.id) this.playerView = null;
-      this.changed("state");
-    } else if (leaf === "aim") {
-      const d = decodeTableAim(text);
-      if (!d.ok) return refuse(d);
-      this.aimAt = d.value.at;
-      this.aims = new Map(d.value.aims.map((a) => [a.seat, a]));
-      this.changed("aim");
-    } else if (leaf === "events") {
-      const d = decodeTableEvents(text);
-      if (!d.ok) return refuse(d);
-      this.events.push({ at: this.hubNow(), game: d.value.game, events: d.value.events });
-      this.eventBatches++;
-      if (this.events.length > MAX_EVENT_BATCHES) this.events.splice(0, this.events.length - MAX_EVENT_BATCHES);
-      this.rememberEvents(d.value);
-      this.changed("events");
-    } else if (leaf === "view") {
-      // sealed under this console's key: nobody else on the WiFi reads the hand
-      const d = decodePlayerView(this.viewKey ? (open(this.viewKey, text) ?? "") : "");
-      if (!d.ok) return refuse(d);
-      this.playerView = d.value;
-      this.changed("player");
-    }
+    takeMessage(this, topic, payload);
   }
 
   /**

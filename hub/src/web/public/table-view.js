@@ -74,29 +74,7 @@ export function tableView(root, link) {
   let raf = 0;
   const hostMsg = messageLine("host-msg");
 
-  // Each part is redrawn only when what it shows changes, never for the live aim that rides along in table/state:
-  // a button replaced under a click would swallow the click. The round's result comes on table/events, which may
-  // arrive after the state it belongs to: it is part of what the table shows, not of the host's controls (a late
-  // event batch landing as the host clicks a draft pick lost the click).
-  const shown = () => {
-    const st = link.state;
-    return [
-      st?.game,
-      st?.table && { ...st.table, live: null },
-      link.seats().map((x) => [x.name, x.gun, x.online, x.player?.alive]),
-      lang(),
-    ];
-  };
-  const stopInfo = redrawOnChange(
-    link,
-    () => [...shown(), link.eventBatches],
-    () => drawSide(info, link),
-  );
-  const stopControls = redrawOnChange(
-    link,
-    () => [...shown(), link.isHost],
-    () => controls.replaceChildren(...(link.isHost ? [hostPanel(link, hostMsg)] : [])),
-  );
+  const stopSide = sideParts(link, info, controls, hostMsg);
   const draw = () => {
     page.classList.toggle("compact", frame.compact);
     const width = drawTable(svg, link, frame);
@@ -143,13 +121,48 @@ export function tableView(root, link) {
   resized();
   const stale = setInterval(() => drawAims(svg, link, frame), 1000);
   return () => {
-    stopInfo();
-    stopControls();
+    stopSide();
     link.removeEventListener("change", onChange);
     watch.disconnect();
     removeEventListener("resize", resized);
     cancelAnimationFrame(raf);
     clearInterval(stale);
+  };
+}
+
+/**
+ * The side panel's two parts, each redrawn only when what it shows changes, never for the live aim that rides along
+ * in table/state: a button replaced under a click would swallow the click. The round's result comes on table/events,
+ * which may arrive after the state it belongs to: it is part of what the table shows (`info`), not of the host's
+ * controls (a late event batch landing as the host clicks a draft pick lost the click). Returns the stop.
+ * @param {Link} link
+ * @param {HTMLElement} info
+ * @param {HTMLElement} controls
+ * @param {HTMLDivElement} hostMsg
+ */
+function sideParts(link, info, controls, hostMsg) {
+  const shown = () => {
+    const st = link.state;
+    return [
+      st?.game,
+      st?.table && { ...st.table, live: null },
+      link.seats().map((x) => [x.name, x.gun, x.online, x.player?.alive]),
+      lang(),
+    ];
+  };
+  const stopInfo = redrawOnChange(
+    link,
+    () => [...shown(), link.eventBatches],
+    () => drawSide(info, link),
+  );
+  const stopControls = redrawOnChange(
+    link,
+    () => [...shown(), link.isHost],
+    () => controls.replaceChildren(...(link.isHost ? [hostPanel(link, hostMsg)] : [])),
+  );
+  return () => {
+    stopInfo();
+    stopControls();
   };
 }
 
@@ -194,68 +207,9 @@ function drawTable(svg, link, frame) {
   /** the seat whose whole name shows goes last, over its neighbours */
   const last = [];
   for (const seat of seats) {
-    const p = pos[seat.seat];
-    const pl = seat.player;
-    const out = Math.hypot(p.x, p.y) || 1;
-    const ux = p.x / out;
-    const uy = p.y / out;
-    const dead = pl && !pl.alive;
-    const g = s(
-      "g",
-      {
-        class: `seat${dead ? " dead" : ""}${pl?.waiting ? " waiting" : ""}${turn === seat.seat ? " turn" : ""}`,
-        "data-seat": seat.seat,
-      },
-      s("title", {}, seat.name),
-    );
-    g.append(
-      s("circle", { cx: p.x, cy: p.y, r: SEAT_R, fill: "#111", stroke: css(seat.colour), "stroke-width": 0.035 }),
-      // people count seats from 1
-      s(
-        "text",
-        { x: p.x, y: p.y + (fit ? (0.36 * SEAT_NO_PX) / fit.k : 0.045), class: "seat-no", "text-anchor": "middle" },
-        String(seat.seat + 1),
-      ),
-    );
-    // on a phone the crown sits further in, past the wound pips
-    const crown = fit ? (SEAT_R * fit.k + 24) / fit.k : 0.21;
-    if (game && game.godfather === seat.seat) {
-      g.append(
-        s(
-          "text",
-          { x: p.x - ux * crown, y: p.y - uy * crown + 0.04, class: "godfather", "text-anchor": "middle" },
-          "♛",
-        ),
-      );
-    }
-    if (!seat.online && seat.gun) {
-      g.append(s("text", { x: p.x - 0.11, y: p.y - 0.1, class: "offline-mark", "text-anchor": "middle" }, "⚠"));
-    }
-    if (fit) {
-      compactLabel(g, fit, seat, frame.whole.has(seat.seat));
-      if (pl && !dead) g.append(woundPips(p, ux, uy, fit.k, pl.wounds, pl.deadly));
-      if (frame.whole.has(seat.seat)) last.push(g);
-      else svg.append(g);
-      continue;
-    }
-    // The label block, outside the seat
-    const lx = p.x + ux * 0.26;
-    const ly = p.y + uy * 0.26 + (uy > 0.3 ? 0.06 : uy < -0.3 ? -0.12 : -0.03);
-    const anchor = ux > 0.35 ? "start" : ux < -0.35 ? "end" : "middle";
-    const lines = [s("tspan", { x: lx, dy: 0, class: "name" }, seat.name)];
-    if (pl) {
-      const bits = [statsText(pl)];
-      if (game?.edition === "classic") {
-        if (pl.shame) bits.push(t("table.shame", { n: pl.shame }));
-      } else if (pl.loot) lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, lootText(pl)));
-      lines.splice(1, 0, s("tspan", { x: lx, dy: 0.075, class: "stats" }, bits.join("  ")));
-      const extra = extraText(pl, turn === seat.seat);
-      if (extra) lines.push(s("tspan", { x: lx, dy: 0.07, class: "sub" }, extra));
-    } else if (seat.gun) {
-      lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, t("table.gun", { gun: seat.gun })));
-    }
-    g.append(s("text", { x: lx, y: ly, "text-anchor": anchor, class: "label" }, lines));
-    svg.append(g);
+    const g = seatGroup(seat, pos[seat.seat], game, fit, frame, turn);
+    if (fit && frame.whole.has(seat.seat)) last.push(g);
+    else svg.append(g);
   }
   svg.append(...last);
   // the centre: on a phone the step's line sits above the count's number, however big that is drawn
@@ -273,6 +227,87 @@ function drawTable(svg, link, frame) {
   );
   drawAims(svg, link, frame);
   return fit ? fit.box.right - fit.box.left : svg.getBoundingClientRect().width;
+}
+
+/**
+ * One seat as the table shows it: its circle and number, the Godfather's crown, a gun gone, and its label (a phone's
+ * short one with wound pips).
+ * @param {any} seat
+ * @param {{ x: number, y: number }} p
+ * @param {any} game
+ * @param {any} fit
+ * @param {Frame} frame
+ * @param {number | null} turn
+ */
+function seatGroup(seat, p, game, fit, frame, turn) {
+  const pl = seat.player;
+  const out = Math.hypot(p.x, p.y) || 1;
+  const ux = p.x / out;
+  const uy = p.y / out;
+  const dead = pl && !pl.alive;
+  const g = s(
+    "g",
+    {
+      class: `seat${dead ? " dead" : ""}${pl?.waiting ? " waiting" : ""}${turn === seat.seat ? " turn" : ""}`,
+      "data-seat": seat.seat,
+    },
+    s("title", {}, seat.name),
+  );
+  g.append(
+    s("circle", { cx: p.x, cy: p.y, r: SEAT_R, fill: "#111", stroke: css(seat.colour), "stroke-width": 0.035 }),
+    // people count seats from 1
+    s(
+      "text",
+      { x: p.x, y: p.y + (fit ? (0.36 * SEAT_NO_PX) / fit.k : 0.045), class: "seat-no", "text-anchor": "middle" },
+      String(seat.seat + 1),
+    ),
+  );
+  // on a phone the crown sits further in, past the wound pips
+  const crown = fit ? (SEAT_R * fit.k + 24) / fit.k : 0.21;
+  if (game && game.godfather === seat.seat) {
+    g.append(
+      s("text", { x: p.x - ux * crown, y: p.y - uy * crown + 0.04, class: "godfather", "text-anchor": "middle" }, "♛"),
+    );
+  }
+  if (!seat.online && seat.gun) {
+    g.append(s("text", { x: p.x - 0.11, y: p.y - 0.1, class: "offline-mark", "text-anchor": "middle" }, "⚠"));
+  }
+  if (fit) {
+    compactLabel(g, fit, seat, frame.whole.has(seat.seat));
+    if (pl && !dead) g.append(woundPips(p, ux, uy, fit.k, pl.wounds, pl.deadly));
+    return g;
+  }
+  g.append(wideLabel(seat, p, ux, uy, game, turn));
+  return g;
+}
+
+/**
+ * The label block outside a seat on a wide screen: the name, the wounds and money, the loot or shame, and a note.
+ * @param {any} seat
+ * @param {{ x: number, y: number }} p
+ * @param {number} ux
+ * @param {number} uy
+ * @param {any} game
+ * @param {number | null} turn
+ */
+function wideLabel(seat, p, ux, uy, game, turn) {
+  const pl = seat.player;
+  const lx = p.x + ux * 0.26;
+  const ly = p.y + uy * 0.26 + (uy > 0.3 ? 0.06 : uy < -0.3 ? -0.12 : -0.03);
+  const anchor = ux > 0.35 ? "start" : ux < -0.35 ? "end" : "middle";
+  const lines = [s("tspan", { x: lx, dy: 0, class: "name" }, seat.name)];
+  if (pl) {
+    const bits = [statsText(pl)];
+    if (game?.edition === "classic") {
+      if (pl.shame) bits.push(t("table.shame", { n: pl.shame }));
+    } else if (pl.loot) lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, lootText(pl)));
+    lines.splice(1, 0, s("tspan", { x: lx, dy: 0.075, class: "stats" }, bits.join("  ")));
+    const extra = extraText(pl, turn === seat.seat);
+    if (extra) lines.push(s("tspan", { x: lx, dy: 0.07, class: "sub" }, extra));
+  } else if (seat.gun) {
+    lines.push(s("tspan", { x: lx, dy: 0.075, class: "sub" }, t("table.gun", { gun: seat.gun })));
+  }
+  return s("text", { x: lx, y: ly, "text-anchor": anchor, class: "label" }, lines);
 }
 
 /**
@@ -492,22 +527,7 @@ function drawAims(svg, link, frame) {
     const colour = css(seats[seat].colour);
     const cls = a.committed ? "aim committed" : "aim";
     if (a.target !== null && pos[a.target]) {
-      const to = pos[a.target];
-      const d = Math.hypot(to.x - from.x, to.y - from.y) || 1;
-      const k = 0.15 / d;
-      layer.append(
-        s("line", {
-          x1: from.x + (to.x - from.x) * k,
-          y1: from.y + (to.y - from.y) * k,
-          x2: to.x - (to.x - from.x) * k,
-          y2: to.y - (to.y - from.y) * k,
-          stroke: colour,
-          class: cls,
-          "marker-end": "url(#arrow)",
-          "data-from": seat,
-          "data-to": a.target,
-        }),
-      );
+      layer.append(aimArrow(from, pos[a.target], colour, cls, seat, a.target));
     } else {
       // nobody or ambiguous: a short ray where the gun points (when known), and the word
       const rad = a.yaw === null ? Math.atan2(-from.y, -from.x) : (-a.yaw * Math.PI) / 180;
@@ -520,30 +540,7 @@ function drawAims(svg, link, frame) {
       // one can read, kept short, and set in from the seat by its own width (past the wound pips)
       let word = said;
       let at = { x: from.x * 0.68, y: from.y * 0.68 + 0.02 };
-      if (frame.compact) {
-        const family = getComputedStyle(svg).fontFamily;
-        word = ellipsize(said, AIM_WORD_MAX_PX, AIM_WORD_PX, family);
-        const k = frame.k;
-        const d = Math.hypot(from.x, from.y) || 1;
-        const ux = from.x / d;
-        const uy = from.y / d;
-        // its box, with a little air around it
-        const w = textWidth(word, AIM_WORD_PX, family) + 4;
-        const h = LINE * AIM_WORD_PX + 2;
-        const inset = SEAT_R * k + 18 + (w / 2) * Math.abs(ux) + (h / 2) * Math.abs(uy);
-        // further in, or a line to either side, until clear of the words placed before
-        const rect = (inward, aside) => {
-          const cx = from.x * k - ux * (inset + inward) - uy * aside;
-          const cy = from.y * k - uy * (inset + inward) + ux * aside;
-          return { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2, bottom: cy + h / 2 };
-        };
-        const tries = [0, 1, 2, 3].flatMap((i) => [0, h, -h, 2 * h, -2 * h].map((aside) => rect((i * h) / 2, aside)));
-        const clear = (x, of) => !of.some((y) => overlaps(x, y));
-        const r =
-          tries.find((x) => clear(x, placed) && clear(x, marks)) ?? tries.find((x) => clear(x, placed)) ?? tries[0];
-        placed.push(r);
-        at = { x: (r.left + r.right) / 2 / k, y: (r.top + r.bottom) / 2 / k + (0.35 * AIM_WORD_PX) / k };
-      }
+      if (frame.compact) ({ word, at } = placeWord(svg, frame, from, said, placed, marks));
       layer.append(
         s(
           "text",
@@ -560,28 +557,88 @@ function drawAims(svg, link, frame) {
       );
     }
   }
-  if (!svg.querySelector("defs")) {
-    svg.prepend(
-      s(
-        "defs",
-        {},
-        s(
-          "marker",
-          {
-            id: "arrow",
-            viewBox: "0 0 10 10",
-            refX: 8,
-            refY: 5,
-            markerWidth: 5,
-            markerHeight: 5,
-            orient: "auto-start-reverse",
-          },
-          s("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "context-stroke" }),
-        ),
-      ),
-    );
-  }
+  if (!svg.querySelector("defs")) svg.prepend(arrowDefs());
 }
+
+/**
+ * On a phone, where a seat's aim word goes and how it is cut: at a size one can read, set in from the seat by its own
+ * width (past the wound pips), further in or a line to either side until clear of the words `placed` before (and,
+ * where it can, of the `marks`: the step's line, the crown).
+ * @param {SVGSVGElement} svg
+ * @param {Frame} frame
+ * @param {{ x: number, y: number }} from
+ * @param {string} said
+ * @param {any[]} placed
+ * @param {any[]} marks
+ */
+function placeWord(svg, frame, from, said, placed, marks) {
+  const family = getComputedStyle(svg).fontFamily;
+  const word = ellipsize(said, AIM_WORD_MAX_PX, AIM_WORD_PX, family);
+  const k = frame.k;
+  const d = Math.hypot(from.x, from.y) || 1;
+  const ux = from.x / d;
+  const uy = from.y / d;
+  // its box, with a little air around it
+  const w = textWidth(word, AIM_WORD_PX, family) + 4;
+  const h = LINE * AIM_WORD_PX + 2;
+  const inset = SEAT_R * k + 18 + (w / 2) * Math.abs(ux) + (h / 2) * Math.abs(uy);
+  // further in, or a line to either side, until clear of the words placed before
+  const rect = (inward, aside) => {
+    const cx = from.x * k - ux * (inset + inward) - uy * aside;
+    const cy = from.y * k - uy * (inset + inward) + ux * aside;
+    return { left: cx - w / 2, right: cx + w / 2, top: cy - h / 2, bottom: cy + h / 2 };
+  };
+  const tries = [0, 1, 2, 3].flatMap((i) => [0, h, -h, 2 * h, -2 * h].map((aside) => rect((i * h) / 2, aside)));
+  const clear = (x, of) => !of.some((y) => overlaps(x, y));
+  const r = tries.find((x) => clear(x, placed) && clear(x, marks)) ?? tries.find((x) => clear(x, placed)) ?? tries[0];
+  placed.push(r);
+  return { word, at: { x: (r.left + r.right) / 2 / k, y: (r.top + r.bottom) / 2 / k + (0.35 * AIM_WORD_PX) / k } };
+}
+
+/**
+ * The arrow from a seat to the seat its gun names, short of both.
+ * @param {{ x: number, y: number }} from
+ * @param {{ x: number, y: number }} to
+ * @param {string} colour
+ * @param {string} cls
+ * @param {number} seat
+ * @param {number} target
+ */
+function aimArrow(from, to, colour, cls, seat, target) {
+  const d = Math.hypot(to.x - from.x, to.y - from.y) || 1;
+  const k = 0.15 / d;
+  return s("line", {
+    x1: from.x + (to.x - from.x) * k,
+    y1: from.y + (to.y - from.y) * k,
+    x2: to.x - (to.x - from.x) * k,
+    y2: to.y - (to.y - from.y) * k,
+    stroke: colour,
+    class: cls,
+    "marker-end": "url(#arrow)",
+    "data-from": seat,
+    "data-to": target,
+  });
+}
+
+/** The arrowhead the aims' lines end in. */
+const arrowDefs = () =>
+  s(
+    "defs",
+    {},
+    s(
+      "marker",
+      {
+        id: "arrow",
+        viewBox: "0 0 10 10",
+        refX: 8,
+        refY: 5,
+        markerWidth: 5,
+        markerHeight: 5,
+        orient: "auto-start-reverse",
+      },
+      s("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "context-stroke" }),
+    ),
+  );
 
 /**
  * Draws the count or the open window; returns true while something runs on the clock.
@@ -650,6 +707,42 @@ function drawCount(svg, link) {
 
 // ---- the side panel: step, waiting, loot, draft turn, round result (the host's controls: host.js) ----
 
+/**
+ * The loot on the table: the bills (classic), or the cards and the New Godfather token (second).
+ * @param {any} g
+ * @param {(i: number | null) => string} name
+ */
+function lootOnTable(g, name) {
+  const loot = h("div", { class: "loot", id: "loot" }, h("h3", {}, t("loot.onTable")));
+  if ("bills" in g.table) {
+    const total = g.table.bills.reduce((a, b) => a + b, 0);
+    loot.append(
+      h(
+        "div",
+        { class: "chips" },
+        g.table.bills.map((b) => h("span", { class: "chip bill" }, money(b))),
+      ),
+      h("div", { class: "note" }, t("loot.billsNote", { money: money(total), n: g.deckLeft })),
+    );
+  } else {
+    loot.append(
+      h(
+        "div",
+        { class: "chips" },
+        g.table.cards.map((c) => h("span", { class: `chip card` }, cardName(c))),
+      ),
+      h(
+        "div",
+        { class: "note" },
+        g.table.token === null ? t("loot.tokenFree") : t("loot.tokenTaken", { name: name(g.table.token) }),
+        " · ",
+        t("loot.cardsLeft", { n: g.deckLeft }),
+      ),
+    );
+  }
+  return loot;
+}
+
 /** @param {Link} link */
 function drawSide(side, link) {
   const st = link.state;
@@ -705,35 +798,7 @@ function drawSide(side, link) {
     );
   }
   side.append(seatLines(link, g));
-  // the loot on the table
-  const loot = h("div", { class: "loot", id: "loot" }, h("h3", {}, t("loot.onTable")));
-  if ("bills" in g.table) {
-    const total = g.table.bills.reduce((a, b) => a + b, 0);
-    loot.append(
-      h(
-        "div",
-        { class: "chips" },
-        g.table.bills.map((b) => h("span", { class: "chip bill" }, money(b))),
-      ),
-      h("div", { class: "note" }, t("loot.billsNote", { money: money(total), n: g.deckLeft })),
-    );
-  } else {
-    loot.append(
-      h(
-        "div",
-        { class: "chips" },
-        g.table.cards.map((c) => h("span", { class: `chip card` }, cardName(c))),
-      ),
-      h(
-        "div",
-        { class: "note" },
-        g.table.token === null ? t("loot.tokenFree") : t("loot.tokenTaken", { name: name(g.table.token) }),
-        " · ",
-        t("loot.cardsLeft", { n: g.deckLeft }),
-      ),
-    );
-  }
-  side.append(loot);
+  side.append(lootOnTable(g, name));
   side.append(roundResult(link, name));
 }
 
