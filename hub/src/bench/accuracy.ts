@@ -60,7 +60,7 @@ import {
 import { type Random, seededRandom, uniform } from "../sim/prng.js";
 import { DEFAULT_TIMING } from "../table/timing.js";
 import { Tally } from "./accuracy-tally.js";
-import { type HoldUpPlayed, playHoldUp, type Shown } from "./holdup.js";
+import { type HoldUpPlay, type HoldUpPlayed, playHoldUp, type Shown } from "./holdup.js";
 import type { Bench, BenchOptions } from "./index.js";
 
 export type { People } from "../sim/human.js";
@@ -255,16 +255,10 @@ function liveShown(win: AimWindow, offset: number, row: readonly number[], shoot
 }
 
 /** One gun at one seat of a bench game: its person, its sensor, the table it sees, the hub that reads it. */
-interface GunAtSeat {
+interface GunAtSeat extends Pick<HoldUpPlay, "random" | "personal" | "person" | "sensor" | "seats" | "leans"> {
   cfg: AccuracyConfig;
   opts: AimOptions;
   human: HumanTraits;
-  random: Random;
-  personal: Random;
-  person: Person;
-  sensor: SensorTraits;
-  seats: readonly SeatPoint[];
-  leans: readonly number[];
   s: number;
   b: Bearings;
   far: Ranges;
