@@ -12,6 +12,9 @@ export function mpu6050(hz: number): Imu {
   var lt = 0;
   var tm = 0;
 
+  // Registers as InvenSense's register map names them (RM-MPU-6000A-00): ACCEL_XOUT_H 0x3B, §4.17, then TEMP_OUT
+  // §4.18 and GYRO_XOUT_H §4.19, fourteen bytes big-endian; PWR_MGMT_1 0x6B §4.28; WHO_AM_I 0x75 §4.32; SMPLRT_DIV
+  // 0x19 §4.2, CONFIG §4.3, GYRO_CONFIG §4.4, ACCEL_CONFIG §4.5 (the burst below writes them in that order).
   function rd(): Uint8Array {
     I2C1.writeTo(a, 0x3b);
     return I2C1.readFrom(a, 14);

@@ -1,5 +1,6 @@
-// Delivery of a PUBLISH to each subscriber: a gun report that failed its check reaches the hub alone, and an unpaired
-// gun's streams reach nobody (it may announce itself, and its pulls reach the hub's pairing).
+// Delivery of a PUBLISH to each subscriber whose filter matches (MQTT 3.1.1 §4.7): a gun report that failed its check
+// reaches the hub alone, and an unpaired gun's streams reach nobody (it may announce itself, and its pulls reach the
+// hub's pairing).
 import { parseTopic } from "@cng/protocol";
 import type { AedesOptions, AedesPublishPacket } from "aedes";
 import { pendingForward } from "./acl.js";

@@ -1,5 +1,6 @@
 // PUBLISH from a client: its topic rights (acl.ts), the request budget of its address, and a gun's report screened;
-// a refusal closes the client (aedes answers a refused PUBLISH so, MQTT 3.1.1 having no negative PUBACK).
+// a refusal closes the client (aedes answers a refused PUBLISH so: MQTT 3.1.1 §3.3.5 lets a server either acknowledge
+// a PUBLISH it does not authorise or close the connection, having no negative PUBACK).
 import { decodeInfo } from "@cng/protocol";
 import type { AedesOptions } from "aedes";
 import { Budget } from "../access/budget.js";

@@ -1,5 +1,6 @@
 // Who came and went: a gun's connections counted per gun (two may overlap while one replaces the other), so the hub
-// hears a gun connected at its first and gone at its last, and whether it said goodbye or its keepalive ran out.
+// hears a gun connected at its first and gone at its last, and whether it said goodbye (DISCONNECT, MQTT 3.1.1 §3.14)
+// or its keepalive ran out (one and a half times the Keep Alive with nothing heard, §3.1.2.10).
 import type { GunId } from "@cng/protocol";
 import type { Aedes, Client } from "aedes";
 import { describe } from "./principal.js";
