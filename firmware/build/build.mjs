@@ -11,6 +11,7 @@ import { minify } from "terser";
 import { adcTransfer } from "../../hardware/tools/adc.mjs";
 import { CHIPS, pinProblems } from "../../hardware/tools/pins.mjs";
 import { powerProblems } from "../../hardware/tools/power.mjs";
+import { MPU_REG } from "../espruino/chips/mpu6050-map.mjs";
 import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -182,6 +183,8 @@ export async function compile(bundle, b, version) {
         ADC_N: b.chip === "ESP32" ? 8 : 1,
         // the WHO_AM_I answers the MPU-6050 driver takes (hardware/imus.json)
         "@MPU_IDS": JSON.stringify(IMUS.mpu6050.whoAmI.map(([id]) => id)),
+        // its registers, named once (firmware/espruino/chips/mpu6050-map.mjs): numbers in the bundle, no table
+        ...Object.fromEntries(Object.entries(MPU_REG).map(([k, v]) => [`MPU_${k}`, v])),
         BAT: !!b.bat,
         ...(b.bat ? { "@BAT_PIN": b.bat.pin, BAT_A: batTransfer(b).a, BAT_B: batTransfer(b).b } : {}),
         ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),

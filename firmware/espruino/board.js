@@ -325,7 +325,7 @@ I2C1 = {
     var o;
     __b.peak();
     o = __b.mpu.readFrom(a, n);
-    if (__b.mpu.ptr === 0x3b) __b.rd = 1;
+    if (__b.mpu.ptr === __chips.MPU_REG.ACCEL_XOUT_H) __b.rd = 1;
     __b.mt += getTime() - t;
     return o;
   },

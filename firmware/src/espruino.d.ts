@@ -159,6 +159,11 @@ declare var BAT_B: number;
 declare var ADC_N: number;
 /** The WHO_AM_I answers the MPU-6050 driver takes (hardware/imus.json), a build-time constant. */
 declare var MPU_IDS: number[];
+/** The MPU-6050's registers the driver uses (firmware/espruino/chips/mpu6050-map.mjs), build-time constants. */
+declare var MPU_SMPLRT_DIV: number;
+declare var MPU_ACCEL_XOUT_H: number;
+declare var MPU_PWR_MGMT_1: number;
+declare var MPU_WHO_AM_I: number;
 /** Firmware version, baked in by the build. */
 declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */

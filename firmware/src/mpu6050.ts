@@ -12,11 +12,10 @@ export function mpu6050(hz: number): Imu {
   var lt = 0;
   var tm = 0;
 
-  // Registers as InvenSense's register map names them (RM-MPU-6000A-00): ACCEL_XOUT_H 0x3B, §4.17, then TEMP_OUT
-  // §4.18 and GYRO_XOUT_H §4.19, fourteen bytes big-endian; PWR_MGMT_1 0x6B §4.28; WHO_AM_I 0x75 §4.32; SMPLRT_DIV
-  // 0x19 §4.2, CONFIG §4.3, GYRO_CONFIG §4.4, ACCEL_CONFIG §4.5 (the burst below writes them in that order).
+  // The registers by their names in InvenSense's register map (firmware/espruino/chips/mpu6050-map.mjs has each one's
+  // section): ACCEL_XOUT_H starts fourteen bytes, big-endian: accel, temperature, gyro.
   function rd(): Uint8Array {
-    I2C1.writeTo(a, 0x3b);
+    I2C1.writeTo(a, MPU_ACCEL_XOUT_H);
     return I2C1.readFrom(a, 14);
   }
   function s16(d: Uint8Array, i: number): number {
@@ -60,17 +59,18 @@ export function mpu6050(hz: number): Imu {
       I2C1.setup({ scl: c.scl, sda: c.sda, bitrate: 400000 });
       var id: number;
       try {
-        I2C1.writeTo(a, 0x75);
+        I2C1.writeTo(a, MPU_WHO_AM_I);
         id = I2C1.readFrom(a, 1)[0];
         // an MPU-6050, MPU-6500, MPU-9250, MPU-9255, ICM-20689 or a GY-521 clone: the registers read here are the same
         // on all of them (hardware/imus.json)
         if (MPU_IDS.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
-        I2C1.writeTo(a, [0x6b, 1]); // wake, PLL on the gyro clock
-        // one burst from 0x19 (the register address counts up): 1 kHz / 10 = 100 Hz, DLPF 44 Hz, ±2000 °/s, ±4 g,
+        I2C1.writeTo(a, [MPU_PWR_MGMT_1, 1]); // wake, PLL on the gyro clock
+        // one burst from SMPLRT_DIV (the register address counts up): 1 kHz / 10 = 100 Hz, CONFIG's DLPF 44 Hz,
+        // GYRO_CONFIG ±2000 °/s, ACCEL_CONFIG ±4 g,
         // and ACCEL_CONFIG2 (0x1d): the accelerometer's own 41-45 Hz low-pass on the MPU-6500 family and the
         // ICM-20689, where CONFIG's filters only the gyro (left alone: 218-460 Hz); on an MPU-6050 0x1d is the
         // free-fall threshold, idle with its interrupt off
-        I2C1.writeTo(a, [0x19, 9, 3, 0x18, 8, 3]);
+        I2C1.writeTo(a, [MPU_SMPLRT_DIV, 9, 3, 0x18, 8, 3]);
       } catch (_e) {
         return "mpu6050 not answering";
       }

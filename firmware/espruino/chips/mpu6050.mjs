@@ -4,6 +4,7 @@
 // family and the ICM-20689 take from ACCEL_CONFIG2 (0x1d) and the MPU-6050 from CONFIG (0x1a). Asleep at power-on
 // (PWR_MGMT_1 0x6b = 0x40): the samples read 0 until the firmware wakes it.
 import { toChip } from "./frame.mjs";
+import { MPU_REG } from "./mpu6050-map.mjs";
 import { accelCount, gyroCount } from "./sensor.mjs";
 
 /** gyro counts per °/s at FS_SEL 0-3, GYRO_CONFIG (0x1b) bits 4:3 (MPU-6000/6050 datasheet, 6.1) */
@@ -45,8 +46,8 @@ export function Mpu6050(addr, who, axes, noise, sense) {
   this.noise = noise;
   this.sense = sense;
   this.regs = new Uint8Array(128);
-  this.regs[0x75] = who;
-  this.regs[0x6b] = 0x40;
+  this.regs[MPU_REG.WHO_AM_I] = who;
+  this.regs[MPU_REG.PWR_MGMT_1] = 0x40;
   this.ptr = 0;
   /** called with the chip after a write that reaches its configuration (0x19-0x1d): the board reports its filters */
   this.onConfig = undefined;
@@ -55,9 +56,11 @@ export function Mpu6050(addr, who, axes, noise, sense) {
 /** The accelerometer's and the gyro's low-pass bandwidth, Hz, as the part's registers set them now. */
 Mpu6050.prototype.filters = function () {
   var r = this.regs;
-  var f = mpuFamily(r[0x75]);
-  var a = f === MPU_DLPF.mpu6050 ? f.accel[r[0x1a] & 7] : r[0x1d] & 8 ? f.off : f.accel[r[0x1d] & 7];
-  return { accel: a, gyro: f.gyro[r[0x1a] & 7] };
+  var R = MPU_REG;
+  var f = mpuFamily(r[R.WHO_AM_I]);
+  var c2 = r[R.ACCEL_CONFIG2];
+  var a = f === MPU_DLPF.mpu6050 ? f.accel[r[R.CONFIG] & 7] : c2 & 8 ? f.off : f.accel[c2 & 7];
+  return { accel: a, gyro: f.gyro[r[R.CONFIG] & 7] };
 };
 
 /** I2C1.writeTo: the register pointer, then bytes written from there on (the address counts up). */
@@ -68,7 +71,8 @@ Mpu6050.prototype.writeTo = function (a, d) {
   else {
     this.ptr = d[0] & 0x7f;
     for (i = 1; i < d.length; i++) this.regs[(this.ptr + i - 1) & 0x7f] = d[i] & 255;
-    if (this.onConfig && this.ptr <= 0x1d && this.ptr + d.length - 2 >= 0x19) this.onConfig(this);
+    if (this.onConfig && this.ptr <= MPU_REG.ACCEL_CONFIG2 && this.ptr + d.length - 2 >= MPU_REG.SMPLRT_DIV)
+      this.onConfig(this);
   }
 };
 
@@ -77,7 +81,7 @@ Mpu6050.prototype.readFrom = function (a, n) {
   var o;
   var i;
   if (a !== this.addr) throw new Error("I2C: no ACK");
-  if (this.ptr === 0x3b) this.sample();
+  if (this.ptr === MPU_REG.ACCEL_XOUT_H) this.sample();
   o = new Uint8Array(n);
   for (i = 0; i < n; i++) o[i] = this.regs[(this.ptr + i) & 0x7f];
   return o;
@@ -92,16 +96,17 @@ Mpu6050.prototype.put = function (reg, v) {
 /** ACCEL_XOUT_H..GYRO_ZOUT_L from the motion now; TEMP_OUT (0x41) reads 0. */
 Mpu6050.prototype.sample = function () {
   var r = this.regs;
-  var asleep = (r[0x6b] & 0x40) !== 0;
-  var aL = 16384 / (1 << ((r[0x1c] >> 3) & 3));
-  var gL = MPU_GYRO_LSB[(r[0x1b] >> 3) & 3];
+  var R = MPU_REG;
+  var asleep = (r[R.PWR_MGMT_1] & 0x40) !== 0;
+  var aL = 16384 / (1 << ((r[R.ACCEL_CONFIG] >> 3) & 3));
+  var gL = MPU_GYRO_LSB[(r[R.GYRO_CONFIG] >> 3) & 3];
   var s = this.sense();
   var a = toChip(s[0], this.axes);
   var w = toChip(s[1], this.axes);
   var i;
   for (i = 0; i < 3; i++) {
-    this.put(0x3b + 2 * i, asleep ? 0 : accelCount(a[i], this.noise, aL));
-    this.put(0x43 + 2 * i, asleep ? 0 : gyroCount(w[i], i, this.noise, gL));
+    this.put(R.ACCEL_XOUT_H + 2 * i, asleep ? 0 : accelCount(a[i], this.noise, aL));
+    this.put(R.GYRO_XOUT_H + 2 * i, asleep ? 0 : gyroCount(w[i], i, this.noise, gL));
   }
-  this.put(0x41, 0);
+  this.put(R.TEMP_OUT_H, 0);
 };
