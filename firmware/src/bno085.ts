@@ -1,5 +1,6 @@
 // BNO085 in UART-RVC mode: the chip fuses on its own and sends 19-byte frames at 100 Hz:
-// AA AA idx yaw pitch roll ax ay az (int16 LE; angles 0.01°, accel mg) 3 reserved, checksum.
+// AA AA idx yaw pitch roll ax ay az (int16 LE; angles 0.01°, accel mg) 3 reserved, checksum (the sum of the bytes
+// from idx on): BNO080/BNO085 datasheet 1000-3927 §1.3.5.2, "UART-RVC protocol", figure 1-25.
 import { ms } from "./clock";
 import { graw, turn } from "./mount";
 import type { Imu, Orient } from "./orient";
