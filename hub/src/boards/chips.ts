@@ -1,6 +1,7 @@
 // What a chip's Espruino build does with its pins (hardware/chips.json), for the board models: the DAC pins, the
 // serial ports' default pins, the ADC's transfer (what they do with them: firmware/espruino/chips/pins.mjs).
 import { readFileSync } from "node:fs";
+import { MPU_REG } from "../../../firmware/espruino/chips/mpu6050-map.mjs";
 import type { ChipAdc } from "../../../hardware/tools/adc.mjs";
 import { type BoardProfile, projectRoot } from "./profile.js";
 
@@ -40,9 +41,17 @@ export interface ImuIds {
   whoAmI: [number, string][];
 }
 
+/** The chips whose registers are named in a map of their own (firmware/espruino/chips), not in hardware/imus.json. */
+const REGISTER_MAPS: Record<string, { WHO_AM_I: number }> = { mpu6050: MPU_REG };
+
 export function loadImuIds(kind: string): ImuIds | undefined {
-  const all = JSON.parse(readFileSync(`${projectRoot}hardware/imus.json`, "utf8")) as Record<string, ImuIds>;
-  return all[kind];
+  const all = JSON.parse(readFileSync(`${projectRoot}hardware/imus.json`, "utf8")) as Record<
+    string,
+    Omit<ImuIds, "register"> & { register?: number }
+  >;
+  const ids = all[kind];
+  const register = ids?.register ?? REGISTER_MAPS[kind]?.WHO_AM_I;
+  return ids && register !== undefined ? { ...ids, register } : undefined;
 }
 
 /** Each pin the profile gives a part, and which part. */
