@@ -9,7 +9,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  *   bounds hold on a busy 2-core machine, so it runs beside the others; such files mostly wait on real time, so they
  *   start first, and their waiting overlaps the others' work.
  * - `// @heavy: why`: it needs the machine in real time (guns on the real Espruino interpreter, a whole real-time game
- *   that must play out as a driven one): these run last, when the others' work no longer competes, two files at a
+ *   that must play out as a driven one): these run last, when the others' work no longer competes, four files at a
  *   time (HEAVY_WORKERS), each running its own guns side by side where it can.
  * - `// @alone: why`: heavy, and what it measures crosses processes nothing boosts (a browser between the hub and a
  *   gun): it runs after the heavy files, by itself.
@@ -25,8 +25,12 @@ const HEAVY = TESTS.filter((f) => firstLine(f).startsWith("// @heavy:"));
 const ALONE = TESTS.filter((f) => firstLine(f).startsWith("// @alone:"));
 /** files running at once (each in its own process); CNG_TEST_WORKERS overrides it */
 const WORKERS = Number(process.env.CNG_TEST_WORKERS) || 3;
-/** heavy files running at once: a gun on the interpreter takes a few percent of a core, its hub and broker more */
-const HEAVY_WORKERS = 2;
+/**
+ * heavy files running at once: a gun on the interpreter takes about a tenth of a core in a game (it sleeps between
+ * polls of its sockets: firmware/espruino/interpreter.mjs), its hub and broker more; their files mostly wait on the
+ * guns' own periods
+ */
+const HEAVY_WORKERS = 4;
 
 /** vitest's order (the longest first, once it has timed them), the real-time files ahead of the others */
 class RealTimeFirst extends BaseSequencer {

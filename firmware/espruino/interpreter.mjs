@@ -94,6 +94,37 @@ static FILE *jshFlashOpenFile(bool dontCreate) {`,
 }`,
     why: "flash reads from the mapping",
   },
+  // A socket open kept the main loop from ever sleeping: the network's idle answers "busy" while any socket exists,
+  // so every gun with its MQTT connection spun a whole core polling it (an ESP32 spins too, but on a core of its
+  // own; here it took the hub's and the tests'). What a socket brings in is queued as events, which keep the loop
+  // awake; open sockets alone now let it sleep 1 ms at a time between polls, so a message waits at most that.
+  {
+    file: "libs/network/jswrap_net.c",
+    from: `  bool b = socketIdle(&net);
+  networkFree(&net);
+  return b;`,
+    to: `  extern bool jshSocketsOpen;
+  jshSocketsOpen = socketIdle(&net);
+  networkFree(&net);
+  return false;`,
+    why: "sockets let the loop sleep",
+  },
+  {
+    file: "targets/linux/jshardware.c",
+    from: `  if (usecs >= 1000)
+    jshDelayMicroseconds(usecs);`,
+    to: `  if (jshSocketsOpen && usecs > 1000)
+    usecs = 1000; // poll the sockets every ms (libs/network/jswrap_net.c)
+  if (usecs >= 1000)
+    jshDelayMicroseconds(usecs);`,
+    why: "a 1 ms sleep with sockets open",
+  },
+  {
+    file: "targets/linux/jshardware.c",
+    from: "bool jshSleep(JsSysTime timeUntilWake) {",
+    to: "bool jshSocketsOpen; // set by the network's idle\nbool jshSleep(JsSysTime timeUntilWake) {",
+    why: "the flag the network's idle sets",
+  },
   // The telnet console (`--telnet`, as an ESP32 or ESP8266 build opens it on port 23 at every boot) on a port of
   // each gun's own: the Linux build's fixed 2323 is bound with SO_REUSEPORT, so every gun on this machine would
   // share it and a connection would reach any one of them.
