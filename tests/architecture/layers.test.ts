@@ -217,14 +217,13 @@ describe("the layers of ARCHITECTURE.md", () => {
     expect(cycles(graph)).toEqual([]);
   });
 
-  it("the simulator is imported only by the demo, the benches and the command line", () => {
+  it("the simulator is imported only by the benches and the command line", () => {
     const users = new Set(
       imports
         .filter((i) => i.target?.startsWith("hub/src/sim/") && !i.from.startsWith("hub/src/sim/"))
         .map((i) => i.from),
     );
-    const allowed = (f: string) =>
-      f === "hub/src/demo.ts" || f.startsWith("hub/src/bench/") || f.startsWith("hub/src/cli/");
+    const allowed = (f: string) => f.startsWith("hub/src/bench/") || f.startsWith("hub/src/cli/");
     expect([...users].filter((f) => !allowed(f))).toEqual([]);
     expect(users.size).toBeGreaterThan(2);
   });

@@ -4,7 +4,7 @@
 // over the real hub and broker, with bot players: it ends, and its log replays through the rules engine to the
 // same result (`cng replay`, in the shape of `cng rules play`), and the sensors never name a wrong target.
 import { expect, it } from "vitest";
-import { runDemo } from "../../hub/src/demo.js";
+import { runDemo } from "../../hub/src/bench/demo-game.js";
 import { tempDir } from "../hub/helpers.js";
 import { expectCleanGame } from "../sim/helpers.js";
 import { interpreter } from "./rig.js";

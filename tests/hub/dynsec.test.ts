@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admitGun } from "../../hub/src/broker/dynsec-admin.js";
 import { CONF_FILE, DYNSEC_FILE, findPlugin, pluginCandidates } from "../../hub/src/broker/dynsec-init.js";
 import { initBroker } from "../../hub/src/cli/commands/broker.js";
-import { runDemo } from "../../hub/src/demo.js";
+import { runDemo } from "../../hub/src/bench/demo-game.js";
 import { startVenue } from "../../hub/src/venue/server.js";
 import { DrivenTime } from "../play/test-time.js";
 import {

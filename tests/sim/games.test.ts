@@ -10,7 +10,7 @@ import type { MqttClient } from "mqtt";
 import { describe, expect, it } from "vitest";
 import { angleDiff } from "../../hub/src/aim/index.js";
 import { weatherGame } from "../../hub/src/bench/weather-game.js";
-import { type DemoOptions, runDemo } from "../../hub/src/demo.js";
+import { type DemoOptions, runDemo } from "../../hub/src/bench/demo-game.js";
 import { connect, tempDir } from "../hub/helpers.js";
 import { DrivenTime } from "../play/test-time.js";
 import { expectCleanGame } from "./helpers.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { spread } from "../../hub/src/bench/load/stats.js";
 import { verdicts } from "../../hub/src/bench/verdicts.js";
 import { beatFigures } from "../../hub/src/bench/weather-game.js";
-import { type DemoOptions, runDemo } from "../../hub/src/demo.js";
+import { type DemoOptions, runDemo } from "../../hub/src/bench/demo-game.js";
 import type { Fleet } from "../../hub/src/sim/fleet.js";
 import type { TableState } from "../../hub/src/sim/table-view.js";
 import { type WeatherName, weatherNamed } from "../../hub/src/sim/weather/profiles.js";

@@ -5,7 +5,7 @@
 // round's happenings.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { runDemo } from "../../hub/src/demo.js";
+import { runDemo } from "../../hub/src/bench/demo-game.js";
 import { findEspeak } from "../../hub/src/voice/speaker.js";
 import { tempDir } from "../hub/helpers.js";
 import { hasChromium, launch, pageErrors, shot } from "./browser.js";

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runDemo, type Speed } from "../demo.js";
+import { runDemo, type Speed } from "./demo-game.js";
 import { cuePattern } from "../feedback/index.js";
 import { DrivenTime } from "../sim/driven-time.js";
 import type { GunRuntime } from "../sim/espruino/index.js";

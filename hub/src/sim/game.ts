@@ -1,5 +1,5 @@
 // One whole game played by the simulator's people on a fleet of virtual guns that is already paired and calibrated,
-// against a hub it reaches as a client over MQTT (`cng demo`, hub/src/demo.ts, starts the hub and the fleet first).
+// against a hub it reaches as a client over MQTT (`cng demo`, hub/src/bench/demo-game.ts, starts the hub and the fleet first).
 import { decodeTableEvents, decodeTableState, type GameResult as Outcome, tableTopic } from "@cng/protocol";
 import type { Decision, Edition, GameEvent, Seat } from "../rules/index.js";
 import type { TableStatus } from "../table/ports.js";

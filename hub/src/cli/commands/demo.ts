@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { spread } from "../../bench/load/stats.js";
-import { type DemoResult, runDemo, type Speed } from "../../demo.js";
+import { type DemoResult, runDemo, type Speed } from "../../bench/demo-game.js";
 import type { HubOptions } from "../../hub.js";
 import type { Edition } from "../../rules/index.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";

@@ -3,7 +3,7 @@
 import { type Command, Option } from "commander";
 import { DEFAULT_ADMIN } from "../../broker/dynsec.js";
 import { admitGun } from "../../broker/dynsec-admin.js";
-import type { Speed } from "../../demo.js";
+import type { Speed } from "../../bench/demo-game.js";
 import type { Edition } from "../../rules/index.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
 import { Fleet } from "../../sim/fleet.js";

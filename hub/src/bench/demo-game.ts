@@ -1,17 +1,18 @@
-// `cng demo`: the whole game on one machine. A hub on its embedded broker (or an external one), the simulator's
-// virtual guns running the real firmware and its bot players, playing one game on it (sim/game.ts), then all stopped.
+// The whole game on one machine (`cng demo`, and the benches that play games): a hub on its embedded broker (or an
+// external one), the simulator's virtual guns running the real firmware and its bot players, playing one game on it
+// (sim/game.ts), then all stopped.
 import { isOneOf, TABLE_LANGS } from "@cng/protocol";
-import { admitGun } from "./broker/dynsec-admin.js";
-import { type Hub, type HubOptions, startHub } from "./hub.js";
-import type { GunRuntime } from "./sim/espruino/index.js";
-import { Fleet } from "./sim/fleet.js";
-import { type Connection, FAST_TEMPO, type GameOptions, type GameResult, playGame } from "./sim/game.js";
-import type { HumanTraits } from "./sim/human.js";
-import type { WeatherProfile } from "./sim/weather/profiles.js";
-import { type Station, WeatherRelay } from "./sim/weather/relay.js";
-import { type Clock, RealClock } from "./table/clock.js";
+import { admitGun } from "../broker/dynsec-admin.js";
+import { type Hub, type HubOptions, startHub } from "../hub.js";
+import type { GunRuntime } from "../sim/espruino/index.js";
+import { Fleet } from "../sim/fleet.js";
+import { type Connection, FAST_TEMPO, type GameOptions, type GameResult, playGame } from "../sim/game.js";
+import type { HumanTraits } from "../sim/human.js";
+import type { WeatherProfile } from "../sim/weather/profiles.js";
+import { type Station, WeatherRelay } from "../sim/weather/relay.js";
+import { type Clock, RealClock } from "../table/clock.js";
 
-export type { Speed } from "./sim/game.js";
+export type { Speed } from "../sim/game.js";
 
 export interface DemoOptions extends GameOptions {
   /** the hub's settings (ports, data folder, ...) */
