@@ -4,7 +4,7 @@ import { encAim, encTrig, gunTopic } from "@cng/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTarget, TABLE, type Target } from "../../hub/src/bench/load/targets.js";
 import { connectMqtt, type MqttClient } from "../../hub/src/bus/connect.js";
-import { sleep } from "../hub/helpers.js";
+import { sleep } from "../fakes/hub.js";
 
 describe("bench targets (embedded aedes)", () => {
   let target: Target | undefined;

@@ -7,8 +7,8 @@ import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Hub } from "../../hub/src/hub.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { connect, requestRaw, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
+import { connect, requestRaw, tempDir, testHub } from "../fakes/hub.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 onInterpreter("the battery gauge and its calibration, with the real hub", () => {
   const data = tempDir("cng-espruino-battery-");

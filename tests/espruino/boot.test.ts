@@ -4,7 +4,7 @@
 // and a low beep, and keeps the gun off the network.
 import { expect, it } from "vitest";
 import { boardNames, loadBoard } from "../../hub/src/sim/espruino/index.js";
-import { expectRefusedConfig, onInterpreter, realGun, sleep, waitFor } from "./rig.js";
+import { expectRefusedConfig, onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 /** firmware/README.md's gun.json, as a user would write it */
 const DOCUMENTED = {

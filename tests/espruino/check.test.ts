@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { CHECK_COLOURS, CHECK_MARK, CHECK_TONES, describeCheck, runCheck } from "../../hub/src/check/index.js";
 import { boardNames, loadBoard } from "../../hub/src/sim/espruino/index.js";
-import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 const CONFIG = {
   id: "g1",

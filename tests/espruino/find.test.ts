@@ -9,9 +9,9 @@ import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
 import { boardNames, createVirtualGun, loadBoard, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { broadcastSource } from "../hub/broadcast.js";
-import { connect, request, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
+import { broadcastSource } from "../fakes/broadcast.js";
+import { connect, request, tempDir, testHub } from "../fakes/hub.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 /** the boards whose profile has "find" (the ESP8266's 10 KB budget leaves it out) */
 const finding = boardNames().filter((b) => b.startsWith("esp32"));

@@ -5,9 +5,9 @@
 // same result (`cng replay`, in the shape of `cng rules play`), and the sensors never name a wrong target.
 import { expect, it } from "vitest";
 import { runDemo } from "../../hub/src/bench/demo-game.js";
-import { tempDir } from "../hub/helpers.js";
-import { expectCleanGame } from "../sim/helpers.js";
-import { interpreter } from "./rig.js";
+import { expectCleanGame } from "../fakes/clean-game.js";
+import { tempDir } from "../fakes/hub.js";
+import { interpreter } from "../fakes/real-gun.js";
 
 const BOARDS = "esp32-mpu6050,esp8266-mpu6050,esp32-bno085,puckjs";
 

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Hub } from "../../hub/src/hub.js";
 import { boardNames, loadBoard, type Motion } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { fakeLog } from "../hardware/fake-log.js";
-import { connect, connectRefused, request, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, pullTwice, realGun, sleep, waitFor } from "./rig.js";
+import { connect, connectRefused, request, tempDir, testHub } from "../fakes/hub.js";
+import { fakeLog } from "../fakes/log.js";
+import { onInterpreter, pullTwice, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 interface Seen {
   leaf: string;

@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import * as checks from "../../firmware/build/checks.mjs";
 // @ts-expect-error: plain ESM script without types
 import { probeLacks } from "../../firmware/espruino/api.mjs";
-import { interpreter, onInterpreter } from "./rig.js";
+import { interpreter, onInterpreter } from "../fakes/real-gun.js";
 
 const { checkDifferences, checkMissing, checkRegExps, checkReservedNames, LACKS, parseEs5, regexProblems } = checks;
 

@@ -6,9 +6,9 @@ import { createHash, createHmac } from "node:crypto";
 import { gunTopic } from "@cng/protocol";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { boardNames, loadBoard } from "../../hub/src/sim/espruino/index.js";
-import { answerSyncs, hubClient, startBroker, type TestBroker } from "../firmware/broker.js";
+import { answerSyncs, hubClient, startBroker, type TestBroker } from "../fakes/broker.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 import { bridgeGun } from "./bluetooth.js";
-import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
 
 /** JsVars the firmware may hold (board share taken out): after boot, and at the peak of a 50 Hz count. */
 // measured (this machine, 2v29): ESP32 boot 710-770, peak 875-895; ESP8266 boot 680, peak 845. The ESP32 bundles

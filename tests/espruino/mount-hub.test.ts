@@ -9,8 +9,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Hub } from "../../hub/src/hub.js";
 import type { Pose } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { connect, requestRaw, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, realGun, sleep, waitFor } from "./rig.js";
+import { connect, requestRaw, tempDir, testHub } from "../fakes/hub.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 const diff = (a: number, b: number) => {
   let d = (a - b) % 360;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Pose } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { isRed, onInterpreter, realGun, said, sleep, type TestEnd, waitFor } from "./rig.js";
+import { isRed, onInterpreter, realGun, said, sleep, type TestEnd, waitFor } from "../fakes/real-gun.js";
 
 const cfg = (mount?: string) => ({ id: "g1", secret: "s-g1", table: "t1", link: "serial", mount });
 

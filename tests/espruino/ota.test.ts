@@ -13,9 +13,9 @@ import { bundlePathFor } from "../../hub/src/boards/profile.js";
 import type { OtaBundle, OtaProgress } from "../../hub/src/guns/ota.js";
 import type { Hub } from "../../hub/src/hub.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { fakeLog } from "../hardware/fake-log.js";
-import { connect, request, requestRaw, tempDir, testHub } from "../hub/helpers.js";
-import { onInterpreter, realGun, waitFor } from "./rig.js";
+import { connect, request, requestRaw, tempDir, testHub } from "../fakes/hub.js";
+import { fakeLog } from "../fakes/log.js";
+import { onInterpreter, realGun, waitFor } from "../fakes/real-gun.js";
 
 const FW = JSON.parse(readFileSync(new URL("../../firmware/dist/sizes.json", import.meta.url), "utf8")).version;
 

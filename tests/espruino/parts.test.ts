@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM build script without types
 import { compile, rollBundle } from "../../firmware/build/build.mjs";
 import { type BoardProfile, createGun, type Gun, loadBoard, type RealGun } from "../../hub/src/sim/espruino/index.js";
-import { hubClient, startBroker } from "../firmware/broker.js";
-import { interpreter, sleep, waitFor } from "./rig.js";
+import { hubClient, startBroker } from "../fakes/broker.js";
+import { interpreter, sleep, waitFor } from "../fakes/real-gun.js";
 
 const RUNTIMES = ["vm", "espruino"] as const;
 const guns: Gun[] = [];

@@ -9,7 +9,7 @@ import * as protocol from "@cng/protocol";
 import { rollup } from "rollup";
 import { expect, it } from "vitest";
 import { projectRoot } from "../../hub/src/sim/espruino/index.js";
-import { interpreter } from "./rig.js";
+import { interpreter } from "../fakes/real-gun.js";
 
 interface Vector {
   kind: string;

@@ -10,8 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Hub } from "../../hub/src/hub.js";
 import type { Motion } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { connect, request, tempDir, testHub } from "../hub/helpers.js";
-import { bridgeGun } from "./bluetooth.js";
+import { connect, request, tempDir, testHub } from "../fakes/hub.js";
 import {
   countLines,
   expectRefusedConfig,
@@ -23,7 +22,8 @@ import {
   sleep,
   usbLines,
   waitFor,
-} from "./rig.js";
+} from "../fakes/real-gun.js";
+import { bridgeGun } from "./bluetooth.js";
 
 const board = "puckjs";
 const count = countLines;

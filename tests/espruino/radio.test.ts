@@ -10,7 +10,7 @@ import {
   powersaveAtBoot,
   radioSleeps,
 } from "../../hub/src/sim/espruino/index.js";
-import { onInterpreter, realGun, sleep } from "./rig.js";
+import { onInterpreter, realGun, sleep } from "../fakes/real-gun.js";
 
 const WIFI = boardNames().filter((b) => (loadBoard(b).links ?? ["wifi"]).includes("wifi"));
 /** a bundle that only asks the radio: what each mode does, what the status says */

@@ -4,7 +4,7 @@
 // A Puck.js's Bluetooth, where anyone in range connects: the console leaves at once, and `repl` does not bring it back
 // (tests/security/ble-puck.test.ts tries it as a stranger would).
 import { expect, it } from "vitest";
-import { countLines, onInterpreter, realGun, sleep, waitFor } from "./rig.js";
+import { countLines, onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 const cfg = { id: "g1", secret: "s-g1", table: "t1", link: "serial", hub: { host: "h" } };
 

@@ -6,12 +6,12 @@
 import { encAim, encSync, encTrig, gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { aimOptions, bearings, type SeatLayout } from "../../hub/src/aim/index.js";
-import { connect, request, sleep } from "../hub/helpers.js";
-import { realTime, type TestTime } from "../play/test-time.js";
+import { connect, request, sleep } from "./hub.js";
+import { realTime, type TestTime } from "./time.js";
 
 export type Pose = { kind: "aim"; target: number } | { kind: "away" } | { kind: "lowered" };
 
-/** What the bots (tests/play/players.ts) need of a gun: where it sits, whether it is on, its pose, its trigger. */
+/** What the bots (tests/fakes/players.ts) need of a gun: where it sits, whether it is on, its pose, its trigger. */
 export interface PlayedGun {
   readonly seat: number | null;
   readonly online: boolean;

@@ -3,8 +3,8 @@
 import { gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { angleDiff, createVirtualGun, type Motion } from "../../hub/src/sim/espruino/index.js";
-import { waitFor } from "../hub/helpers.js";
-import { hubClient, startBroker } from "./broker.js";
+import { hubClient, startBroker } from "../fakes/broker.js";
+import { waitFor } from "../fakes/hub.js";
 import { seatHoppingMinute } from "./seat-hopping.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];

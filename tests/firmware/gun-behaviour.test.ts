@@ -3,8 +3,8 @@
 import { decodeCommand, gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { sleep, waitFor } from "../hub/helpers.js";
-import { answerSyncs, hubClient, startBroker } from "./broker.js";
+import { answerSyncs, hubClient, startBroker } from "../fakes/broker.js";
+import { sleep, waitFor } from "../fakes/hub.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -3,8 +3,8 @@
 import { decodeAim, decodeInfo, decodeTrigger, gunTopic } from "@cng/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { boardNames, createVirtualGun, loadBoard, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { sleep, waitFor } from "../hub/helpers.js";
-import { hubClient, startBroker, type TestBroker } from "./broker.js";
+import { hubClient, startBroker, type TestBroker } from "../fakes/broker.js";
+import { sleep, waitFor } from "../fakes/hub.js";
 
 let broker: TestBroker;
 let hub: Awaited<ReturnType<typeof hubClient>>;

@@ -6,8 +6,8 @@ import { createServer, type Server, connect as tcp } from "node:net";
 import { gunTopic } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { sleep, waitFor } from "../hub/helpers.js";
-import { hubClient, startBroker, type TestBroker } from "./broker.js";
+import { hubClient, startBroker, type TestBroker } from "../fakes/broker.js";
+import { sleep, waitFor } from "../fakes/hub.js";
 
 const BOARD = "esp32-mpu6050";
 const cleanup: (() => Promise<void> | void)[] = [];

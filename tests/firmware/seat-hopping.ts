@@ -2,8 +2,8 @@
 // motion with gyro noise and a small bias, still periods between moves, and the worst errors against the truth.
 import { gunTopic } from "@cng/protocol";
 import { angleDiff, createVirtualGun, type Motion, type Pose } from "../../hub/src/sim/espruino/index.js";
-import { waitFor } from "../hub/helpers.js";
-import { hubClient, startBroker } from "./broker.js";
+import { hubClient, startBroker } from "../fakes/broker.js";
+import { waitFor } from "../fakes/hub.js";
 
 /** Aim at a new seat every 4 s: 1.5 s smooth turn (with some pitch), then 2.5 s still. Still for the first 3 s. */
 export function seatHopping(): Motion {

@@ -24,10 +24,10 @@ import {
   type RealGun,
   type VirtualGun,
 } from "../../hub/src/sim/espruino/index.js";
-import { interpreter } from "../espruino/rig.js";
-import { fakeLog } from "../hardware/fake-log.js";
-import { sleep, waitFor } from "../hub/helpers.js";
-import { hubClient, startBroker, type TestBroker } from "./broker.js";
+import { hubClient, startBroker, type TestBroker } from "../fakes/broker.js";
+import { sleep, waitFor } from "../fakes/hub.js";
+import { fakeLog } from "../fakes/log.js";
+import { interpreter } from "../fakes/real-gun.js";
 
 // serialport's own MockBinding instance (the ESM and CommonJS builds of binding-mock are two registries)
 const MockBinding = SerialPortMock.binding;
@@ -72,7 +72,7 @@ const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 /** what the hub would vouch for a paired gun with (the test's own, set when it pairs) */
 let vouch: (gun: string, n: string) => { token: string; m: string } | null = () => null;
 
-// the real interpreter too, where it is built (tests/espruino/rig.ts says when it is not)
+// the real interpreter too, where it is built (tests/fakes/real-gun.ts says when it is not)
 const RUNTIMES: GunRuntime[] = interpreter.path ? ["vm", "espruino"] : ["vm"];
 
 // an ESP32 on its USB cable, and a Puck.js on Bluetooth (its Nordic UART carries the same lines to the same bridge)

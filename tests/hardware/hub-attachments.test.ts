@@ -1,6 +1,6 @@
 // `cng hub --table-box PORT --serial-gun PORT`: missing hardware is reported and the hub carries on.
 import { describe, expect, it } from "vitest";
-import { connect, request, testHub } from "../hub/helpers.js";
+import { connect, request, testHub } from "../fakes/hub.js";
 
 describe("hub with a table box and a serial gun that are not plugged in", () => {
   it("starts, says so, and serves guns and commands as usual", async () => {

@@ -10,8 +10,8 @@ import {
   startTableBox,
   TABLE_BOX_PINS,
 } from "../../hub/src/tablebox/index.js";
-import { sleep } from "../hub/helpers.js";
-import { fakeLog } from "./fake-log.js";
+import { sleep } from "../fakes/hub.js";
+import { fakeLog } from "../fakes/log.js";
 
 const require = createRequire(import.meta.url);
 const { Firmata } = require("mock-firmata");

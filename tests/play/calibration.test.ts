@@ -5,8 +5,8 @@ import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
 import { TestGun } from "../fakes/gun.js";
-import { connect, nextMessage, request, testHub } from "../hub/helpers.js";
-import { DrivenTime } from "./test-time.js";
+import { connect, nextMessage, request, testHub } from "../fakes/hub.js";
+import { DrivenTime } from "../fakes/time.js";
 
 interface CalView {
   seat: number;

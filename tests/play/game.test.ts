@@ -4,11 +4,11 @@
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import type { TestGun } from "../fakes/gun.js";
-import { request } from "../hub/helpers.js";
-import { randomScenario, type Scenario } from "../table/rig.js";
-import { Players, type TableState } from "./players.js";
-import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "./rig.js";
-import { DrivenTime } from "./test-time.js";
+import { request } from "../fakes/hub.js";
+import { closeTable, expectedResult, pairedTable, QUICK, setupOf, type TestHub } from "../fakes/paired-table.js";
+import { Players, type TableState } from "../fakes/players.js";
+import { randomScenario, type Scenario } from "../fakes/table-rig.js";
+import { DrivenTime } from "../fakes/time.js";
 
 describe("a whole game over MQTT", () => {
   let hub: TestHub;

@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
 import { playScenario } from "../../hub/src/rules/scenario.js";
 import { TestGun } from "../fakes/gun.js";
-import { connect, request, sleep, spawnHub, tempDir } from "../hub/helpers.js";
-import { randomScenario } from "../table/rig.js";
-import { Players, type TableState } from "./players.js";
+import { connect, request, sleep, spawnHub, tempDir } from "../fakes/hub.js";
+import { Players, type TableState } from "../fakes/players.js";
+import { randomScenario } from "../fakes/table-rig.js";
 
 const _CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 const PIN = "515151";

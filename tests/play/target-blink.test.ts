@@ -4,9 +4,9 @@ import type { GameNewArgs } from "@cng/protocol";
 import { afterEach, expect, it } from "vitest";
 import { seatColour } from "../../hub/src/feedback/index.js";
 import type { TestGun } from "../fakes/gun.js";
-import { request, waitFor } from "../hub/helpers.js";
-import type { TableState } from "./players.js";
-import { closeTable, pairedTable, type TestHub } from "./rig.js";
+import { request, waitFor } from "../fakes/hub.js";
+import { closeTable, pairedTable, type TestHub } from "../fakes/paired-table.js";
+import type { TableState } from "../fakes/players.js";
 
 let t: { players: null; guns: TestGun[]; host: any; hub: TestHub | undefined } = {
   players: null,

@@ -30,7 +30,7 @@ import { Rng, randomDecision, type SetupOptions } from "../../hub/src/rules/inde
 import { open as openSealed, viewKey } from "../../hub/src/seal/index.js";
 import { openDb } from "../../hub/src/store/db.js";
 import { GameLog } from "../../hub/src/store/game-log.js";
-import { connect, request, tempDir, testHub, waitFor } from "../hub/helpers.js";
+import { connect, request, tempDir, testHub, waitFor } from "../fakes/hub.js";
 
 type Kind = keyof typeof TABLE_MAX_BYTES;
 interface ValidVector {

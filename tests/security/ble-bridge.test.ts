@@ -12,7 +12,7 @@ import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SerialGunBridge } from "../../hub/src/serial/index.js";
 import { bridgeGun, createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { connect, connectRefused, hubWithHost, pairGun, request, sleep, waitFor } from "../hub/helpers.js";
+import { connect, connectRefused, hubWithHost, pairGun, request, sleep, waitFor } from "../fakes/hub.js";
 
 const proofOf = (key: string, n: string) =>
   createHmac("sha256", createHash("sha256").update(key).digest("hex")).update(`link ${n}`, "latin1").digest("hex");

@@ -13,7 +13,7 @@ import { createHash, createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { createVirtualGun, type Gun, type GunOptions, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { interpreter, realGun, said, sleep, usbLines, waitFor } from "../espruino/rig.js";
+import { interpreter, realGun, said, sleep, usbLines, waitFor } from "../fakes/real-gun.js";
 
 const KEY = "k3y-the-hub-gave-at-pairing-0123";
 const ATTACKER_KEY = "a-key-the-stranger-chose-0123456";

@@ -4,7 +4,7 @@
 import { cmdTopic } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maySubscribe } from "../../hub/src/broker/acl.js";
-import { connect, connectRefused, granted, request, sleep, testHub } from "../hub/helpers.js";
+import { connect, connectRefused, granted, request, sleep, testHub } from "../fakes/hub.js";
 
 describe("client ids that are topic patterns", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;

@@ -4,8 +4,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { fakeLog } from "../hardware/fake-log.js";
-import { tempDir, testHub } from "../hub/helpers.js";
+import { tempDir, testHub } from "../fakes/hub.js";
+import { fakeLog } from "../fakes/log.js";
 
 const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
 

@@ -15,8 +15,8 @@ import {
   REQUEST_BUDGET,
   SUBSCRIPTIONS_PER_CLIENT,
 } from "../../hub/src/broker/limits.js";
-import { closed, connect, granted, request, sleep, testHub, waitFor } from "../hub/helpers.js";
-import { clientFrom, connectPacket, tcpConnect } from "./raw-mqtt.js";
+import { closed, connect, granted, request, sleep, testHub, waitFor } from "../fakes/hub.js";
+import { clientFrom, connectPacket, tcpConnect } from "../fakes/raw-mqtt.js";
 
 const SETUP: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 7 };
 

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, HUB_LIMITS, SecretLimiter, sourceOf } from "../../hub/src/access/limiter.js";
 import { authenticate, type CredentialCheck } from "../../hub/src/broker/authenticate.js";
-import { connect, request, requestRaw, sleep, testHub } from "../hub/helpers.js";
-import { clientFrom, tcpConnect, wsConnect } from "./raw-mqtt.js";
+import { connect, request, requestRaw, sleep, testHub } from "../fakes/hub.js";
+import { clientFrom, tcpConnect, wsConnect } from "../fakes/raw-mqtt.js";
 
 /** The most PIN checks a guesser trying without pause gets in `ms` under `o` (the doubling waits after the free ones). */
 function mostChecks(o: { free: number; baseMs: number; maxMs: number }, ms: number): number {

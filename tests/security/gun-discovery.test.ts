@@ -12,9 +12,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { formatReply } from "../../hub/src/net/discovery.js";
 import { createVirtualGun, type Gun } from "../../hub/src/sim/espruino/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { onInterpreter, realGun, sleep, waitFor } from "../espruino/rig.js";
-import { broadcastSource } from "../hub/broadcast.js";
-import { tempDir, testHub } from "../hub/helpers.js";
+import { broadcastSource } from "../fakes/broadcast.js";
+import { tempDir, testHub } from "../fakes/hub.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 const lan = (await broadcastSource()) ?? "";
 if (!lan) console.warn("SKIPPED: fake hub answers: a broadcast sent on this machine does not come back here");

@@ -8,7 +8,7 @@
 import { connect as tcp } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { tempDir, testHub, waitFor } from "../hub/helpers.js";
+import { tempDir, testHub, waitFor } from "../fakes/hub.js";
 import { type Tap, tapInFrontOf } from "./tap.js";
 
 /** The CONNACK return code for `packet` sent as it is from `from`; -1 when the hub closed without one. */

@@ -14,9 +14,9 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { bundlePathFor } from "../../hub/src/boards/profile.js";
 import { crcOf, type OtaBundle, otaChunk, shaOf, vouchedBegin } from "../../hub/src/guns/ota.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { onInterpreter, realGun, sleep, waitFor } from "../espruino/rig.js";
-import { hubClient, type Received, startBroker, type TestBroker } from "../firmware/broker.js";
-import { connect, request, tempDir, testHub } from "../hub/helpers.js";
+import { hubClient, type Received, startBroker, type TestBroker } from "../fakes/broker.js";
+import { connect, request, tempDir, testHub } from "../fakes/hub.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 const BOARD = "esp32-mpu6050";
 const FW = JSON.parse(readFileSync(new URL("../../firmware/dist/sizes.json", import.meta.url), "utf8")).version;

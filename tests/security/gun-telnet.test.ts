@@ -8,7 +8,7 @@
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { boardNames, createVirtualGun, type Gun, loadBoard } from "../../hub/src/sim/espruino/index.js";
-import { onInterpreter, realGun, sleep, waitFor } from "../espruino/rig.js";
+import { onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
 
 const KEY = "k3y-only-the-gun-and-its-hub-know";
 const WIFI_PASS = "the-tables-wifi-password";

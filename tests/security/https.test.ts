@@ -7,8 +7,8 @@ import { X509Certificate } from "node:crypto";
 import { get as httpsGet } from "node:https";
 import { connect as mqttConnect } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir, testHub } from "../hub/helpers.js";
-import { hasChromium, launch } from "../web/browser.js";
+import { hasChromium, launch } from "../fakes/browser.js";
+import { tempDir, testHub } from "../fakes/hub.js";
 
 /** GET over https with `ca` trusted (or none): the status and headers, or the TLS error. */
 function fetchTls(url: string, ca?: string): Promise<{ status: number; csp?: string } | { error: string }> {

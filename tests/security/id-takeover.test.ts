@@ -7,8 +7,8 @@
 import { encAim, encTrig, gunTopic } from "@cng/protocol";
 import type { IClientOptions, MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closed, connect, nextMessage, request, sleep, testHub, waitFor } from "../hub/helpers.js";
-import { clientFrom } from "./raw-mqtt.js";
+import { closed, connect, nextMessage, request, sleep, testHub, waitFor } from "../fakes/hub.js";
+import { clientFrom } from "../fakes/raw-mqtt.js";
 
 const INFO = JSON.stringify({ v: 1, fw: "0.1.0", b: "esp32-mpu6050", i: "mpu6050", up: 1 });
 

@@ -4,7 +4,7 @@
 import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closed, connect, granted, nextMessage, pairGun, request, sleep, testHub } from "../hub/helpers.js";
+import { closed, connect, granted, nextMessage, pairGun, request, sleep, testHub } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 

@@ -5,7 +5,7 @@
 import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, connectRefused, nextMessage, request, sleep, testHub } from "../hub/helpers.js";
+import { connect, connectRefused, nextMessage, request, sleep, testHub } from "../fakes/hub.js";
 
 describe("a twin of a gun waiting to be paired", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;

@@ -7,8 +7,8 @@ import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEW_PENDING_PER_MINUTE, PENDING_PER_SOURCE } from "../../hub/src/broker/pending-door.js";
 import { projectRoot } from "../../hub/src/sim/espruino/index.js";
-import { connect, nextMessage, request, sleep, testHub, waitFor } from "../hub/helpers.js";
-import { clientFrom } from "./raw-mqtt.js";
+import { connect, nextMessage, request, sleep, testHub, waitFor } from "../fakes/hub.js";
+import { clientFrom } from "../fakes/raw-mqtt.js";
 
 const INFO = JSON.stringify({ v: 1, fw: "0.1.0", b: "esp32-mpu6050", i: "mpu6050", up: 1 });
 

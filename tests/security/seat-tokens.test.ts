@@ -5,7 +5,7 @@
 import type { GameSetup } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closed, connect, connectRefused, nextView, request, sleep, testHub } from "../hub/helpers.js";
+import { closed, connect, connectRefused, nextView, request, sleep, testHub } from "../fakes/hub.js";
 
 const players = (third: string): GameSetup => ({ edition: "classic", players: ["Ann", "Bob", third, "Dee"], seed: 3 });
 

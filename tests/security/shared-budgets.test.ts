@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HUB_LIMITS } from "../../hub/src/access/limiter.js";
 import { PENDING_PER_SOURCE } from "../../hub/src/broker/pending-door.js";
 import { MAX_PENDING } from "../../hub/src/guns/registry.js";
-import { connect, nextMessage, request, sleep, testHub, waitFor } from "../hub/helpers.js";
-import { clientFrom, tcpConnect } from "./raw-mqtt.js";
+import { connect, nextMessage, request, sleep, testHub, waitFor } from "../fakes/hub.js";
+import { clientFrom, tcpConnect } from "../fakes/raw-mqtt.js";
 
 const INFO = JSON.stringify({ v: 1, fw: "0.1.0", b: "esp32-mpu6050", i: "mpu6050", up: 1 });
 

@@ -6,8 +6,8 @@
 // only travelled out of band. A tap in front of the hub hears a whole evening's start: the host logging in on a phone
 // with the PIN, starting a game, making a console link; a player opening it and choosing a card.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testHub } from "../hub/helpers.js";
-import { hasChromium, launch, type TestBrowser } from "../web/browser.js";
+import { hasChromium, launch, type TestBrowser } from "../fakes/browser.js";
+import { testHub } from "../fakes/hub.js";
 import { type Tap, tapInFrontOf } from "./tap.js";
 
 describe.skipIf(!hasChromium())("a listener on the table's WiFi", () => {

@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { testHub } from "../hub/helpers.js";
-import { hasChromium, launch, type TestBrowser } from "../web/browser.js";
+import { hasChromium, launch, type TestBrowser } from "../fakes/browser.js";
+import { testHub } from "../fakes/hub.js";
 
 /** The handshake's HTTP status for a WebSocket to `url` sent with `origin` (101 when it opened). */
 function wsStatus(url: string, origin?: string): Promise<number> {

@@ -1,16 +1,16 @@
 // @heavy: a whole game in real time that must end, decision for decision, as a driven one: it needs the cores
 // kill -9 the hub in the middle of a round of a simulated game: restarted on the same data, it resumes, the guns
 // and bots reconnect on their own, and the game ends exactly as an uninterrupted game with the same seed does.
-// The uninterrupted game plays on driven time (tests/play/test-time.ts: the same people, in a few seconds); the
+// The uninterrupted game plays on driven time (tests/fakes/time.ts: the same people, in a few seconds); the
 // killed one in real time, its hub a process of its own.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { Fleet } from "../../hub/src/sim/fleet.js";
 import { type GameOptions, playGame } from "../../hub/src/sim/game.js";
 import { DEFAULT_HUMAN } from "../../hub/src/sim/human.js";
-import { spawnHub, tempDir, testHub } from "../hub/helpers.js";
-import { DrivenTime } from "../play/test-time.js";
-import { cliReplay, gameLog } from "./helpers.js";
+import { cliReplay, gameLog } from "../fakes/clean-game.js";
+import { spawnHub, tempDir, testHub } from "../fakes/hub.js";
+import { DrivenTime } from "../fakes/time.js";
 
 const PIN = "515151";
 const GAME: GameOptions = { edition: "classic", players: 4, seed: 13, speed: "fast" };

@@ -1,15 +1,15 @@
 // What goes wrong at a real table, on simulated guns and bots: a gun drops off the WiFi mid-count and comes
 // back; a player too slow for the count is "nobody"; an aim between two players is re-aimed, never taken as
-// the wrong one. On driven time (tests/play/test-time.ts): the hub, the guns' firmware and the people share one
+// the wrong one. On driven time (tests/fakes/time.ts): the hub, the guns' firmware and the people share one
 // clock the test moves, so the drop happens at the same point of the count on a busy machine or a quiet one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Fleet } from "../../hub/src/sim/fleet.js";
 import { type Connection, playGame } from "../../hub/src/sim/game.js";
 import type { BotPlayer } from "../../hub/src/sim/player.js";
 import type { TableState } from "../../hub/src/sim/table-view.js";
-import { testHub } from "../hub/helpers.js";
-import { DrivenTime } from "../play/test-time.js";
-import { gameLog, wrongTargets } from "./helpers.js";
+import { gameLog, wrongTargets } from "../fakes/clean-game.js";
+import { testHub } from "../fakes/hub.js";
+import { DrivenTime } from "../fakes/time.js";
 
 describe("faults at the table", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;

@@ -3,7 +3,7 @@
 import { gunTopic } from "@cng/protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { Fleet } from "../../hub/src/sim/fleet.js";
-import { sleep, testHub } from "../hub/helpers.js";
+import { sleep, testHub } from "../fakes/hub.js";
 
 describe("a fleet of virtual guns", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;

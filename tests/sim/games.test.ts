@@ -9,11 +9,11 @@ import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { describe, expect, it } from "vitest";
 import { angleDiff } from "../../hub/src/aim/index.js";
-import { weatherGame } from "../../hub/src/bench/weather-game.js";
 import { type DemoOptions, runDemo } from "../../hub/src/bench/demo-game.js";
-import { connect, tempDir } from "../hub/helpers.js";
-import { DrivenTime } from "../play/test-time.js";
-import { expectCleanGame } from "./helpers.js";
+import { weatherGame } from "../../hub/src/bench/weather-game.js";
+import { expectCleanGame } from "../fakes/clean-game.js";
+import { connect, tempDir } from "../fakes/hub.js";
+import { DrivenTime } from "../fakes/time.js";
 
 const MATRIX: (Pick<DemoOptions, "edition" | "players" | "powers" | "cop" | "secrets" | "recentre"> & {
   name: string;

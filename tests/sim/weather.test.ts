@@ -3,16 +3,16 @@
 // real WiFi needs — no wrong target, no player in time read as too slow, no courage misread, the guns' beats together
 // — in a busy party's weather and with modem sleep at DTIM 3; a gun dropping off the WiFi in the middle of a count.
 import { describe, expect, it } from "vitest";
+import { type DemoOptions, runDemo } from "../../hub/src/bench/demo-game.js";
 import { spread } from "../../hub/src/bench/load/stats.js";
 import { verdicts } from "../../hub/src/bench/verdicts.js";
 import { beatFigures } from "../../hub/src/bench/weather-game.js";
-import { type DemoOptions, runDemo } from "../../hub/src/bench/demo-game.js";
 import type { Fleet } from "../../hub/src/sim/fleet.js";
 import type { TableState } from "../../hub/src/sim/table-view.js";
 import { type WeatherName, weatherNamed } from "../../hub/src/sim/weather/profiles.js";
-import { tempDir } from "../hub/helpers.js";
-import { DrivenTime } from "../play/test-time.js";
-import { expectCleanGame } from "./helpers.js";
+import { expectCleanGame } from "../fakes/clean-game.js";
+import { tempDir } from "../fakes/hub.js";
+import { DrivenTime } from "../fakes/time.js";
 
 interface Played {
   r: Awaited<ReturnType<typeof runDemo>>;

@@ -3,7 +3,7 @@ import { CUE_NAMES } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
 import { GunClock } from "../../hub/src/aim/index.js";
 import { cuePattern, FeedbackDispatcher, SEAT_COLOURS, seatColour } from "../../hub/src/feedback/index.js";
-import { Rig, randomScenario } from "./rig.js";
+import { Rig, randomScenario } from "../fakes/table-rig.js";
 
 describe("cue patterns", () => {
   it.each(CUE_NAMES)("%s is flat colour/ms and Hz/ms pairs a gun can play", (name) => {

@@ -2,7 +2,7 @@
 // same decisions.
 import { describe, expect, it } from "vitest";
 import { playScenario, describe as summary } from "../../hub/src/rules/scenario.js";
-import { Rig, randomScenario } from "./rig.js";
+import { Rig, randomScenario } from "../fakes/table-rig.js";
 
 function expected(scenario: ReturnType<typeof randomScenario>) {
   const r = playScenario(scenario);

@@ -3,7 +3,7 @@
 // slow" for a delay that was the network's. A player who really is late is still too slow.
 import { describe, expect, it } from "vitest";
 import { FAST_TIMING } from "../../hub/src/table/index.js";
-import { Rig, randomScenario } from "./rig.js";
+import { Rig, randomScenario } from "../fakes/table-rig.js";
 
 const scenario = randomScenario("classic", 5, 51, { style: { aimNobody: 0, lieDown: 0.4 } });
 const seat = 2;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { apply, type Decision, newGame, type State } from "../../hub/src/rules/index.js";
 import { playScenario, describe as summary } from "../../hub/src/rules/scenario.js";
-import { Rig, randomScenario, type Scenario } from "./rig.js";
+import { Rig, randomScenario, type Scenario } from "../fakes/table-rig.js";
 
 /** What a restarted hub has: the state replayed from the logged decisions. */
 function replayed(scenario: Scenario, decisions: Decision[]): State {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { newGame, type State } from "../../hub/src/rules/index.js";
 import { playScenario, describe as summary } from "../../hub/src/rules/scenario.js";
-import { Rig, randomScenario, type Scenario } from "./rig.js";
+import { Rig, randomScenario, type Scenario } from "../fakes/table-rig.js";
 
 function afterRounds(scenario: Scenario, rounds: number) {
   const r = playScenario({ ...scenario, rounds: scenario.rounds.slice(0, rounds) });

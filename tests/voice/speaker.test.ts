@@ -10,7 +10,7 @@ import { type GameSetup, TABLE_LANGS as LANGS } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PHRASE_RE, phraseText, samplePhrases } from "../../hub/src/voice/phrases.js";
 import { findEspeak, MAX_WAITING, Speaker, trimWav } from "../../hub/src/voice/speaker.js";
-import { connect, request, testHub } from "../hub/helpers.js";
+import { connect, request, testHub } from "../fakes/hub.js";
 
 const hasEspeak = findEspeak();
 if (!hasEspeak) console.warn("SKIPPED the espeak-ng tests: no espeak-ng (apt-get install espeak-ng)");

@@ -12,7 +12,7 @@
 // event the library listens to for notifications. Everything else in the path is the browser's own.
 import type { Browser, CDPSession, Page } from "playwright-core";
 import type { Gun } from "../../hub/src/sim/espruino/index.js";
-import { sleep } from "../hub/helpers.js";
+import { sleep } from "../fakes/hub.js";
 
 export const NORDIC_UART = "6e400001-b5a3-f393-e0a9-e50e24dcca9e";
 const RX = "6e400003-b5a3-f393-e0a9-e50e24dcca9e";

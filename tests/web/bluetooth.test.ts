@@ -14,14 +14,14 @@ import { type Browser, type BrowserContext, type CDPSession, chromium, type Page
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearing, roundTable } from "../../hub/src/aim/index.js";
 import type { RealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { isRed, onInterpreter, realGun, sleep, waitFor } from "../espruino/rig.js";
+import { CHROMIUM, CHROMIUM_ARGS, hasChromium, launch, pageErrors, shot } from "../fakes/browser.js";
 import { type Pose, TestGun } from "../fakes/gun.js";
-import { connect, request, testHub } from "../hub/helpers.js";
-import { Players } from "../play/players.js";
-import { expectedResult, setupOf } from "../play/rig.js";
-import { randomScenario } from "../table/rig.js";
+import { connect, request, testHub } from "../fakes/hub.js";
+import { expectedResult, setupOf } from "../fakes/paired-table.js";
+import { Players } from "../fakes/players.js";
+import { isRed, onInterpreter, realGun, sleep, waitFor } from "../fakes/real-gun.js";
+import { randomScenario } from "../fakes/table-rig.js";
 import { BLUETOOTH_FLAG, chooser, EmulatedPuck, emulateBluetooth, notifyByReads } from "./bluetooth-device.js";
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, launch, pageErrors, shot } from "./browser.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 const NAMES = ["Ann", "Bob", "Cid", "Dee"];

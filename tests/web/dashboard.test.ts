@@ -6,9 +6,9 @@ import type { MqttClient } from "mqtt";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roundTable } from "../../hub/src/aim/index.js";
+import { hasChromium, launch, pageErrors, shot, type TestBrowser } from "../fakes/browser.js";
 import { TestGun } from "../fakes/gun.js";
-import { connect, request, sleep, testHub } from "../hub/helpers.js";
-import { hasChromium, launch, pageErrors, shot, type TestBrowser } from "./browser.js";
+import { connect, request, sleep, testHub } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 const NAMES = ["Ann", "Bob", "Cid", "Dee"];

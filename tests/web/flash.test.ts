@@ -12,9 +12,9 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundlePathFor } from "../../hub/src/boards/profile.js";
 import { flash, planFlash } from "../../hub/src/flash/flash.js";
-import { interpreter } from "../espruino/rig.js";
-import { testHub } from "../hub/helpers.js";
-import { CHROMIUM, hasChromium } from "./browser.js";
+import { CHROMIUM, hasChromium } from "../fakes/browser.js";
+import { testHub } from "../fakes/hub.js";
+import { interpreter } from "../fakes/real-gun.js";
 import { startBoard, type TestBoard } from "./espruino-board.js";
 
 const BOARD = "esp32-mpu6050";

@@ -4,9 +4,9 @@
 // a revoked one is a viewer again and its token no longer logs in.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sleep, testHub } from "../hub/helpers.js";
-import { tcpConnect } from "../security/raw-mqtt.js";
-import { hasChromium, launch, pageErrors, type TestBrowser } from "./browser.js";
+import { hasChromium, launch, pageErrors, type TestBrowser } from "../fakes/browser.js";
+import { sleep, testHub } from "../fakes/hub.js";
+import { tcpConnect } from "../fakes/raw-mqtt.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 const DEVICE_KEY = "cng-host-device";

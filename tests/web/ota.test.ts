@@ -6,9 +6,9 @@ import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundlePathFor } from "../../hub/src/boards/profile.js";
-import { interpreter, realGun, waitFor } from "../espruino/rig.js";
-import { connect, request, testHub } from "../hub/helpers.js";
-import { hasChromium, launch, pageErrors, type TestBrowser } from "./browser.js";
+import { hasChromium, launch, pageErrors, type TestBrowser } from "../fakes/browser.js";
+import { connect, request, testHub } from "../fakes/hub.js";
+import { interpreter, realGun, waitFor } from "../fakes/real-gun.js";
 
 const FW = JSON.parse(readFileSync(new URL("../../firmware/dist/sizes.json", import.meta.url), "utf8")).version;
 const BOARD = "esp32-mpu6050";

@@ -9,13 +9,13 @@ import { TABLE_LANGS } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, launch, pageErrors, shot, type TestBrowser } from "../fakes/browser.js";
 import type { TestGun } from "../fakes/gun.js";
-import { request } from "../hub/helpers.js";
-import { Players } from "../play/players.js";
-import { closeTable, pairedTable, QUICK, setupOf, type TestHub } from "../play/rig.js";
-import { realTime } from "../play/test-time.js";
-import { randomScenario, type Scenario } from "../table/rig.js";
-import { hasChromium, launch, pageErrors, shot, type TestBrowser } from "./browser.js";
+import { request } from "../fakes/hub.js";
+import { closeTable, pairedTable, QUICK, setupOf, type TestHub } from "../fakes/paired-table.js";
+import { Players } from "../fakes/players.js";
+import { randomScenario, type Scenario } from "../fakes/table-rig.js";
+import { realTime } from "../fakes/time.js";
 
 // one name longer than a phone's label holds: it is shortened in the drawing, whole on a tap
 const NAMES = ["Ann", "Bartholomew-Maximilian", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"];

@@ -1,6 +1,6 @@
 // The hub's web port serves the dashboard's files safely: a fixed list, the right types, revalidation, the clock.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testHub } from "../hub/helpers.js";
+import { testHub } from "../fakes/hub.js";
 
 describe("the dashboard's files", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;

@@ -7,8 +7,8 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { runDemo } from "../../hub/src/bench/demo-game.js";
 import { findEspeak } from "../../hub/src/voice/speaker.js";
-import { tempDir } from "../hub/helpers.js";
-import { hasChromium, launch, pageErrors, shot } from "./browser.js";
+import { hasChromium, launch, pageErrors, shot } from "../fakes/browser.js";
+import { tempDir } from "../fakes/hub.js";
 
 const ready = (hasChromium() || !!process.env.CI) && findEspeak();
 if (!findEspeak()) console.warn("SKIPPED the voice-in-the-browser test: no espeak-ng (apt-get install espeak-ng)");

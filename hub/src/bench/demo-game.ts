@@ -37,7 +37,7 @@ export interface DemoOptions extends GameOptions {
   hold?: () => Promise<void>;
   /**
    * one time for the hub, the guns and the bots (default: real). Tests pass a ManualClock they drive
-   * (tests/play/test-time.ts): a whole game in a fraction of its time, events in the order of the table's time.
+   * (tests/fakes/time.ts): a whole game in a fraction of its time, events in the order of the table's time.
    */
   clock?: Clock;
   /** the WiFi between the guns and phones and the hub (sim/weather): default none, loopback */

@@ -1,4 +1,4 @@
-// Broadcast on this machine, for the tests that find the hub (tests/hub/discovery.test.ts, tests/espruino/find.test.ts).
+// Broadcast on this machine, for the tests that find the hub (tests/net/discovery.test.ts, tests/espruino/find.test.ts).
 import { createSocket } from "node:dgram";
 
 /**

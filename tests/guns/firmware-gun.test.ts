@@ -2,7 +2,7 @@
 import { gunTopic } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVirtualGun, type VirtualGun } from "../../hub/src/sim/espruino/index.js";
-import { connect, nextMessage, request, testHub } from "./helpers.js";
+import { connect, nextMessage, request, testHub } from "../fakes/hub.js";
 
 describe("firmware bundle as a gun", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;

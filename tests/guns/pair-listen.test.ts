@@ -4,7 +4,7 @@ import { encAim, encTrig, gunTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { pendingForward } from "../../hub/src/broker/acl.js";
-import { connect, nextMessage, request, requestRaw, testHub, waitFor } from "./helpers.js";
+import { connect, nextMessage, request, requestRaw, testHub, waitFor } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 

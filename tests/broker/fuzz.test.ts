@@ -6,7 +6,7 @@ import { cmdTopic, type GameSetup, gunTopic, MAX_BYTES, type MessageKind } from 
 import fc from "fast-check";
 import type { MqttClient } from "mqtt";
 import { afterAll, describe, expect, it } from "vitest";
-import { connect, nextMessage, request, sleep, tempDir } from "./helpers.js";
+import { connect, nextMessage, request, sleep, tempDir } from "../fakes/hub.js";
 
 const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 const PIN = "771177";

@@ -1,7 +1,7 @@
 // Time for the whole-table tests: real time (a browser or a real interpreter in the game), or time the test drives
 // (DrivenTime, hub/src/sim/driven-time.ts), behind one interface.
 import type { MqttClient } from "mqtt";
-import { sleep } from "../hub/helpers.js";
+import { sleep } from "./hub.js";
 
 export { DrivenTime } from "../../hub/src/sim/driven-time.js";
 

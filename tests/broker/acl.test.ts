@@ -1,7 +1,7 @@
 import { cmdTopic, gunTopic, playerTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closed, connect, connectRefused, granted, pairGun, request, sleep, testHub } from "./helpers.js";
+import { closed, connect, connectRefused, granted, pairGun, request, sleep, testHub } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 

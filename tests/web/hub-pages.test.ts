@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testHub } from "./helpers.js";
+import { testHub } from "../fakes/hub.js";
 
 describe("the hub's web port", () => {
   let hub: Awaited<ReturnType<typeof testHub>>;

@@ -1,7 +1,7 @@
 import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { closed, connect, connectRefused, nextMessage, request, sleep, testHub } from "./helpers.js";
+import { closed, connect, connectRefused, nextMessage, request, sleep, testHub } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 

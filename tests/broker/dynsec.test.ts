@@ -8,12 +8,11 @@ import { join } from "node:path";
 import { gunTopic, tableTopic } from "@cng/protocol";
 import type { IClientOptions, MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDemo } from "../../hub/src/bench/demo-game.js";
 import { admitGun } from "../../hub/src/broker/dynsec-admin.js";
 import { CONF_FILE, DYNSEC_FILE, findPlugin, pluginCandidates } from "../../hub/src/broker/dynsec-init.js";
 import { initBroker } from "../../hub/src/cli/commands/broker.js";
-import { runDemo } from "../../hub/src/bench/demo-game.js";
 import { startVenue } from "../../hub/src/venue/server.js";
-import { DrivenTime } from "../play/test-time.js";
 import {
   brokerUp,
   closed,
@@ -26,7 +25,8 @@ import {
   tempDir,
   testHub,
   waitFor,
-} from "./helpers.js";
+} from "../fakes/hub.js";
+import { DrivenTime } from "../fakes/time.js";
 
 const MOSQUITTO = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].find((p) => existsSync(p));
 const PLUGIN = findPlugin();
@@ -304,7 +304,7 @@ describe.skipIf(!CAN)("hubs provisioning guns on mosquitto's dynamic-security pl
   it("two simulated tables play a whole game each at once on the one broker; the venue view shows both", async () => {
     // the venue logs in anonymously: every table's public state, and nothing else
     const venue = await startVenue({ url, port: 0, bind: "127.0.0.1" });
-    // on driven time (tests/play/test-time.ts): both hubs, their guns and bots on one clock the test moves
+    // on driven time (tests/fakes/time.ts): both hubs, their guns and bots on one clock the test moves
     const time = new DrivenTime();
     const game = (table: string, seed: number) =>
       runDemo({

@@ -19,8 +19,8 @@ import {
 } from "../../hub/src/net/discovery.js";
 import { type LanAddress, lanUrls, localAddressFor } from "../../hub/src/net/lan.js";
 import { lanLines } from "../../hub/src/net/lines.js";
-import { broadcastSource } from "./broadcast.js";
-import { sleep, testHub, waitFor } from "./helpers.js";
+import { broadcastSource } from "../fakes/broadcast.js";
+import { sleep, testHub, waitFor } from "../fakes/hub.js";
 
 const LAN: LanAddress[] = [
   { iface: "wlan0", address: "10.42.0.1", netmask: "255.255.255.0" },
@@ -337,7 +337,7 @@ describe("settings and start-up lines", () => {
   it("a hub with guns answers its own, not a stranger's (a table of the same name elsewhere), except while it listens to pair", async () => {
     const hub = await testHub({ bind: "0.0.0.0", discovery: 0, table: "disc2" });
     open.push({ close: () => hub.stop() });
-    const { connect, nextMessage, request } = await import("./helpers.js");
+    const { connect, nextMessage, request } = await import("../fakes/hub.js");
     const { gunTopic } = await import("@cng/protocol");
     const host = await connect(hub.urls.mqtt, { username: "host", password: hub.pin });
     open.push({ close: () => host.end(true) });

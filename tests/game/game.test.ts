@@ -2,7 +2,7 @@ import { type GameSetup, playerTopic, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apply, publicView, setup } from "../../hub/src/rules/index.js";
-import { connect, nextMessage, nextView, request, requestRaw, testHub } from "./helpers.js";
+import { connect, nextMessage, nextView, request, requestRaw, testHub } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 const SETUP: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee"], seed: 7 };

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, describe, expect } from "vitest";
 import { findInterpreter } from "../../hub/src/sim/espruino/interpreter.js";
 import { type RealGun, type RealGunOptions, startRealGun } from "../../hub/src/sim/espruino/real-gun.js";
-import { sleep, waitFor } from "../hub/helpers.js";
+import { sleep, waitFor } from "./hub.js";
 
 /** The interpreter these tests run on (`npm test` builds it: npm run espruino:build). */
 export const interpreter = await findInterpreter();

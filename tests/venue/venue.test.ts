@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVenue, VENUE_FILE } from "../../hub/src/venue/server.js";
 import { leaderboardFile } from "../../hub/src/venue/store.js";
 import { Venue } from "../../hub/src/venue/venue.js";
-import { brokerUp, connect, sleep, tempDir, testHub, waitFor } from "./helpers.js";
+import { brokerUp, connect, sleep, tempDir, testHub, waitFor } from "../fakes/hub.js";
 
 const player = (seat: number, name: string, money: number, alive = true): PublicPlayer => ({
   seat,

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { decide } from "../../hub/src/rules/bot.js";
 import { apply, type Decision, owedDecisions, publicView, Rng, type State, setup } from "../../hub/src/rules/index.js";
 import { describe as outcome } from "../../hub/src/rules/scenario.js";
-import { connect, request, spawnHub, tempDir } from "./helpers.js";
+import { connect, request, spawnHub, tempDir } from "../fakes/hub.js";
 
 const CLI = new URL("../../bin/cng.js", import.meta.url).pathname;
 const SETUP: GameSetup = { edition: "classic", players: ["Ann", "Bob", "Cid", "Dee", "Eve"], seed: 11 };

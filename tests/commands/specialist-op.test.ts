@@ -1,6 +1,6 @@
 // power.specialist: the Specialist's own choice from her console (or the host's), checked like every player op.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { connect, request, requestRaw, testHub } from "./helpers.js";
+import { connect, request, requestRaw, testHub } from "../fakes/hub.js";
 
 let hub: Awaited<ReturnType<typeof testHub>>;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { decodeOtaChunk, gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, pairGun, request, sleep, testHub } from "./helpers.js";
+import { connect, pairGun, request, sleep, testHub } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 

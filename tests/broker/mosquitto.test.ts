@@ -7,7 +7,7 @@ import { gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hubUserFor, mosquittoAcl } from "../../hub/src/broker/mosquitto-acl.js";
-import { brokerUp, connect, nextMessage, request, sleep, tempDir, testHub } from "./helpers.js";
+import { brokerUp, connect, nextMessage, request, sleep, tempDir, testHub } from "../fakes/hub.js";
 
 const MOSQUITTO = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto"].find((p) => existsSync(p));
 const PASSWD = "/usr/bin/mosquitto_passwd";

@@ -3,11 +3,11 @@
 import type { MqttClient } from "mqtt";
 import { roundTable } from "../../hub/src/aim/index.js";
 import { playScenario } from "../../hub/src/rules/scenario.js";
-import { TestGun } from "../fakes/gun.js";
-import { connect, request, testHub } from "../hub/helpers.js";
-import type { Scenario } from "../table/rig.js";
+import { TestGun } from "./gun.js";
+import { connect, request, testHub } from "./hub.js";
 import type { Players } from "./players.js";
-import { DrivenTime, realTime, type TestTime } from "./test-time.js";
+import type { Scenario } from "./table-rig.js";
+import { DrivenTime, realTime, type TestTime } from "./time.js";
 
 export type TestHub = Awaited<ReturnType<typeof testHub>>;
 

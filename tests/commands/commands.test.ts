@@ -6,7 +6,7 @@ import type { Decision } from "@cng/protocol";
 import { describe, expect, it } from "vitest";
 import { OPS } from "../../hub/src/commands/registry.js";
 import { decodeArgs } from "../../hub/src/commands/types.js";
-import { hubWithHost, request, requestRaw } from "./helpers.js";
+import { hubWithHost, request, requestRaw } from "../fakes/hub.js";
 
 const README = readFileSync(new URL("../../hub/src/commands/README.md", import.meta.url), "utf8");
 

@@ -5,10 +5,10 @@
 import { decodeTableState, type TableStateMsg, tableTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import type { Decision } from "../../hub/src/rules/index.js";
-import type { PlayedGun, Pose } from "../fakes/gun.js";
-import { requestRaw } from "../hub/helpers.js";
-import type { Scenario, ScenarioRound } from "../table/rig.js";
-import { realTime, type TestTime } from "./test-time.js";
+import type { PlayedGun, Pose } from "./gun.js";
+import { requestRaw } from "./hub.js";
+import type { Scenario, ScenarioRound } from "./table-rig.js";
+import { realTime, type TestTime } from "./time.js";
 
 /** `table/state`, as the contract types it; every one the players see must decode. */
 export type TableState = TableStateMsg;

@@ -6,7 +6,7 @@ import type { MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { decide } from "../../hub/src/rules/bot.js";
 import { apply, type Decision, owedDecisions, publicView, Rng, type State, setup } from "../../hub/src/rules/index.js";
-import { connect, request, requestRaw, tempDir, testHub } from "./helpers.js";
+import { connect, request, requestRaw, tempDir, testHub } from "../fakes/hub.js";
 
 type TestHub = Awaited<ReturnType<typeof testHub>>;
 

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import { gunTopic } from "@cng/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, nextMessage, request, sleep, testHub } from "./helpers.js";
+import { connect, nextMessage, request, sleep, testHub } from "../fakes/hub.js";
 
 const run = promisify(execFile);
 const PUB = "/usr/bin/mosquitto_pub";
