@@ -4,9 +4,9 @@ import mqtt from "mqtt";
 import { SerialPortMock } from "serialport";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type SerialGunBridge, startSerialGunBridge } from "../../hub/src/serial/index.js";
-import { waitFor } from "../hub/helpers.js";
-import { bareBroker } from "./broker.js";
-import { fakeLog } from "./fake-log.js";
+import { bareBroker } from "../fakes/bare-broker.js";
+import { waitFor } from "../fakes/hub.js";
+import { fakeLog } from "../fakes/log.js";
 
 // serialport's own MockBinding instance (the ESM and CommonJS builds of binding-mock are two registries).
 const MockBinding = SerialPortMock.binding;
@@ -106,6 +106,21 @@ describe("serial gun bridge", () => {
     expect(l.text("warn")).toMatch(/dropped a line \(aim: y must be between -180 and 180\)/);
   });
 
+  it("closes even when the broker never takes the gun's will (a broker going away as the bridge leaves)", async () => {
+    start();
+    const g = await gunEnd();
+    g.emitData('hello {"v":1,"id":"g1"}\n');
+    await waitFor(() => bridge!.online, 3000, "the gun on the broker");
+    // the broker holds the will's PUBLISH unanswered: no PUBACK ever comes
+    broker.aedes.authorizePublish = (_c, p, done) => {
+      if (!p.topic.endsWith("/will")) done(null);
+    };
+    const t = Date.now();
+    await bridge!.close();
+    bridge = null;
+    expect(Date.now() - t).toBeLessThan(10_000);
+  });
+
   it("publishes the gun's will when it is unplugged, and takes it back when replugged", async () => {
     const l = start({ retryMs: 50 });
     const g = await gunEnd();
@@ -140,7 +155,7 @@ describe("serial gun bridge", () => {
 
 describe("serial gun bridge on the real hub", () => {
   it("pairs a USB gun like a WiFi gun: pending, key down the cable, then its aim reaches the table", async () => {
-    const { testHub, connect, request } = await import("../hub/helpers.js");
+    const { testHub, connect, request } = await import("../fakes/hub.js");
     const hub = await testHub();
     try {
       const l = fakeLog();

@@ -1,9 +1,14 @@
 // The broker side of a gun on a USB cable: one MQTT session as that gun (its own login, or the token the hub gave
 // its bridge), with its will; the cues and commands for it checked and sent down the cable, its lines published.
+
+import { setTimeout as delay } from "node:timers/promises";
 import { decodeCommand, decodeCue, encWill, type GunOutLeaf, gunTopic } from "@cng/protocol";
 import type { MqttClient } from "mqtt";
 import { connectMqtt } from "../bus/connect.js";
 import type { Logger, OncePerKey } from "../log.js";
+
+/** how long a leaving bridge waits for the broker to take the gun's will */
+const WILL_ACK_MS = 2000;
 
 /** What goes down the cable to the gun (a line per leaf, hardware/SERIAL.md). */
 export type ToGun = (leaf: "who" | "auth" | "link" | "cue" | "cmd", json: string) => void;
@@ -71,11 +76,19 @@ export class HubLink {
     this.mqtt = null;
     this.session = "";
     if (!c) return;
+    let flushed = true;
     if (why !== null && gun && c.connected) {
       this.o.log.info({ gun, port: this.o.path }, `serial gun ${gun}: ${why}; publishing its will`);
-      await c.publishAsync(gunTopic(this.o.table, gun, "will"), encWill(), { qos: 1 }).catch(() => {});
+      // a broker that went away as we leave never acknowledges it: the bridge still closes
+      flushed = await Promise.race([
+        c.publishAsync(gunTopic(this.o.table, gun, "will"), encWill(), { qos: 1 }).then(
+          () => true,
+          () => false,
+        ),
+        delay(WILL_ACK_MS, false),
+      ]);
     }
-    await c.endAsync().catch(() => {});
+    await c.endAsync(!flushed).catch(() => {});
   }
 
   private async join(): Promise<void> {
