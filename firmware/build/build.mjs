@@ -8,18 +8,16 @@ import { fileURLToPath } from "node:url";
 import nodeResolve from "@rollup/plugin-node-resolve";
 import { rollup } from "rollup";
 import { minify } from "terser";
+import { IMUS, imuKindList, imuOf } from "../../hardware/imus/index.mjs";
 import { adcTransfer } from "../../hardware/tools/adc.mjs";
 import { CHIPS, pinProblems } from "../../hardware/tools/pins.mjs";
 import { powerProblems } from "../../hardware/tools/power.mjs";
-import { MPU_REG } from "../espruino/chips/mpu6050-map.mjs";
 import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const fwDir = join(root, "firmware");
 const entry = join(fwDir, "dist", "tsc", "main.js");
 const boardsDir = join(root, "hardware", "boards");
-/** hardware/imus.json: what each IMU chip answers as its WHO_AM_I */
-export const IMUS = JSON.parse(readFileSync(join(root, "hardware", "imus.json"), "utf8"));
 
 /** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`, `USB`, `Bluetooth`) in the baked profile. */
 const PIN = /^(D\d{1,2}|A\d|Serial\d|I2C\d|USB|Bluetooth)$/;
@@ -91,9 +89,12 @@ export function loadBoards() {
 
 /** What stops a board profile from building a gun that works, or undefined. */
 export function profileProblem(b) {
-  if (!["mpu6050", "bno085", "lsm6ds3"].includes(b.imu?.kind)) return "imu.kind must be mpu6050, bno085 or lsm6ds3";
-  // the LSM6DS3 is read through the Puck object of Espruino's Puck.js build (firmware/src/puck.ts)
-  if ((b.imu.kind === "lsm6ds3") !== (b.chip === "NRF52")) return "imu.kind lsm6ds3 goes with chip NRF52 (Puck.js)";
+  const imu = imuOf(b);
+  if (!imu) return `imu.kind must be ${imuKindList()}`;
+  // an IMU a board carries goes with that board, and that board with it (the Puck.js's, read through its Puck object)
+  const own = imu.onChip ? imu : Object.values(IMUS).find((e) => e.onChip?.chip === b.chip);
+  if (own && (own !== imu || b.chip !== own.onChip.chip))
+    return `imu.kind ${own.kind} goes with chip ${own.onChip.chip} (${own.onChip.board})`;
   if (!["neopixel", "rgb"].includes(b.led?.kind)) return "led.kind must be neopixel or rgb";
   if (!b.trig?.pin || !b.bz?.pin) return "trig.pin and bz.pin are required";
   if (!(b.budget?.bytes > 0)) return "budget.bytes is required";
@@ -181,10 +182,8 @@ export async function compile(bundle, b, version) {
         LINK_WIFI: linksOf(b).includes("wifi"),
         CHIP: b.chip,
         ADC_N: b.chip === "ESP32" ? 8 : 1,
-        // the WHO_AM_I answers the MPU-6050 driver takes (hardware/imus.json)
-        "@MPU_IDS": JSON.stringify(IMUS.mpu6050.whoAmI.map(([id]) => id)),
-        // its registers, named once (firmware/espruino/chips/mpu6050-map.mjs): numbers in the bundle, no table
-        ...Object.fromEntries(Object.entries(MPU_REG).map(([k, v]) => [`MPU_${k}`, v])),
+        // what each IMU's driver takes as constants (hardware/imus: its registers, the ids it accepts)
+        ...Object.assign({}, ...Object.values(IMUS).map((e) => e.defines ?? {})),
         BAT: !!b.bat,
         ...(b.bat ? { "@BAT_PIN": b.bat.pin, BAT_A: batTransfer(b).a, BAT_B: batTransfer(b).b } : {}),
         ...Object.fromEntries(FEATURES.map((f) => [`HAS_${f.toUpperCase()}`, featuresOf(b).includes(f)])),

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { IMUS, imuOf } from "../imus/index.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -55,15 +56,7 @@ export function rolesOf(b) {
     add("LED green", b.led.pg, "pwm", lvl);
     add("LED blue", b.led.pb, "pwm", lvl);
   }
-  if (b.imu.kind === "mpu6050") {
-    // the breakout's pull-ups hold both lines high
-    add("I2C SCL", b.imu.scl, "i2c", "high");
-    add("I2C SDA", b.imu.sda, "i2c", "high");
-  } else if (b.imu.kind === "bno085") {
-    // the IMU's UART output idles high
-    add("IMU RX", b.imu.rx, "rx", "high");
-    if (b.imu.tx) add("IMU TX", b.imu.tx, "out", "open");
-  }
+  for (const u of imuOf(b)?.pins(b.imu) ?? []) add(u.what, u.pin, u.needs, u.atReset);
   // the switch to GND closed while the trigger is held through a reset (which gives the console back: SERIAL.md)
   add("trigger", b.trig.pin, b.trig.pressed ? "rx" : "in", b.trig.pressed ? "high" : "low");
   if (b.bat) add("battery", b.bat.pin, "adc", "high");
@@ -105,12 +98,7 @@ export function pinProblems(b) {
     if (b.chip === "ESP8266" && NODEMCU[g] === undefined)
       out.push(`${what} on ${pin}: GPIO${g} is not broken out on NodeMCU / D1 mini`);
   }
-  if (b.imu.kind === "bno085" && chip.serial?.[b.imu.ser] && !b.imu.tx) {
-    const d = chip.serial[b.imu.ser];
-    out.push(
-      `imu.tx missing: ${b.imu.ser}.setup with only rx drives D${d.tx} as its TX (${chip.serial.why}); name a free pin`,
-    );
-  }
+  out.push(...(imuOf(b)?.pinProblems?.(b.imu, chip) ?? []));
   if (b.bat) {
     const g = gpio(b.bat.pin);
     if (b.chip === "ESP32" && !(g >= 32 && g <= 39))
@@ -129,7 +117,9 @@ export function psramPins(b) {
 /** A Puck.js profile: its own IMU, button and LEDs on their pins, the piezo on a pad, the Bluetooth link. */
 function puckProblems(b) {
   const out = [];
-  if (b.imu.kind !== "lsm6ds3") out.push("imu.kind must be lsm6ds3 on a Puck.js (its own accelerometer + gyro)");
+  const own = Object.values(IMUS).find((e) => e.onChip?.chip === b.chip);
+  if (own && b.imu.kind !== own.kind)
+    out.push(`imu.kind must be ${own.kind} on a ${own.onChip.board} (its own accelerometer + gyro)`);
   if (b.trig.pin !== PUCK.btn || b.trig.pressed !== 1) out.push("trig must be the Puck's button: D0, pressed reads 1");
   if (b.led.kind !== "rgb" || b.led.inv || [b.led.pr, b.led.pg, b.led.pb].join() !== PUCK.leds.join())
     out.push("led must be the Puck's own LEDs: rgb on D5 (red), D4 (green), D3 (blue)");

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { imuOf } from "../imus/index.mjs";
 import { adcCount } from "./adc.mjs";
 import { CHIPS } from "./pins.mjs";
 
@@ -77,7 +78,7 @@ export function peakLoad(b) {
   const p = PARTS.parts;
   const rows = [
     [`${b.chip} sending`, p[b.chip].peakMa],
-    [b.imu.kind === "mpu6050" ? "GY-521" : "BNO085 breakout", p[b.imu.kind].ma],
+    [imuOf(b).module, imuOf(b).rating.ma],
   ];
   if (b.led.kind === "rgb") rows.push(["RGB LED, every leg lit", legMa("r") + legMa("g") + legMa("b")]);
   else if (b.led.vcc === "3V3") rows.push(["WS2812B, white", 3 * p.neopixel.maPerChannel * (b.led.max ?? 1)]);

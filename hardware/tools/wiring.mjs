@@ -12,6 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { IMUS, imuHz, imuOf } from "../imus/index.mjs";
 import { CHIPS, gpio, NODEMCU, PUCK, pinProblems, psramPins } from "./pins.mjs";
 import { magneticMa, NETS, PARTS, powerProblems, powerRows, RES } from "./power.mjs";
 
@@ -39,7 +40,7 @@ const SHAPE = {
   imu: [
     true,
     {
-      kind: [true, ["mpu6050", "bno085", "lsm6ds3"]],
+      kind: [true, Object.keys(IMUS)],
       scl: [false, "pin"],
       sda: [false, "pin"],
       addr: [false, "number"],
@@ -126,10 +127,8 @@ function checkPins(b, file) {
     if (b.led.kind === "rgb")
       for (const k of ["pr", "pg", "pb"])
         if (!b.led[k]) throw new ProfileError(`${file}: led.${k} is required for an RGB LED`);
-    if (b.imu.kind === "mpu6050" && (!b.imu.scl || !b.imu.sda))
-      throw new ProfileError(`${file}: imu.scl and imu.sda are required for an MPU-6050`);
-    if (b.imu.kind === "bno085" && (!b.imu.rx || !b.imu.ser))
-      throw new ProfileError(`${file}: imu.ser and imu.rx are required for a BNO085 in UART-RVC mode`);
+    const imu = imuOf(b);
+    if (imu.needs.fields.some((f) => !b.imu[f])) throw new ProfileError(`${file}: ${imu.needs.why}`);
   }
   const p = pinProblems(b);
   if (p.length) throw new ProfileError(`${file}: ${p.join("; ")}`);
@@ -183,16 +182,8 @@ const PART = {
     module: "Wemos D1 mini (recommended) or NodeMCU v2/v3 (ESP-12E/F, 4 MB)",
     eur: 3,
   },
-  mpu6050: {
-    part: "IMU MPU-6050",
-    module: "GY-521 breakout (it may carry an MPU-6500 or a clone: the firmware takes them; `cng check` says which)",
-    eur: 2,
-  },
-  bno085: {
-    part: "IMU BNO085",
-    module: "Adafruit BNO085 (4754) or a GY-BNO08X breakout with the PS0/P0 pin broken out",
-    eur: 20,
-  },
+  // the IMUs to buy (hardware/imus)
+  ...Object.fromEntries(Object.values(IMUS).flatMap((e) => (e.part ? [[e.kind, e.part]] : []))),
   trigger: { part: "trigger switch", module: "lever microswitch KW11-3Z (or a 6×6 mm tactile button)", eur: 0.3 },
   neopixel: {
     part: "LED",
@@ -280,8 +271,7 @@ const CURRENT = {
     80,
     "ESP8266 with WiFi connected, no sleep: ≈ 56 mA receiving, up to 215 mA sending (Espressif datasheet; the peaks: Power modes)",
   ],
-  mpu6050: [4, "MPU-6050 gyro + accelerometer: 3.8 mA (InvenSense datasheet) + the GY-521's power LED"],
-  bno085: [12, "BNO085 in UART-RVC at 100 Hz: ≈ 10-15 mA (CEVA datasheet, varies with the fusion running)"],
+  ...Object.fromEntries(Object.values(IMUS).map((e) => [e.kind, e.current])),
   neopixel: [4, "WS2812B: ≈ 1 mA dark, ≤ 60 mA × max brightness when white; a few mA on average in a game"],
   rgb: [5, "RGB LED, 220 Ω on red, 47 Ω on green and blue: ≈ 4-6 mA a colour × max brightness; a few mA on average"],
   piezo: [0.5, "piezo disc: under 1 mA while it sounds (it is a ≈ 20 nF capacitor)"],
@@ -293,7 +283,6 @@ const CURRENT = {
     2,
     "the Puck's own LEDs at the profile's brightness cap: ≈ 2 mA on average (the target's colour shows while aiming)",
   ],
-  lsm6ds3: [0.6, "LSM6DS3TR-C accelerometer + gyro at 52 Hz: 0.6 mA (Espruino's Puck.accelOn figures)"],
 };
 
 /** Parts of a profile: [id, qty, note]. */
@@ -315,7 +304,7 @@ function bomOf(b) {
             .join(", ")} carry a WROVER's PSRAM`
         : "",
     ],
-    [b.imu.kind, 1, b.imu.kind === "bno085" ? "must support UART-RVC (PS0 pin)" : ""],
+    [b.imu.kind, 1, imuOf(b).part?.note ?? ""],
     ["trigger", 1, ""],
     [b.led.kind, 1, b.led.kind === "neopixel" ? "+ 330 Ω resistor in the data line" : ""],
     ...(b.led.kind === "rgb" ? [["rgbRes", 1, "≈ 4-6 mA a colour at 3.3 V, so the seat colours keep their hue"]] : []),
@@ -432,7 +421,7 @@ function connections(b) {
   const rows = [];
   if (b.chip === "NRF52")
     return [
-      ["IMU (LSM6DS3TR-C)", "on the board", "I2C inside", "read through Puck.accelOn, not a pin of yours"],
+      ...imuOf(b).wiring(b.imu, "3V3"),
       ["trigger (the Puck's button)", "on the board", b.trig.pin, "press the Puck itself; pressed reads 1"],
       ["LED red", "on the board", b.led.pr, "LED1"],
       ["LED green", "on the board", b.led.pg, "LED2"],
@@ -446,33 +435,7 @@ function connections(b) {
       ["piezo (optional)", "−", "GND", ""],
     ];
   const three = "3V3";
-  if (b.imu.kind === "mpu6050") {
-    const addr = b.imu.addr ?? 0x68;
-    rows.push(
-      ["IMU (GY-521)", "VCC", three, "the GY-521 has its own regulator; 3V3 is fine"],
-      ["IMU (GY-521)", "GND", "GND", ""],
-      ["IMU (GY-521)", "SCL", b.imu.scl, "I2C clock; the GY-521 has the pull-ups"],
-      ["IMU (GY-521)", "SDA", b.imu.sda, "I2C data"],
-      ["IMU (GY-521)", "AD0", addr === 0x69 ? three : "GND or open", `I2C address 0x${addr.toString(16)}`],
-    );
-  } else {
-    rows.push(
-      ["IMU (BNO085)", "VIN", three, ""],
-      ["IMU (BNO085)", "GND", "GND", ""],
-      ["IMU (BNO085)", "SDA/TX", b.imu.rx, `UART-RVC frames out, ${b.imu.sbaud ?? 115200} baud, read by ${b.imu.ser}`],
-      ["IMU (BNO085)", "P0 (PS0)", three, "high = UART-RVC mode; P1 stays low"],
-      ...(b.imu.tx
-        ? [
-            [
-              "IMU (BNO085)",
-              "(nothing)",
-              b.imu.tx,
-              `${b.imu.ser}'s TX: leave it unconnected; named so that ${b.imu.ser} takes no default pin`,
-            ],
-          ]
-        : []),
-    );
-  }
+  rows.push(...imuOf(b).wiring(b.imu, three));
   const pressedTo = b.trig.pressed === 0 ? "GND" : three;
   rows.push(
     [
@@ -533,8 +496,7 @@ const COIN_USABLE = 0.15;
 const SIZE = {
   ESP32: "ESP32 DevKitC ≈ 55 × 28 × 13 (with its pins)",
   ESP8266: "Wemos D1 mini ≈ 35 × 26 × 8 (a NodeMCU ≈ 58 × 31)",
-  mpu6050: "GY-521 ≈ 21 × 16",
-  bno085: "BNO085 breakout ≈ 25 × 18",
+  ...Object.fromEntries(Object.values(IMUS).flatMap((e) => (e.size ? [[e.kind, e.size]] : []))),
   lipo: "LiPo 603450: 50 × 34 × 6 (the name is its size: 6.0 mm thick, 34 wide, 50 long)",
   charger: "TP4056 board ≈ 26 × 17",
   regulator: "buck-boost module ≈ 15 × 12",
@@ -645,14 +607,7 @@ export function renderMarkdown(b) {
       [
         ["chip", b.chip],
         ["console baud (for `cng flash`)", b.baud],
-        [
-          "IMU",
-          b.imu.kind === "mpu6050"
-            ? `MPU-6050 on I2C, address 0x${(b.imu.addr ?? 0x68).toString(16)}, sampled at ${b.imu.hz ?? 100} Hz`
-            : b.imu.kind === "lsm6ds3"
-              ? `the Puck's LSM6DS3TR-C through Puck.accelOn, ${b.imu.hz ?? 52} Hz, gyro ±2000 °/s`
-              : `BNO085 UART-RVC on ${b.imu.ser}, RX ${b.imu.rx}`,
-        ],
+        ["IMU", imuOf(b).summary(b.imu, imuHz(b))],
         ["trigger", `${b.trig.pin}, pressed reads ${b.trig.pressed}`],
         [
           "LED",

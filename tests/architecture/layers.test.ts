@@ -1,5 +1,5 @@
 // The layer table in ARCHITECTURE.md, enforced: every import in shared/protocol/src, firmware/src and hub/src, and in
-// the build's and the board models' modules (hardware/tools, firmware/build, firmware/espruino), is read
+// the build's and the board models' modules (hardware/tools, hardware/imus, firmware/build, firmware/espruino), is read
 // (TypeScript's own pre-parser: imports, `export … from`, `import()`), mapped to the layer of the file it names, and
 // checked against the row of the importing file's layer. The table is parsed from the document itself, so the
 // document and this test cannot drift apart.
@@ -16,6 +16,7 @@ const SOURCES = [
   "firmware/src",
   "hub/src",
   "hardware/tools",
+  "hardware/imus",
   "firmware/build",
   "firmware/espruino",
 ];

@@ -1,7 +1,7 @@
 // The MPU-6050's registers the gun uses, named once, with the section of InvenSense's register map (RM-MPU-6000A-00)
 // that says each: read by the firmware's driver (its build bakes them in as constants, so the bundle has no table),
 // the chip's model both board models run, and the real interpreter's board. The MPU-6500 family, the ICM-20689 and
-// the GY-521 clones answer at the same addresses (hardware/imus.json).
+// the GY-521 clones answer at the same addresses (hardware/imus/mpu6050.mjs).
 export var MPU_REG = {
   /** §4.2, register 25: the sample rate divider; the configuration burst starts here */
   SMPLRT_DIV: 0x19,
@@ -19,6 +19,6 @@ export var MPU_REG = {
   GYRO_XOUT_H: 0x43,
   /** §4.28: SLEEP is bit 6 (set at power-on), CLKSEL bits 2:0 */
   PWR_MGMT_1: 0x6b,
-  /** §4.32: the part's answer (hardware/imus.json) */
+  /** §4.32: the part's answer (hardware/imus/mpu6050.mjs) */
   WHO_AM_I: 0x75,
 };

@@ -1,6 +1,6 @@
 // The MPU-6050 on I2C, register level, for both board models (ES5: the real interpreter's board is given this source).
 // WHO_AM_I (0x75) is the part's: 0x68 for an MPU-6050, 0x70 for the MPU-6500 and 0x98 for the clones sold on GY-521
-// boards, same registers otherwise (hardware/imus.json) but the accelerometer's low-pass filter, which the MPU-6500
+// boards, same registers otherwise (hardware/imus/mpu6050.mjs) but the accelerometer's low-pass filter, which the MPU-6500
 // family and the ICM-20689 take from ACCEL_CONFIG2 (0x1d) and the MPU-6050 from CONFIG (0x1a). Asleep at power-on
 // (PWR_MGMT_1 0x6b = 0x40): the samples read 0 until the firmware wakes it.
 import { toChip } from "./frame.mjs";

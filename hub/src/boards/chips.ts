@@ -1,7 +1,7 @@
 // What a chip's Espruino build does with its pins (hardware/chips.json), for the board models: the DAC pins, the
 // serial ports' default pins, the ADC's transfer (what they do with them: firmware/espruino/chips/pins.mjs).
 import { readFileSync } from "node:fs";
-import { MPU_REG } from "../../../firmware/espruino/chips/mpu6050-map.mjs";
+import { imuOf } from "../../../hardware/imus/index.mjs";
 import type { ChipAdc } from "../../../hardware/tools/adc.mjs";
 import { type BoardProfile, projectRoot } from "./profile.js";
 
@@ -35,23 +35,16 @@ export function loadChip(name: string): Chip {
   return { ...c, serial: serial as Chip["serial"] };
 }
 
-/** hardware/imus.json: each IMU kind's WHO_AM_I register and the answers of the parts sold under its name. */
+export { IMUS, type ImuKind, imuHz, imuOf } from "../../../hardware/imus/index.mjs";
+
+/** An IMU kind's WHO_AM_I register and the answers of the parts sold under its name (hardware/imus). */
 export interface ImuIds {
   register: number;
   whoAmI: [number, string][];
 }
 
-/** The chips whose registers are named in a map of their own (firmware/espruino/chips), not in hardware/imus.json. */
-const REGISTER_MAPS: Record<string, { WHO_AM_I: number }> = { mpu6050: MPU_REG };
-
 export function loadImuIds(kind: string): ImuIds | undefined {
-  const all = JSON.parse(readFileSync(`${projectRoot}hardware/imus.json`, "utf8")) as Record<
-    string,
-    Omit<ImuIds, "register"> & { register?: number }
-  >;
-  const ids = all[kind];
-  const register = ids?.register ?? REGISTER_MAPS[kind]?.WHO_AM_I;
-  return ids && register !== undefined ? { ...ids, register } : undefined;
+  return imuOf({ imu: { kind } })?.ids;
 }
 
 /** Each pin the profile gives a part, and which part. */
@@ -66,9 +59,7 @@ export function partPins(b: BoardProfile): Record<string, string> {
   add(b.led.pg, "LED green");
   add(b.led.pb, "LED blue");
   add(b.trig.pin, "trigger");
-  add(b.imu.scl, "I2C SCL");
-  add(b.imu.sda, "I2C SDA");
-  add(b.imu.rx, "IMU RX");
+  for (const u of imuOf(b)?.pins(b.imu) ?? []) add(u.pin, u.what);
   add(b.bat?.pin, "battery");
   return r;
 }

@@ -5,7 +5,7 @@
 // A Puck.js gives its console only when started with its button held (hardware/PUCK.md): the check runs there.
 // ES5 for Espruino: the build's checks pass it (tests/espruino/check.test.ts runs it on the interpreter).
 
-import { adcTransfer, ledOnUsb, loadChip, loadImuIds } from "../boards/chips.js";
+import { adcTransfer, imuHz, imuOf, ledOnUsb, loadChip, loadImuIds } from "../boards/chips.js";
 import type { BoardProfile } from "../boards/profile.js";
 
 /** Every line the check prints starts with this. */
@@ -33,7 +33,8 @@ export function checkSnippet(b: BoardProfile): string {
   const names = Object.fromEntries((ids?.whoAmI ?? []).map(([id, n]) => [id, n]));
   const steps: Step[] = [
     [0, `P("board ${b.name} (${b.chip}), Espruino "+process.env.VERSION+", "+process.memory().free+" JsVars free");`],
-    imuStep(b, ids),
+    // the IMU: who it says it is, and how it reads (hardware/imus: each kind's check)
+    [100, imuOf(b)!.check.read(b.imu, js)],
     batteryStep(b),
     ...ledSteps(b),
     ...buzzerSteps(b),
@@ -45,35 +46,6 @@ export function checkSnippet(b: BoardProfile): string {
     `function at(ms,f){T+=ms;setTimeout(f,T);}` +
     `${steps.map(([ms, body]) => `at(${ms},function(){${body}});`).join("")}})();`
   );
-}
-
-/** The IMU: who it says it is, and how long one read takes (a BNO085: its frames in a second). */
-function imuStep(b: BoardProfile, ids: ReturnType<typeof loadImuIds>): Step {
-  const imu = b.imu;
-  if (imu.kind === "mpu6050") {
-    const a = imu.addr ?? 0x68;
-    return [
-      100,
-      `var id,i,t;I2C1.setup({scl:${js(imu.scl)},sda:${js(imu.sda)},bitrate:400000});` +
-        `try{I2C1.writeTo(${a},${ids!.register});id=I2C1.readFrom(${a},1)[0];` +
-        `P("imu WHO_AM_I 0x"+id.toString(16)+" "+(N[id]?N[id]+": the firmware takes it":"unknown: the firmware refuses it"));` +
-        `t=getTime();for(i=0;i<20;i++){I2C1.writeTo(${a},59);I2C1.readFrom(${a},14);}` +
-        `P("imu read "+Math.round((getTime()-t)*5e4)+" us for 14 bytes at 400 kHz");` +
-        `}catch(e){P("imu not answering on I2C ("+e+"): check SCL, SDA, VCC, GND and AD0");}`,
-    ];
-  }
-  if (imu.kind === "bno085") {
-    const ser = imu.ser!;
-    return [
-      100,
-      `var buf="",f=0,bad=0;${ser}.setup(${imu.sbaud ?? 115200},{rx:${js(imu.rx)},tx:${js(imu.tx)}});` +
-        `${ser}.on("data",function(d){var i,k,s;buf+=d;for(;;){i=buf.indexOf("\\xaa\\xaa");if(i<0||buf.length<i+19)return;` +
-        `s=0;for(k=2;k<18;k++)s+=buf.charCodeAt(i+k);if((s&255)===buf.charCodeAt(i+18))f++;else bad++;buf=buf.substr(i+19);}});` +
-        `setTimeout(function(){${ser}.removeAllListeners("data");` +
-        `P("imu BNO085 UART-RVC: "+f+" frames in 1 s"+(bad?", "+bad+" with a wrong checksum":"")+(f?"":": check its TX to ${imu.rx}, P0 (PS0) high, VIN, GND"));},1000);`,
-    ];
-  }
-  return [100, `var id=Puck.accelRd(${ids!.register});P("imu WHO_AM_I 0x"+id.toString(16)+" "+(N[id]||"unknown"));`];
 }
 
 /** The battery as the ADC reads it, through the divider, with the calibration gun.json keeps. */
@@ -142,15 +114,9 @@ function buzzerSteps(b: BoardProfile): Step[] {
 
 /** The gun firmware's own work per IMU sample, timed while it runs; then the gun restarts clean. */
 function firmwareStep(b: BoardProfile): Step {
-  const imu = b.imu;
-  const imuHz = imu.hz ?? (imu.kind === "lsm6ds3" ? 52 : 50);
-  const hook =
-    imu.kind === "mpu6050"
-      ? // its sampling is the interval at the IMU's rate
-        `var si=setInterval;global.setInterval=function(f,ms){return si(ms===${1000 / imuHz}?function(){var t=getTime();f();H.n++;H.s+=getTime()-t;}:f,ms);};`
-      : `var o=${imu.kind === "bno085" ? imu.ser : "Puck"},on=o.on;o.on=function(ev,f){return on.call(o,ev,ev==="${
-          imu.kind === "bno085" ? "data" : "accel"
-        }"?function(d){var t=getTime();f(d);H.n++;H.s+=getTime()-t;}:f);};`;
+  const check = imuOf(b)!.check;
+  const hz = imuHz(b);
+  const hook = check.hook(b.imu, hz);
   // a gun on Bluetooth takes its link, and the console with it, as it starts, unless its trigger is held: under the
   // stopwatch it reads it held, so the builder's console stays (the restart after it takes the link as usual)
   const keep =
@@ -163,8 +129,6 @@ function firmwareStep(b: BoardProfile): Step {
       `if(!c||!S.read("gun.json")){P("imu work: not timed (no gun firmware or gun.json here: cng flash it, then check again)");P("done");return;}` +
       `global.H={n:0,s:0};try{${hook}${keep}}catch(e){P("imu work: not timed ("+e+")");P("done");return;}` +
       `setTimeout(c,0);` +
-      `setTimeout(function(){P("imu work "+(H.n?Math.round(H.s/H.n*1e6):0)+" us per sample, "+H.n+" samples in ${CHECK_RUN_MS / 1000} s, ${
-        imu.kind === "bno085" ? "per UART data event" : `at ${imuHz} Hz`
-      }");P("done");setTimeout(load,300);},${CHECK_RUN_MS});`,
+      `setTimeout(function(){P("imu work "+(H.n?Math.round(H.s/H.n*1e6):0)+" us per sample, "+H.n+" samples in ${CHECK_RUN_MS / 1000} s, ${check.per(b.imu, hz)}");P("done");setTimeout(load,300);},${CHECK_RUN_MS});`,
   ];
 }
