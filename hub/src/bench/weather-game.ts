@@ -4,7 +4,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runDemo, type Speed } from "./demo-game.js";
 import { cuePattern } from "../feedback/index.js";
 import { DrivenTime } from "../sim/driven-time.js";
 import type { GunRuntime } from "../sim/espruino/index.js";
@@ -13,6 +12,7 @@ import { PEOPLE, type People } from "../sim/human.js";
 import type { TableState } from "../sim/table-view.js";
 import { type WeatherName, weatherNamed } from "../sim/weather/profiles.js";
 import type { Recentre } from "../table/recentre.js";
+import { runDemo, type Speed } from "./demo-game.js";
 import { gameLog, type Verdicts, verdicts } from "./verdicts.js";
 
 export interface WeatherGameOptions {

@@ -1,9 +1,9 @@
 // `cng sim`: virtual guns (the real firmware on simulated boards) for a running hub, paired and calibrated
 // through the host like hardware, streaming until Ctrl-C; with --play, bots also play a game on them.
 import { type Command, Option } from "commander";
+import type { Speed } from "../../bench/demo-game.js";
 import { DEFAULT_ADMIN } from "../../broker/dynsec.js";
 import { admitGun } from "../../broker/dynsec-admin.js";
-import type { Speed } from "../../bench/demo-game.js";
 import type { Edition } from "../../rules/index.js";
 import type { GunRuntime } from "../../sim/espruino/index.js";
 import { Fleet } from "../../sim/fleet.js";
