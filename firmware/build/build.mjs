@@ -16,7 +16,8 @@ import { checkBundle } from "./checks.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const fwDir = join(root, "firmware");
-const entry = join(fwDir, "dist", "tsc", "main.js");
+const tscDir = join(fwDir, "dist", "tsc");
+const entry = join(tscDir, "main.js");
 const boardsDir = join(root, "hardware", "boards");
 
 /** Pin-like strings become Espruino globals (`D14`, `A0`, `Serial2`, `USB`, `Bluetooth`) in the baked profile. */
@@ -146,12 +147,36 @@ function lintSources() {
   if (r.status !== 0) fail(`use before declaration in the sources:\n${r.stdout}${r.stderr}`);
 }
 
+/**
+ * The `./imu` module main.js imports: every IMU kind's driver (hardware/imus: `driver`), one picked by the board's
+ * IMU_KIND, which terser folds to that driver alone.
+ */
+function imuDrivers() {
+  const ID = "\0cng-imu-driver";
+  const kinds = Object.values(IMUS);
+  return {
+    name: "cng-imu-driver",
+    resolveId: (source, importer) => (source === "./imu" && importer === entry ? ID : null),
+    load(id) {
+      if (id !== ID) return null;
+      const imports = kinds.map(
+        (e, i) => `import { imu as d${i} } from ${JSON.stringify(join(tscDir, `${e.driver}.js`))};`,
+      );
+      const pick = kinds.reduceRight(
+        (rest, e, i) => (rest ? `IMU_KIND === ${JSON.stringify(e.kind)} ? d${i} : ${rest}` : `d${i}`),
+        "",
+      );
+      return `${imports.join("\n")}\nexport var imu = ${pick};\n`;
+    },
+  };
+}
+
 /** The firmware's modules rolled into one (rollup); `compile` makes each board's bundle from it. */
 export async function rollBundle() {
   if (!existsSync(entry)) fail(`${entry} is missing: run \`npm run build:ts\` (tsc -b) first`);
   return rollup({
     input: entry,
-    plugins: [nodeResolve()],
+    plugins: [imuDrivers(), nodeResolve()],
     treeshake: { moduleSideEffects: (id) => id === entry },
     onwarn(w) {
       fail(`rollup: ${w.message}`);
@@ -176,6 +201,7 @@ export async function compile(bundle, b, version) {
       inline: 1,
       global_defs: {
         IMU_KIND: b.imu.kind,
+        IMU_HZ: imuOf(b).hz,
         LED_KIND: b.led.kind,
         LED_INV: !!b.led.inv,
         LINK_SERIAL: linksOf(b).includes("serial"),

@@ -5,7 +5,7 @@ import { ms } from "./clock";
 import { graw, turn } from "./mount";
 import type { Imu, Orient } from "./orient";
 
-export function bno085(): Imu {
+export function imu(_hz: number): Imu {
   var buf = "";
   var y = 0;
   var p = 0;

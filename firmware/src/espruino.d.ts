@@ -168,6 +168,8 @@ declare var MPU_WHO_AM_I: number;
 declare var FW: string;
 /** The IMU kind and LED kind as build-time constants, so the bundle carries only its own drivers. */
 declare var IMU_KIND: string;
+/** the IMU's rate unless the profile gives one (hardware/imus: its kind's `hz`), a build-time constant */
+declare var IMU_HZ: number;
 declare var LED_KIND: string;
 /** The RGB LED is common anode (profile `led.inv`): its legs are driven inverted. A build-time constant. */
 declare var LED_INV: boolean;

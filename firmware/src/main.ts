@@ -17,19 +17,17 @@ import {
   type ImuKind,
   type TriggerKind,
 } from "@cng/protocol";
-import { bno085 } from "./bno085";
 import { clk, now, onTime, toGun } from "./clock";
 import { type Cfg, loadCfg } from "./config";
 import { click, play, quiet } from "./feedback";
 import { find } from "./find";
+import { imu as startImu } from "./imu";
 import { keepCfg } from "./keep";
 import { mac, sha } from "./mac";
 import { mcmd } from "./mount";
-import { mpu6050 } from "./mpu6050";
 import { mq, mqConnect, mqInit, mqPass, mqProof, pub } from "./mqtt";
 import type { Imu, Orient } from "./orient";
 import { boot, ota, otaOk } from "./ota";
-import { puck } from "./puck";
 import { slKey, slPub, slStart } from "./serial";
 import { trigger } from "./trigger";
 import { rssi, wifi } from "./wifi";
@@ -85,8 +83,7 @@ function run(c: Cfg) {
   if (HAS_FIND) mqProof(login);
   // the hub moved: ask the network for it (find.ts)
   if (HAS_FIND && !serial) find(c);
-  var imu: Imu =
-    IMU_KIND === "bno085" ? bno085() : IMU_KIND === "lsm6ds3" ? puck(BOARD.imu.hz || 52) : mpu6050(BOARD.imu.hz || 50);
+  var imu: Imu = startImu(BOARD.imu.hz || IMU_HZ);
 
   function err(e: string, m: string) {
     console.log("CNG " + e + ": " + m);

@@ -6,7 +6,7 @@ import { euler } from "./mahony";
 import { graw, MA } from "./mount";
 import type { Imu, Orient } from "./orient";
 
-export function mpu6050(hz: number): Imu {
+export function imu(hz: number): Imu {
   var cfg = BOARD.imu;
   var a = cfg.addr || 0x68;
   var lt = 0;

@@ -15,7 +15,7 @@ var AG = 8192;
 /** gyro counts per °/s at ±2000 °/s (70 m°/s a count; LSM6DS3TR-C datasheet) */
 var GD = 1 / 0.07;
 
-export function puck(hz: number): Imu {
+export function imu(hz: number): Imu {
   /** the output data rate code: 1 = 12.5 Hz, 2 = 26, 3 = 52, 4 = 104, 5 = 208 (CTRL1_XL, CTRL2_G bits 7-4) */
   var r = Math.max(1, Math.min(5, Math.round(Math.log(hz / 12.5) / Math.LN2) + 1));
   var lt = 0;

@@ -6,6 +6,8 @@ export default {
   kind: "bno085",
   name: "BNO085",
   bus: "uart",
+  // its firmware driver, firmware/src/bno085.ts
+  driver: "bno085",
   hz: 100,
   needs: { fields: ["ser", "rx"], why: "imu.ser and imu.rx are required for a BNO085 in UART-RVC mode" },
   pins: (imu) => [

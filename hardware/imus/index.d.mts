@@ -29,6 +29,8 @@ export interface ImuKind {
   bus: "i2c" | "uart" | "board";
   /** the board it is part of (its chip and name), when it comes with one */
   onChip?: { chip: string; board: string };
+  /** its firmware driver: the module of firmware/src that exports `imu(hz)` */
+  driver: string;
   /** samples a second unless the profile says (imu.hz) */
   hz: number;
   /** WHO_AM_I: its register and the answers of the parts sold under its name */

@@ -9,6 +9,8 @@ export default {
   name: "LSM6DS3TR-C",
   bus: "board",
   onChip: { chip: "NRF52", board: "Puck.js" },
+  // its firmware driver, firmware/src/puck.ts
+  driver: "puck",
   hz: 52,
   ids: {
     register: WHO_AM_I,

@@ -18,6 +18,8 @@ export default {
   kind: "mpu6050",
   name: "MPU-6050",
   bus: "i2c",
+  // its firmware driver, firmware/src/mpu6050.ts
+  driver: "mpu6050",
   hz: 50,
   ids: {
     register: MPU_REG.WHO_AM_I,
