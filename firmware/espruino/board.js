@@ -2,9 +2,9 @@
 // (hub/src/sim/espruino/real-gun.ts) stores it as `.boot0`, next to the firmware's `.bootcde` and `gun.json`, so the
 // interpreter boots it the way a flashed board boots: .boot0, then .bootcde, then E.on("init").
 // It gives the firmware what a gun's board has and Linux lacks: ESP pin names (A0), the ESP32/ESP8266 objects, a
-// Wifi module, an MPU-6050 on I2C1 (register level), BNO085 UART-RVC frames on the profile's serial port, a Puck.js's
-// Puck object, the trigger on setWatch, the NeoPixel / PWM LED and the buzzer; `require("net")` stays the real TCP,
-// only watched. The chips are the models the vm's board runs too (firmware/espruino/chips, written before this file
+// Wifi module, the IMU its kind names on its bus (an MPU-6050 on I2C1 at register level, BNO085 UART-RVC frames on
+// the profile's serial port), a Puck.js's Puck object, the trigger on setWatch, the NeoPixel / PWM LED and the
+// buzzer; `require("net")` stays the real TCP, only watched. The chips are the models the vm's board runs too (firmware/espruino/chips, written before this file
 // as `__chips`: Mpu6050, Bno085Rvc, Lsm6ds3, puckObject, Outputs, Button, wifiModule…); here is what is around them:
 // the pins, the motion they sense, the link to the harness.
 // ES5 for Espruino: everything is defined before it is used (no hoisting); builtin objects are replaced by plain
@@ -297,74 +297,89 @@ __b.sense = function (q, t) {
 __b.mt = 0;
 __b.rd = 0;
 
-// ---- MPU-6050 on I2C1 (chips/mpu6050.mjs), sampled from the motion when read; how it sits in the gun is
-// `__c.imu.axes` (shared/protocol's mountAxes of the gun's `imu.mount`), as for every chip below
+// ---- the IMU: the model its kind names (`__c.imu.model`, hardware/imus), attached to its bus (`__c.imu.bus`); how it
+// sits in the gun is `__c.imu.axes` (shared/protocol's mountAxes of the gun's `imu.mount`), as for the Puck's below
+__b.M = __chips[__c.imu.model];
 /** the pose at the previous sample, and when: the gyro reads what turned since then */
 __b.sp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];
-__b.mpuSense = function () {
+__b.dsense = function () {
   return __b.sense(__b.sp, __b.ms());
 };
-// no MPU on the board: nothing answers on I2C
-__b.AD = __c.imu.kind === "mpu6050" ? __c.imu.addr : undefined;
-__b.mpu = new __chips.Mpu6050(__b.AD, __c.imu.who, __c.imu.axes, __b.n, __b.mpuSense);
-// the low-pass filters the firmware's configuration gave the part, as the part reads its registers
-__b.mpu.onConfig = function (m) {
-  var f = m.filters();
-  __b.rep("I", [f.accel, f.gyro]);
+
+// on I2C1 at its address (chips/mpu6050.mjs), sampled from the motion when its data is read
+if (__c.imu.bus === "i2c") {
+  __b.dev = new __b.M(__c.imu.addr, __c.imu.who, __c.imu.axes, __b.n, __b.dsense);
+  // the low-pass filters the firmware's configuration gave the part, as the part reads its registers
+  __b.dev.onConfig = function (m) {
+    var f = m.filters();
+    __b.rep("I", [f.accel, f.gyro]);
+  };
+  // a read of its data is a sample (the bench times the firmware's work per sample)
+  __b.ds = __b.dev.sample;
+  __b.dev.sample = function () {
+    __b.rd = 1;
+    return __b.ds.call(__b.dev);
+  };
+}
+/** the device at an address: none answers without an IMU on the bus */
+__b.i2c = function () {
+  if (!__b.dev) throw new Error("I2C: no ACK");
+  return __b.dev;
 };
 I2C1 = {
   setup: function () {},
   writeTo: function (a, d) {
     var t = getTime();
     __b.peak();
-    __b.mpu.writeTo(a, d);
+    __b.i2c().writeTo(a, d);
     __b.mt += getTime() - t;
   },
   readFrom: function (a, n) {
     var t = getTime();
     var o;
     __b.peak();
-    o = __b.mpu.readFrom(a, n);
-    if (__b.mpu.ptr === __chips.MPU_REG.ACCEL_XOUT_H) __b.rd = 1;
+    o = __b.i2c().readFrom(a, n);
     __b.mt += getTime() - t;
     return o;
   },
 };
 
-// ---- BNO085 in UART-RVC mode (chips/bno085-rvc.mjs): frames at 100 Hz on the profile's serial port
-__b.bno = new __chips.Bno085Rvc(__c.imu.axes, __b.n);
-__b.rvc = {
-  h: undefined,
-  setup: function (_baud, o) {
-    __chips.serialClashes(__c.imu.ser, o, __c.cf.ser, __c.parts).forEach(function (x) {
-      __b.rep("X", x);
-    });
-    if (__b.rvc.t) return;
-    __b.rvc.t = setInterval(function () {
-      var f;
-      var h = __b.rvc.h;
-      var t;
-      var i;
-      __b.play(__b.ms());
-      f = __b.bno.pieces(__b.Y, __b.P, __b.R);
-      if (!h) return;
-      t = getTime();
-      for (i = 0; i < f.length; i++) h(f[i]);
-      if (__b.pf) {
-        __b.pf.n++;
-        __b.pf.s += getTime() - t;
-      }
-    }, __chips.RVC_MS);
-  },
-  on: function (ev, fn) {
-    if (ev === "data") __b.rvc.h = fn;
-  },
-  removeAllListeners: function (ev) {
-    if (!ev || ev === "data") __b.rvc.h = undefined;
-  },
-  write: function () {},
-};
-if (__c.imu.kind === "bno085") eval(__c.imu.ser + " = __b.rvc");
+// on the profile's serial port (chips/bno085-rvc.mjs): its frames every `period` ms once the firmware sets it up
+if (__c.imu.bus === "uart") {
+  __b.uart = new __b.M(__c.imu.axes, __b.n);
+  __b.ser = {
+    h: undefined,
+    setup: function (_baud, o) {
+      __chips.serialClashes(__c.imu.ser, o, __c.cf.ser, __c.parts).forEach(function (x) {
+        __b.rep("X", x);
+      });
+      if (__b.ser.t) return;
+      __b.ser.t = setInterval(function () {
+        var f;
+        var h = __b.ser.h;
+        var t;
+        var i;
+        __b.play(__b.ms());
+        f = __b.uart.pieces(__b.Y, __b.P, __b.R);
+        if (!h) return;
+        t = getTime();
+        for (i = 0; i < f.length; i++) h(f[i]);
+        if (__b.pf) {
+          __b.pf.n++;
+          __b.pf.s += getTime() - t;
+        }
+      }, __b.uart.period);
+    },
+    on: function (ev, fn) {
+      if (ev === "data") __b.ser.h = fn;
+    },
+    removeAllListeners: function (ev) {
+      if (!ev || ev === "data") __b.ser.h = undefined;
+    },
+    write: function () {},
+  };
+  eval(__c.imu.ser + " = __b.ser");
+}
 
 // ---- Puck.js v2: its LSM6DS3TR-C (chips/lsm6ds3.mjs) through Espruino's Puck object (chips/puck.mjs)
 __b.lsp = [__c.pose[0], __c.pose[1], __c.pose[2], -1];

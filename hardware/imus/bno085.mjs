@@ -8,6 +8,8 @@ export default {
   bus: "uart",
   // its firmware driver, firmware/src/bno085.ts
   driver: "bno085",
+  // its frame model (firmware/espruino/chips/bno085-rvc.mjs), on the profile's serial port
+  model: "Bno085Rvc",
   hz: 100,
   needs: { fields: ["ser", "rx"], why: "imu.ser and imu.rx are required for a BNO085 in UART-RVC mode" },
   pins: (imu) => [

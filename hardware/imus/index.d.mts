@@ -31,6 +31,14 @@ export interface ImuKind {
   onChip?: { chip: string; board: string };
   /** its firmware driver: the module of firmware/src that exports `imu(hz)` */
   driver: string;
+  /**
+   * its chip model's export in firmware/espruino/chips, which both board models attach to its bus: on I2C, a device
+   * `new M(addr, whoAmI, axes, noise, sense)` with `writeTo`, `readFrom` and a `sample()` its data read calls; on a
+   * serial port, `new M(axes, noise)` whose `pieces(yaw, pitch, roll)` are sent every `period` ms
+   */
+  model: string;
+  /** its I2C address unless the profile says (imu.addr) */
+  addr?: number;
   /** samples a second unless the profile says (imu.hz) */
   hz: number;
   /** WHO_AM_I: its register and the answers of the parts sold under its name */

@@ -11,6 +11,8 @@ export default {
   onChip: { chip: "NRF52", board: "Puck.js" },
   // its firmware driver, firmware/src/puck.ts
   driver: "puck",
+  // its model (firmware/espruino/chips/lsm6ds3.mjs), behind the Puck object of the Puck.js's own board model
+  model: "Lsm6ds3",
   hz: 52,
   ids: {
     register: WHO_AM_I,

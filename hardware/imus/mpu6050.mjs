@@ -20,6 +20,9 @@ export default {
   bus: "i2c",
   // its firmware driver, firmware/src/mpu6050.ts
   driver: "mpu6050",
+  // its register model (firmware/espruino/chips/mpu6050.mjs), on I2C1 at its address (AD0 low: 0x68)
+  model: "Mpu6050",
+  addr: 0x68,
   hz: 50,
   ids: {
     register: MPU_REG.WHO_AM_I,

@@ -15,6 +15,9 @@ export function Bno085Rvc(axes, noise) {
   this.i = 0;
 }
 
+/** ms between its frames, where a board sends them */
+Bno085Rvc.prototype.period = RVC_MS;
+
 /** The next frame with the gun at a pose (degrees), as a latin1 string. */
 Bno085Rvc.prototype.frame = function (yaw, pitch, roll) {
   var v = chipAttitude(yaw, pitch, roll, this.axes);

@@ -1,7 +1,7 @@
 // What the real interpreter's board (firmware/espruino/board.js) is told of itself: `__c`, the first line of its
 // `.boot0`, made from the gun's profile and the options the harness started it with.
 
-import { type ChipAdc, loadChip, partPins } from "../../boards/chips.js";
+import { type ChipAdc, imuOf, loadChip, partPins } from "../../boards/chips.js";
 import type { BoardProfile } from "../../boards/profile.js";
 import type { GunOptions } from "./gun.js";
 import { mountAxesOf } from "./imu.js";
@@ -17,8 +17,11 @@ export interface BoardSettings {
   /** the battery: its pin, divider, volts and the ADC reading it; a Puck.js's coin cell: its volts */
   bat?: { pin?: string; div?: number; v: number; adc?: ChipAdc; vref?: number };
   led: { kind: string; pin?: string; pr?: string; pg?: string; pb?: string; inv: boolean };
-  /** the chip and how it sits in the simulated gun (its mountAxes): the chips read the motion turned by it */
-  imu: { kind: string; addr: number; ser?: string; axes: number[]; who: number };
+  /**
+   * the chip and how it sits in the simulated gun (its mountAxes): the chips read the motion turned by it; its bus
+   * and model (hardware/imus), which the board attaches
+   */
+  imu: { kind: string; bus: string; model: string; addr?: number; ser?: string; axes: number[]; who: number };
   /** what the chip's Espruino does with its pins (hardware/chips.json): DAC pins, serial ports' default pins */
   cf: { dac: number[]; ser: Record<string, { tx: number; rx: number }> };
   /** each pin a part hangs on, and which part */
@@ -52,6 +55,8 @@ export function boardSettings(board: BoardProfile, o: SettingsOptions, pose: Pos
   const L = board.led;
   const chip = loadChip(board.chip);
   const axes = mountAxesOf(o.imu?.mount);
+  const kind = imuOf(board);
+  if (!kind) throw new Error(`${board.name}: no IMU kind "${board.imu.kind}" in hardware/imus`);
   return {
     chip: board.chip,
     trig: board.trig,
@@ -63,7 +68,15 @@ export function boardSettings(board: BoardProfile, o: SettingsOptions, pose: Pos
         ? { v: o.battery ?? 2.75 }
         : undefined,
     led: { kind: L.kind, pin: L.pin, pr: L.pr, pg: L.pg, pb: L.pb, inv: !!L.inv },
-    imu: { kind: board.imu.kind, addr: board.imu.addr ?? 0x68, ser: board.imu.ser, axes, who: o.imu?.whoAmI ?? 0x68 },
+    imu: {
+      kind: board.imu.kind,
+      bus: kind.bus,
+      model: kind.model,
+      addr: board.imu.addr ?? kind.addr,
+      ser: board.imu.ser,
+      axes,
+      who: o.imu?.whoAmI ?? 0x68,
+    },
     cf: { dac: chip.dac?.pins ?? [], ser: chip.serial ?? {} },
     parts: partPins(board),
     pose: [pose.yaw, pose.pitch, pose.roll],

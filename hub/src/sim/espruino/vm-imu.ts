@@ -1,11 +1,12 @@
-// The IMU on the vm's board: the chip the profile names, as the chips' models both boards run
-// (firmware/espruino/chips), reading the motion on the vm's clock. An MPU-6050 answers on I2C1; a BNO085 in UART-RVC
-// mode sends its frames on the profile's serial port once the firmware sets it up; a Puck.js's LSM6DS3 is read
-// through its Puck object (puck.ts).
-import { Bno085Rvc, RVC_MS } from "../../../../firmware/espruino/chips/bno085-rvc.mjs";
-import { Mpu6050, type MpuFilters } from "../../../../firmware/espruino/chips/mpu6050.mjs";
+// The IMU on the vm's board: the chip the profile names, its model the one its kind names (hardware/imus: `model`,
+// one of firmware/espruino/chips, which both boards run), attached to its bus and reading the motion on the vm's
+// clock. On I2C it answers at its address on I2C1; on a serial port it sends its frames once the firmware sets the
+// port up; a Puck.js's own is read through its Puck object (puck.ts).
+import type { MpuFilters } from "../../../../firmware/espruino/chips/mpu6050.mjs";
 import type { Sense } from "../../../../firmware/espruino/chips/sensor.mjs";
+import { imuOf } from "../../boards/chips.js";
 import type { BoardProfile } from "../../boards/profile.js";
+import { CHIP_MODELS, type I2cImu, type I2cImuModel, type UartImuModel } from "./chip-models.js";
 import type { VirtualClock } from "./clock.js";
 import type { ImuInputs } from "./imu.js";
 import { bodyGravity, bodyRate, meanBodyRate, type Pose } from "./motion.js";
@@ -18,9 +19,9 @@ export interface VmImu {
     writeTo(addr: number, data: number | number[]): void;
     readFrom(addr: number, n: number): Uint8Array;
   };
-  /** the MPU-6050's filters as the firmware last configured them (undefined: not yet, or another IMU) */
+  /** the filters an I2C part has as the firmware last configured them (undefined: not yet, or none) */
   readonly filters: MpuFilters | undefined;
-  /** serial port `name` set up: the BNO085 on it starts sending its frames to `receive` */
+  /** serial port `name` set up: a serial IMU on it starts sending its frames to `receive` */
   serialSetup(name: string, receive: (d: string) => void): void;
 }
 
@@ -38,12 +39,20 @@ export function vmImu(imu: BoardProfile["imu"], inputs: ImuInputs, clock: Virtua
     last = { t, pose };
     return [bodyGravity(pose), rate];
   };
-  // no MPU on the board: nothing answers on I2C
-  const addr = imu.kind === "mpu6050" ? (imu.addr ?? 0x68) : undefined;
-  const mpu = new Mpu6050(addr, inputs.whoAmI, inputs.axes, inputs, sense);
+  const kind = imuOf({ imu });
+  const Model = kind ? CHIP_MODELS[kind.model] : undefined;
+  let device: I2cImu | undefined;
   let filters: MpuFilters | undefined;
-  mpu.onConfig = (m) => {
-    filters = m.filters();
+  if (kind?.bus === "i2c") {
+    device = new (Model as I2cImuModel)(imu.addr ?? kind.addr ?? 0, inputs.whoAmI, inputs.axes, inputs, sense);
+    device.onConfig = (m) => {
+      filters = m.filters();
+    };
+  }
+  /** no IMU on I2C: nothing answers there, as on a bus with no device */
+  const bus = (): I2cImu => {
+    if (!device) throw new Error("I2C: no ACK");
+    return device;
   };
   let sending = false;
   return {
@@ -53,19 +62,19 @@ export function vmImu(imu: BoardProfile["imu"], inputs: ImuInputs, clock: Virtua
     },
     I2C1: {
       setup() {},
-      writeTo: (a, d) => mpu.writeTo(a, d),
-      readFrom: (a, n) => mpu.readFrom(a, n),
+      writeTo: (a, d) => bus().writeTo(a, d),
+      readFrom: (a, n) => bus().readFrom(a, n),
     },
     serialSetup(name, receive) {
-      if (imu.kind !== "bno085" || imu.ser !== name || sending) return;
+      if (kind?.bus !== "uart" || imu.ser !== name || sending) return;
       sending = true;
-      const bno = new Bno085Rvc(inputs.axes, inputs);
+      const chip = new (Model as UartImuModel)(inputs.axes, inputs);
       clock.set(
         () => {
           const p = inputs.pose(clock.now() / 1000);
-          for (const f of bno.pieces(p.yaw, p.pitch, p.roll)) receive(f);
+          for (const f of chip.pieces(p.yaw, p.pitch, p.roll)) receive(f);
         },
-        RVC_MS,
+        chip.period,
         true,
       );
     },
