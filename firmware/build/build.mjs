@@ -202,6 +202,8 @@ export async function compile(bundle, b, version) {
       global_defs: {
         IMU_KIND: b.imu.kind,
         IMU_HZ: imuOf(b).hz,
+        // the WHO_AM_I answers its driver takes: the parts sold under its kind's name (hardware/imus)
+        "@IMU_IDS": JSON.stringify((imuOf(b).ids?.whoAmI ?? []).map(([id]) => id)),
         LED_KIND: b.led.kind,
         LED_INV: !!b.led.inv,
         LINK_SERIAL: linksOf(b).includes("serial"),

@@ -157,8 +157,8 @@ declare var BAT_PIN: Pin;
 declare var BAT_A: number;
 declare var BAT_B: number;
 declare var ADC_N: number;
-/** The WHO_AM_I answers the MPU-6050 driver takes (hardware/imus/mpu6050.mjs), a build-time constant. */
-declare var MPU_IDS: number[];
+/** The WHO_AM_I answers of the parts sold under the board's IMU kind (hardware/imus), a build-time constant. */
+declare var IMU_IDS: number[];
 /** The MPU-6050's registers the driver uses (firmware/espruino/chips/mpu6050-map.mjs), build-time constants. */
 declare var MPU_SMPLRT_DIV: number;
 declare var MPU_ACCEL_XOUT_H: number;

@@ -63,7 +63,7 @@ export function imu(hz: number): Imu {
         id = I2C1.readFrom(a, 1)[0];
         // an MPU-6050, MPU-6500, MPU-9250, MPU-9255, ICM-20689 or a GY-521 clone: the registers read here are the same
         // on all of them (hardware/imus/mpu6050.mjs)
-        if (MPU_IDS.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
+        if (IMU_IDS.indexOf(id) < 0) return "WHO_AM_I 0x" + id.toString(16) + " unknown";
         I2C1.writeTo(a, [MPU_PWR_MGMT_1, 1]); // wake, PLL on the gyro clock
         // one burst from SMPLRT_DIV (the register address counts up): 1 kHz / 10 = 100 Hz, CONFIG's DLPF 44 Hz,
         // GYRO_CONFIG ±2000 °/s, ACCEL_CONFIG ±4 g,

@@ -29,12 +29,8 @@ export default {
     whoAmI: WHO_AM_I,
     why: "GY-521 boards sold as MPU-6050 often carry an MPU-6500 (WHO_AM_I 0x70) or a clone answering 0x98 (13 of 20 in one buyer's batch: https://github.com/ElectronicCats/mpu6050/issues/21; https://github.com/danjperron/mpu6050TestInC/issues/4). The registers the firmware uses (0x19-0x1D, 0x3B-0x48, 0x6B) are the same on them but for the accelerometer's low-pass filter: CONFIG (0x1A) sets it on an MPU-6050, ACCEL_CONFIG2 (0x1D) on the others, where CONFIG filters only the gyro and the accelerometer runs at 218-460 Hz until 0x1D is written; the firmware writes both, and 0x1D is the MPU-6050's free-fall threshold, idle with its interrupt off (InvenSense MPU-6000/6050 register map 4.2 and MPU-6500 register map 2.1, TDK ICM-20689 datasheet; the Linux driver inv_mpu6050 writes ACCEL_CONFIG_2 on every part but the MPU-6050)",
   },
-  // the firmware driver's constants: its registers, named once (numbers in the bundle, no table), and the WHO_AM_I
-  // answers it takes
-  defines: {
-    ...Object.fromEntries(Object.entries(MPU_REG).map(([k, v]) => [`MPU_${k}`, v])),
-    "@MPU_IDS": JSON.stringify(WHO_AM_I.map(([id]) => id)),
-  },
+  // the firmware driver's constants: its registers, named once (numbers in the bundle, no table)
+  defines: Object.fromEntries(Object.entries(MPU_REG).map(([k, v]) => [`MPU_${k}`, v])),
   needs: { fields: ["scl", "sda"], why: "imu.scl and imu.sda are required for an MPU-6050" },
   // the breakout's pull-ups hold both lines high
   pins: (imu) => [

@@ -26,8 +26,8 @@ export interface ImuModelOptions {
    */
   mount?: string;
   /**
-   * what the MPU-6050's WHO_AM_I register (0x75) answers: 0x68 (an MPU-6050, the default); GY-521 boards sold today
-   * often carry an MPU-6500 (0x70) or a clone (0x98) with the same registers otherwise
+   * what an I2C IMU's WHO_AM_I register answers (default: its kind's own part, hardware/imus: 0x68 for an MPU-6050);
+   * GY-521 boards sold today often carry an MPU-6500 (0x70) or a clone (0x98) with the same registers otherwise
    */
   whoAmI?: number;
 }
@@ -60,8 +60,8 @@ export class ImuInputs {
   /** the mounting (`ImuModelOptions.mount`) and its axes */
   readonly mount: string;
   readonly axes: number[];
-  /** the MPU-6050 model's WHO_AM_I (`ImuModelOptions.whoAmI`) */
-  readonly whoAmI: number;
+  /** an I2C IMU model's WHO_AM_I (`ImuModelOptions.whoAmI`); undefined: its kind's own part's */
+  readonly whoAmI: number | undefined;
   private readonly rnd: () => number;
 
   constructor(o: ImuModelOptions = {}) {
@@ -72,7 +72,7 @@ export class ImuInputs {
     this.yawNoise = o.yawNoise ?? 0;
     this.rnd = rng(o.seed ?? 1);
     this.mount = o.mount ?? MOUNT_DEFAULT;
-    this.whoAmI = o.whoAmI ?? 0x68;
+    this.whoAmI = o.whoAmI;
     this.axes = mountAxesOf(o.mount);
   }
 

@@ -75,7 +75,7 @@ export function boardSettings(board: BoardProfile, o: SettingsOptions, pose: Pos
       addr: board.imu.addr ?? kind.addr,
       ser: board.imu.ser,
       axes,
-      who: o.imu?.whoAmI ?? 0x68,
+      who: o.imu?.whoAmI ?? kind.ids?.whoAmI[0]?.[0] ?? 0,
     },
     cf: { dac: chip.dac?.pins ?? [], ser: chip.serial ?? {} },
     parts: partPins(board),

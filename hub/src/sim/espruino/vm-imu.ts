@@ -44,7 +44,8 @@ export function vmImu(imu: BoardProfile["imu"], inputs: ImuInputs, clock: Virtua
   let device: I2cImu | undefined;
   let filters: MpuFilters | undefined;
   if (kind?.bus === "i2c") {
-    device = new (Model as I2cImuModel)(imu.addr ?? kind.addr ?? 0, inputs.whoAmI, inputs.axes, inputs, sense);
+    const who = inputs.whoAmI ?? kind.ids?.whoAmI[0]?.[0] ?? 0;
+    device = new (Model as I2cImuModel)(imu.addr ?? kind.addr ?? 0, who, inputs.axes, inputs, sense);
     device.onConfig = (m) => {
       filters = m.filters();
     };
