@@ -48,7 +48,7 @@ describe.each(WIFI)("bundle %s on a virtual board", (board) => {
     const kept = await waitFor(() => late.got.find((m) => m.topic === info.topic), 3000, "retained info");
     expect(kept.retain).toBe(true);
     await late.close();
-    expect(info.msg).toMatchObject({ b: board, i: board.includes("bno085") ? "bno085" : "mpu6050", hz: 25 });
+    expect(info.msg).toMatchObject({ b: board, i: loadBoard(board).imu.kind, hz: 25 });
     expect(info.msg.mem).toBeGreaterThan(0);
     // a LiPo gun says its volts (the virtual board's 3.9 V), uncalibrated; the hub derives the charge
     expect(info.msg).toMatchObject({ bv: 3.9, bk: 1 });

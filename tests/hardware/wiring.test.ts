@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM build script without types
 import { profileProblem } from "../../firmware/build/build.mjs";
+import { imuOf } from "../../hardware/imus/index.mjs";
 // @ts-expect-error plain ESM script without types
 import { pinProblems } from "../../hardware/tools/pins.mjs";
 // @ts-expect-error plain ESM script without types
@@ -26,8 +27,12 @@ describe("wiring pages and diagrams", () => {
       const svg = read(`hardware/wiring/${b.name}.svg`);
       const pinsInTable = new Set([...md.matchAll(/^\|[^|]+\|[^|]+\| `(D\d+|A0)` \|/gm)].map((m) => m[1]));
       const want = [b.trig.pin, b.bz.pin];
-      if (b.imu.kind === "mpu6050") want.push(b.imu.scl, b.imu.sda);
-      else if (b.imu.kind === "bno085") want.push(b.imu.rx, ...(b.imu.tx ? [b.imu.tx] : []));
+      // the IMU's pins, as its kind takes them (hardware/imus): SCL and SDA on I2C, RX (and a named TX) on a UART
+      want.push(
+        ...imuOf(b)!
+          .pins(b.imu)
+          .map((u) => u.pin!),
+      );
       if (b.led.kind === "neopixel") want.push(b.led.pin);
       else want.push(b.led.pr, b.led.pg, b.led.pb);
       if (b.bat) want.push(b.bat.pin);
