@@ -24,8 +24,10 @@ onInterpreter.concurrent.each(boardNames())("cng check on %s", (board) => {
     const b = loadBoard(board);
     // a Puck.js gives its console over Bluetooth only when it starts with its button held (hardware/PUCK.md)
     const bt = b.con === "Bluetooth";
+    // a GY-521 sold as an MPU-6050 that carries an MPU-6500; another kind answers as its own part
+    const imu = b.imu.kind === "mpu6050" ? { whoAmI: 0x70 } : {};
     const g = await realGun(
-      { board, config: CONFIG, battery: b.chip === "NRF52" ? 2.75 : 3.9, imu: { whoAmI: 0x70 }, held: bt },
+      { board, config: CONFIG, battery: b.chip === "NRF52" ? 2.75 : 3.9, imu, held: bt },
       onTestFinished,
     );
     // a gun on a cable with its serial link moves its console away after 2 s: the check takes it back
