@@ -73,9 +73,10 @@ export default {
         `}catch(e){P("imu not answering on I2C ("+e+"): check SCL, SDA, VCC, GND and AD0");}`
       );
     },
-    // its sampling is the interval at the IMU's rate
+    // its sampling is the interval at the IMU's rate (compared loosely: 1000 / 52 printed here and computed on the
+    // board may differ in the last digit)
     hook: (_imu, hz) =>
-      `var si=setInterval;global.setInterval=function(f,ms){return si(ms===${1000 / hz}?function(){var t=getTime();f();H.n++;H.s+=getTime()-t;}:f,ms);};`,
+      `var si=setInterval;global.setInterval=function(f,ms){return si(Math.abs(ms-${1000 / hz})<0.01?function(){var t=getTime();f();H.n++;H.s+=getTime()-t;}:f,ms);};`,
     per: (_imu, hz) => `at ${hz} Hz`,
   },
 };
