@@ -392,8 +392,15 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     const pulls = setInterval(() => {
       if (revealing !== null && Date.now() >= revealing.opensAt + 80) guns[1]!.pull();
     }, 150);
+    // what the table showed of its counts (a failure prints it: which seats it counted again, waited for, read late)
+    const seen: string[] = [];
+    let shownLast = "";
+    const t0 = Date.now();
     onState = (s) => {
       const a = s.table?.activity;
+      const shown = a?.kind === "count" ? JSON.stringify(a) : String(a?.kind);
+      if (shown !== shownLast) seen.push(`${Date.now() - t0} ms: ${shown}`);
+      shownLast = shown;
       if (a?.kind === "count" && a.purpose !== "courage")
         for (const seat of a.seats) guns[seat]!.pose = { kind: "aim", target: aims[seat]! };
       revealing = a?.kind === "reveal" && a.window === "bang" ? { opensAt: a.opensAt } : null;
@@ -426,6 +433,10 @@ describe.skipIf(!hasChromium() && !process.env.CI)("the dashboard in chromium", 
     try {
       await viewer.locator("#result li", { hasText: "Bob → Cid: Bang!" }).waitFor({ timeout: 50_000 });
       await viewer.locator("#result li", { hasText: "Cid is wounded" }).waitFor();
+    } catch (e) {
+      console.log(`the table's activities in the round:\n${seen.join("\n")}`);
+      console.log(`the result shown: ${await viewer.locator("#result").textContent()}`);
+      throw e;
     } finally {
       clearInterval(pulls);
       onState = () => {};
