@@ -57,7 +57,7 @@ export interface BoardProfile {
   otaWhyNot?: string;
 }
 
-/** The project folder (this file sits at hub/{src,dist}/sim/espruino/). */
+/** The project folder (this file sits at hub/{src,dist}/boards/). */
 export const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export const boardsDir = `${projectRoot}hardware/boards`;
