@@ -1,14 +1,21 @@
-/** A profile's `imu` as the catalogue reads it (hub/src/boards/profile.ts has its type). */
+/** A board profile's `imu` (hardware/boards/<name>.json; hub/src/boards/profile.ts narrows its kind). */
 export interface ImuProfile {
   kind: string;
+  /** an I2C IMU's clock and data pins */
   scl?: string;
   sda?: string;
+  /** its I2C address, when not its kind's own */
   addr?: number;
+  /** samples a second, when not its kind's own */
   hz?: number;
+  /** a serial IMU's port and RX pin */
   ser?: string;
   rx?: string;
+  /** the serial IMU's TX pin: named, so that Serial2 takes no default one */
   tx?: string;
+  /** the serial IMU's baud rate */
   sbaud?: number;
+  /** how the chip sits in the gun (boards with "mount"): the chip axis forward then up, e.g. "+x-z" */
   mount?: string;
 }
 

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { ImuKind } from "@cng/protocol";
+import type { ImuProfile } from "../../../hardware/imus/index.mjs";
 
 export interface BoardProfile {
   name: string;
@@ -12,22 +13,8 @@ export interface BoardProfile {
   links?: ("wifi" | "serial")[];
   /** the serial link's device when not the board's USB serial port (Serial1 / USB): "Bluetooth" on a Puck.js */
   con?: string;
-  imu: {
-    /** a real chip (`sim` is a gun without one) */
-    kind: Exclude<ImuKind, "sim">;
-    scl?: string;
-    sda?: string;
-    addr?: number;
-    hz?: number;
-    ser?: string;
-    rx?: string;
-    /** the serial IMU's TX pin: named, so that Serial2 takes no default one */
-    tx?: string;
-    /** the serial IMU's baud rate */
-    sbaud?: number;
-    /** how the chip sits in the gun (boards with "mount"): the chip axis forward then up, e.g. "+x-z" */
-    mount?: string;
-  };
+  /** its IMU's pins and settings, as its kind takes them (hardware/imus); a real chip (`sim` is a gun without one) */
+  imu: ImuProfile & { kind: Exclude<ImuKind, "sim"> };
   trig: { pin: string; pressed: 0 | 1 };
   led: {
     kind: "neopixel" | "rgb";
