@@ -79,14 +79,16 @@ export class HubLink {
     let flushed = true;
     if (why !== null && gun && c.connected) {
       this.o.log.info({ gun, port: this.o.path }, `serial gun ${gun}: ${why}; publishing its will`);
-      // a broker that went away as we leave never acknowledges it: the bridge still closes
+      // a broker that went away as we leave never acknowledges it: the bridge still closes (and no timer outlives it)
+      const waited = new AbortController();
       flushed = await Promise.race([
         c.publishAsync(gunTopic(this.o.table, gun, "will"), encWill(), { qos: 1 }).then(
           () => true,
           () => false,
         ),
-        delay(WILL_ACK_MS, false),
+        delay(WILL_ACK_MS, false, { signal: waited.signal }).catch(() => false),
       ]);
+      waited.abort();
     }
     await c.endAsync(!flushed).catch(() => {});
   }
